@@ -1,0 +1,201 @@
+/* DRAM write buffer: 4 KiB slots filled by host DMA, indexed by LPA so reads of buffered
+ * data are served from DRAM, drained in arrival order a superpage at a time to the next die
+ * in the stripe (channel first, then way).  A slot overwritten while buffered is dropped
+ * before it reaches flash; one being programmed stays until its program completes.
+ * Leaves out: multiple buffers per core (the MT-FTL issue), write-through modes. */
+#include "core/ftl.h"
+#include "hal/hal.h"
+
+static uint32_t hash_of(uint32_t lpa, uint32_t mask) { return (lpa * 2654435761u) & mask; }
+
+void wbuf_init(struct ftl *f) {
+  struct wbuf *w = &f->wb;
+  w->nslots = f->cfg.wbuf_sectors;
+  w->base_addr = hal_dram_addr(fw_alloc(f, w->nslots * SECTOR_BYTES, SECTOR_BYTES));
+  w->lpa = fw_alloc(f, w->nslots * 4u, 64);
+  w->state = fw_alloc(f, w->nslots, 64);
+  w->pins = fw_alloc(f, w->nslots * 2u, 64);
+  w->free_list = fw_alloc(f, w->nslots * 4u, 64);
+  w->fifo = fw_alloc(f, w->nslots * 4u, 64);
+  uint32_t hsize = 1;
+  while (hsize < 2u * w->nslots) hsize <<= 1;
+  w->hash_mask = hsize - 1u;
+  w->hash_key = fw_alloc(f, hsize * 4u, 64);
+  w->hash_val = fw_alloc(f, hsize * 4u, 64);
+  for (uint32_t i = 0; i < hsize; i++) w->hash_key[i] = NONE32;
+  for (uint32_t i = 0; i < w->nslots; i++) w->free_list[i] = w->nslots - 1u - i;
+  w->free_count = w->nslots;
+}
+
+uint32_t wbuf_lookup(const struct ftl *f, uint32_t lpa) {
+  const struct wbuf *w = &f->wb;
+  for (uint32_t i = hash_of(lpa, w->hash_mask);; i = (i + 1u) & w->hash_mask) {
+    if (w->hash_key[i] == lpa) return w->hash_val[i];
+    if (w->hash_key[i] == NONE32) return NONE32;
+  }
+}
+
+static void hash_put(struct wbuf *w, uint32_t lpa, uint32_t slot) {
+  uint32_t i = hash_of(lpa, w->hash_mask);
+  while (w->hash_key[i] != NONE32 && w->hash_key[i] != lpa) i = (i + 1u) & w->hash_mask;
+  w->hash_key[i] = lpa;
+  w->hash_val[i] = slot;
+}
+
+/* Deletion with backward shift, so lookups never need tombstones. */
+static void hash_del(struct wbuf *w, uint32_t lpa) {
+  uint32_t i = hash_of(lpa, w->hash_mask);
+  while (w->hash_key[i] != lpa) {
+    if (w->hash_key[i] == NONE32) return;
+    i = (i + 1u) & w->hash_mask;
+  }
+  for (uint32_t j = (i + 1u) & w->hash_mask; w->hash_key[j] != NONE32; j = (j + 1u) & w->hash_mask) {
+    uint32_t home = hash_of(w->hash_key[j], w->hash_mask);
+    /* Move j into the hole at i if its home is not in (i, j]. */
+    if (((j - home) & w->hash_mask) >= ((j - i) & w->hash_mask)) {
+      w->hash_key[i] = w->hash_key[j];
+      w->hash_val[i] = w->hash_val[j];
+      i = j;
+    }
+  }
+  w->hash_key[i] = NONE32;
+}
+
+int wbuf_alloc(struct ftl *f, uint32_t n, uint16_t *slots_out) {
+  struct wbuf *w = &f->wb;
+  if (w->free_count < n) return 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t s = w->free_list[--w->free_count];
+    w->state[s] = SL_FILLING;
+    slots_out[i] = (uint16_t)s;
+  }
+  return 1;
+}
+
+static void slot_free(struct wbuf *w, uint32_t s) {
+  w->state[s] = SL_FREE;
+  w->free_list[w->free_count++] = s;
+}
+
+/* The slot is no longer the newest copy of its LPA. */
+static void slot_supersede(struct wbuf *w, uint32_t s) {
+  if (w->state[s] == SL_LIVE) {
+    w->state[s] = SL_DEAD;        /* stays in the fifo; dropped when the drain reaches it */
+    w->live_count--;
+  }
+  /* SL_PROGRAMMING: the program completion sees the hash no longer points here. */
+}
+
+void wbuf_commit_sector(struct ftl *f, uint16_t slot, uint32_t lpa) {
+  struct wbuf *w = &f->wb;
+  uint32_t old = wbuf_lookup(f, lpa);
+  if (old != NONE32) slot_supersede(w, old);
+  hash_put(w, lpa, slot);
+  w->lpa[slot] = lpa;
+  w->state[slot] = SL_LIVE;
+  w->fifo[(w->fifo_head + w->fifo_count) % w->nslots] = slot;
+  w->fifo_count++;
+  w->live_count++;
+}
+
+void wbuf_discard_lpa(struct ftl *f, uint32_t lpa) {
+  struct wbuf *w = &f->wb;
+  uint32_t old = wbuf_lookup(f, lpa);
+  if (old == NONE32) return;
+  slot_supersede(w, old);
+  hash_del(w, lpa);
+}
+
+void wbuf_unpin(struct ftl *f, uint16_t slot) {
+  struct wbuf *w = &f->wb;
+  if (--w->pins[slot] == 0 && w->state[slot] == SL_DEAD && w->lpa[slot] == NONE32)
+    slot_free(w, slot);
+}
+
+/* Drops dead slots at the head of the fifo (freeing them unless a host read holds them). */
+static void fifo_skip_dead(struct wbuf *w) {
+  while (w->fifo_count && w->state[w->fifo[w->fifo_head]] == SL_DEAD) {
+    uint32_t s = w->fifo[w->fifo_head];
+    w->fifo_head = (w->fifo_head + 1u) % w->nslots;
+    w->fifo_count--;
+    w->lpa[s] = NONE32;           /* marks "left the fifo" for wbuf_unpin */
+    if (w->pins[s] == 0) slot_free(w, s);
+  }
+}
+
+static uint32_t pick_die(struct ftl *f) {
+  for (uint32_t k = 0; k < f->geo.dies; k++) {
+    uint32_t d = (f->next_host_die + k) % f->geo.dies;
+    struct die_state *ds = &f->die[d];
+    if (ds->host_sb != NONE32 || ds->free_count > GC_RESERVE) {
+      f->next_host_die = (d + 1u) % f->geo.dies;
+      return d;
+    }
+  }
+  return NONE32;
+}
+
+/* Issues one superpage program when a full one is buffered (or, with force, any data is).
+ * Returns 1 if it issued one. */
+int wbuf_flush_step(struct ftl *f, int force) {
+  struct wbuf *w = &f->wb;
+  const uint32_t unit = f->geo.unit;
+  fifo_skip_dead(w);
+  if (w->live_count == 0 || (w->live_count < unit && !force)) return 0;
+  if (!flash_can_submit(f)) return 0;
+  uint32_t die = pick_die(f);
+  if (die == NONE32) return 0;
+  uint32_t tag = fop_alloc(f, FOP_HOST_PROG);
+  uint32_t ppa = blocks_next_superpage(f, die, 0);
+  struct fop *op = &f->fop[tag];
+  uint32_t n = 0;
+  while (n < unit && w->fifo_count) {
+    uint32_t s = w->fifo[w->fifo_head];
+    w->fifo_head = (w->fifo_head + 1u) % w->nslots;
+    w->fifo_count--;
+    if (w->state[s] == SL_DEAD) {
+      w->lpa[s] = NONE32;
+      if (w->pins[s] == 0) slot_free(w, s);
+      continue;
+    }
+    w->state[s] = SL_PROGRAMMING;
+    w->live_count--;
+    op->slots[n] = (uint16_t)s;
+    op->sgl[n] = wbuf_slot_addr(f, s);
+    op->oob[n].lpa = w->lpa[s];
+    op->oob[n].seq = ++f->write_seq;
+    n++;
+  }
+  for (; n < unit; n++) {   /* pad a partial superpage (flush) */
+    op->slots[n] = NONE16;
+    op->sgl[n] = f->zero_sector_addr;
+    op->oob[n].lpa = NONE32;
+    op->oob[n].seq = ++f->write_seq;
+    f->stats->pad_sectors++;
+  }
+  f->sb_progs_inflight[ppa_sb(f, ppa)]++;
+  f->progs_inflight++;
+  f->stats->flash_prog_sectors += unit;
+  flash_submit(f, tag, SSD_FOP_PROGRAM, ppa, unit, hal_dram_addr(op->sgl), hal_dram_addr(op->oob),
+               SSD_FDF_SGL);
+  return 1;
+}
+
+void wbuf_program_done(struct ftl *f, uint32_t tag) {
+  struct wbuf *w = &f->wb;
+  struct fop *op = &f->fop[tag];
+  for (uint32_t i = 0; i < f->geo.unit; i++) {
+    uint32_t s = op->slots[i];
+    if (s == NONE16) continue;
+    uint32_t lpa = w->lpa[s];
+    if (wbuf_lookup(f, lpa) == s) {
+      map_set(f, lpa, op->ppa + i);
+      hash_del(w, lpa);
+    }
+    if (w->pins[s] == 0) slot_free(w, s);
+    else { w->state[s] = SL_DEAD; w->lpa[s] = NONE32; }
+  }
+  f->sb_progs_inflight[ppa_sb(f, op->ppa)]--;
+  f->progs_inflight--;
+  fop_release(f, tag);
+}

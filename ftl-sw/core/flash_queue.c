@@ -1,0 +1,110 @@
+/* Flash submission and completion rings: the firmware's side of the flash controller.
+ * A flash operation in flight is a `struct fop`, named by its index (the descriptor tag).
+ * Doorbells are rung once per event-loop pass (flash_commit), as a real controller's
+ * firmware batches MMIO writes. */
+#include "core/ftl.h"
+#include "hal/hal.h"
+
+uint32_t fop_alloc(struct ftl *f, uint8_t kind) {
+  uint32_t t = f->fop_free;
+  if (t == NONE32) return NONE32;
+  f->fop_free = f->fop[t].next_free;
+  f->fop[t].kind = kind;
+  f->fops_inflight++;
+  return t;
+}
+
+void fop_release(struct ftl *f, uint32_t tag) {
+  f->fop[tag].kind = FOP_FREE;
+  f->fop[tag].next_free = f->fop_free;
+  f->fop_free = tag;
+  f->fops_inflight--;
+}
+
+uint32_t flash_ring_space(struct ftl *f, uint32_t want) {
+  struct ring_pos *p = &f->fsub_pos;
+  uint32_t space = p->size - 1u - (p->tail - p->head);
+  if (space >= want) return space;
+  /* Not enough as far as we know: learn how far the controller got. */
+  p->head = hal_read32(SSD_FCTL_BASE + FCTL_SUB_HEAD);
+  return p->size - 1u - (p->tail - p->head);
+}
+
+int flash_can_submit(struct ftl *f) {
+  return f->fop_free != NONE32 && flash_ring_space(f, 1) >= 1;
+}
+
+void flash_submit(struct ftl *f, uint32_t tag, uint8_t opcode, uint32_t ppa, uint32_t nsect,
+                  uint32_t dram_addr, uint32_t oob_addr, uint32_t flags) {
+  const struct ftl_geo *g = &f->geo;
+  uint32_t sb = ppa / g->sb_sectors, off = ppa % g->sb_sectors;
+  uint32_t die = sb / g->blocks;
+  struct ssd_flash_desc *d = &f->fsub[f->fsub_pos.tail & (f->fsub_pos.size - 1u)];
+  d->opcode = opcode;
+  d->channel = (uint8_t)(die % g->channels);
+  d->way = (uint8_t)(die / g->channels);
+  d->block = (uint16_t)(sb % g->blocks);
+  d->page = (uint16_t)(off / g->unit);
+  d->dram_addr = dram_addr;
+  d->oob_addr = oob_addr;
+  d->tag = tag;
+  d->flags = flags;
+  d->rsvd = 0;
+  if (opcode == SSD_FOP_READ) {
+    uint32_t plane = (off % g->unit) / g->spp;
+    d->plane_mask = (uint8_t)(1u << plane);
+    d->sect_off = (uint16_t)(off % g->spp);
+    d->nsect = (uint16_t)nsect;
+    f->stats->flash_reads++;
+  } else {
+    d->plane_mask = (uint8_t)((1u << g->planes) - 1u);
+    d->sect_off = 0;
+    d->nsect = (uint16_t)g->spp;
+  }
+  f->fop[tag].die = die;
+  f->fop[tag].ppa = ppa;
+  f->fop[tag].nsect = nsect;
+  f->fsub_pos.tail++;
+  f->fsub_dirty = 1;
+  hal_cost(HAL_COST_FLASH_SUBMIT, 1);
+}
+
+void flash_commit(struct ftl *f) {
+  if (!f->fsub_dirty) return;
+  f->fsub_dirty = 0;
+  hal_write32(SSD_FCTL_BASE + FCTL_SUB_TAIL, f->fsub_pos.tail);
+}
+
+static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
+  uint32_t tag = c->tag;
+  if (c->status == SSD_FST_BAD_DESC || c->status == SSD_FST_PROGRAM_FAIL ||
+      c->status == SSD_FST_ERASE_FAIL) {
+    /* The platform reports the details; the FTL has no bad-block handling yet. */
+    hal_puts("fw: flash operation failed\n");
+    hal_halt(0xF1A50000u | c->status);
+  }
+  switch (f->fop[tag].kind) {
+    case FOP_HOST_READ: hcmd_read_done(f, tag, c->status); break;
+    case FOP_HOST_PROG: wbuf_program_done(f, tag); break;
+    case FOP_GC_READ: gc_read_done(f, tag); break;
+    case FOP_GC_PROG: gc_program_done(f, tag); break;
+    case FOP_ERASE: gc_erase_done(f, tag); break;
+    default: hal_puts("fw: completion for an unknown tag\n"); hal_halt(0xF1A5FFFFu); break;
+  }
+}
+
+int flash_poll(struct ftl *f) {
+  int n = 0;
+  for (;;) {
+    struct ring_pos *p = &f->fcpl_pos;
+    volatile struct ssd_flash_cpl *c = &f->fcpl[p->head & (p->size - 1u)];
+    if (c->phase != p->phase) break;
+    struct ssd_flash_cpl copy = *(const struct ssd_flash_cpl *)c;
+    if (++p->head % p->size == 0) p->phase ^= 1u;
+    hal_cost(HAL_COST_FLASH_DONE, 1);
+    flash_done(f, &copy);
+    n++;
+  }
+  if (n) hal_write32(SSD_FCTL_BASE + FCTL_CPL_HEAD, f->fcpl_pos.head);
+  return n;
+}

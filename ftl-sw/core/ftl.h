@@ -1,0 +1,245 @@
+/* The firmware's state: one struct per controller, reached from every module.
+ *
+ * Models: a page-mapping FTL with the whole map in DRAM ("OPT" in the papers), a DRAM write
+ * buffer, per-die superblocks (the same block index on every plane, programmed a superpage —
+ * one page on every plane — at a time), greedy/FIFO/cost-benefit garbage collection and
+ * functional preconditioning.
+ * Leaves out: power-loss recovery (the OOB carries what a scan would need), bad-block
+ * management, wear levelling beyond taking free blocks in erase order. */
+#ifndef SSDVP_FTL_H
+#define SSDVP_FTL_H
+
+#include <stdint.h>
+#include "hal/regs.h"
+
+#define SECTOR_BYTES     4096u
+#define NONE32           0xFFFFFFFFu
+#define GC_RESERVE       2u      /* free superblocks per die only GC may take */
+#define FOP_MAX          4096u   /* flash operations in flight */
+#define FLASH_RING       1024u
+#define HIF_CMD_RING     1024u
+#define HIF_DMA_RING     2048u   /* > SSD_HOST_SLOTS: each command has one DMA in flight */
+
+/* ---- geometry, derived once at boot */
+struct ftl_geo {
+  uint32_t channels, ways, planes, blocks, pages, spp;
+  uint32_t dies;
+  uint32_t unit;            /* sectors in a superpage: planes * spp */
+  uint32_t sb_sectors;      /* sectors in a superblock: pages * unit */
+  uint32_t superblocks;     /* dies * blocks */
+  uint32_t phys_sectors;
+  uint32_t logical_sectors;
+};
+
+/* ---- a bump allocator over the DRAM heap */
+struct fw_heap {
+  uint32_t base, size, used;
+};
+
+/* ---- superblock bookkeeping */
+enum sb_state { SB_FREE = 0, SB_OPEN, SB_FULL, SB_VICTIM };
+
+struct die_state {
+  uint32_t free_head, free_tail, free_count;
+  uint32_t host_sb, host_page;     /* open superblock for host data, next superpage */
+  uint32_t gc_sb, gc_page;         /* open superblock for GC copies */
+  /* GC in progress on this die */
+  uint32_t victim;                 /* NONE32 when idle */
+  uint32_t victim_cursor;          /* next sector of the victim to look at */
+  uint32_t gc_reads_inflight;
+  uint32_t gc_progs_inflight;
+  uint32_t gc_gathered;            /* sectors read and waiting in gc_slots */
+  uint32_t gc_pending_reads;       /* sectors read-submitted into gc_slots, not yet returned */
+  uint32_t gc_half;                /* which half of the die's GC buffers is being gathered */
+  uint8_t  gc_half_busy[2];        /* a program owns that half */
+  uint8_t  erase_inflight;
+  uint8_t  gc_active;              /* cleaning until gc_high_blocks are free */
+};
+
+/* ---- host commands */
+enum hcmd_state { HC_FREE = 0, HC_WAIT_BUF, HC_DMA_IN, HC_READING, HC_DMA_OUT, HC_FLUSHING };
+
+struct hcmd {
+  uint8_t  state;
+  uint8_t  opcode;
+  uint16_t status;
+  uint32_t lba, nsect;
+  uint32_t pending;                /* flash reads outstanding */
+  uint32_t next;                   /* wait-queue link */
+  uint32_t *sgl;                   /* SSD_MDTS_SECTORS sector buffer addresses */
+  uint16_t *slot_of;               /* which buffer slot each sector uses (or NONE16) */
+};
+#define NONE16 0xFFFFu
+
+/* ---- flash operations in flight */
+enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_PROG, FOP_ERASE };
+
+struct fop {
+  uint8_t  kind;
+  uint8_t  rsvd;
+  uint16_t host_slot;              /* FOP_HOST_READ */
+  uint32_t die;
+  uint32_t ppa;                    /* first sector (programs: of the superpage) */
+  uint32_t nsect;
+  uint32_t next_free;
+  uint32_t *sgl;                   /* programs: unit sector addresses */
+  struct ssd_oob *oob;             /* programs: unit OOB entries */
+  uint16_t *slots;                 /* programs: write-buffer slot of each sector (NONE16 pad) */
+};
+
+/* ---- write buffer and read buffers: 4 KiB slots in DRAM */
+enum slot_state { SL_FREE = 0, SL_FILLING, SL_LIVE, SL_PROGRAMMING, SL_DEAD };
+
+struct wbuf {
+  uint32_t nslots;
+  uint32_t base_addr;              /* DRAM address of slot 0 */
+  uint32_t *lpa;
+  uint8_t  *state;
+  uint16_t *pins;                  /* host reads in progress from this slot */
+  uint32_t *free_list;             /* stack of free slots */
+  uint32_t free_count;
+  uint32_t *fifo;                  /* LIVE/DEAD slots in arrival order */
+  uint32_t fifo_head, fifo_count;
+  uint32_t live_count;             /* LIVE slots in the fifo */
+  uint32_t *hash_key, *hash_val;   /* lpa -> slot, open addressing */
+  uint32_t hash_mask;
+};
+
+struct rbuf {
+  uint32_t nslots, base_addr;
+  uint32_t *free_list;
+  uint32_t free_count;
+};
+
+struct ring_pos {
+  uint32_t head, tail, size, phase;
+};
+
+struct ftl {
+  struct ssd_fw_config cfg;
+  struct ftl_geo geo;
+  struct fw_heap heap;
+  struct ssd_fw_stats *stats;
+
+  /* mapping */
+  uint32_t *l2p;                   /* logical sector -> physical sector */
+  uint32_t *p2l;                   /* physical sector -> logical sector (NONE32: not valid) */
+  uint32_t *sb_valid;              /* valid sectors per superblock */
+  uint8_t  *sb_state;
+  uint32_t *sb_next;               /* free-list link */
+  uint32_t *sb_erases;
+  uint32_t *sb_closed_seq;         /* when the superblock was filled (FIFO / cost-benefit age) */
+  uint16_t *sb_progs_inflight;     /* programs submitted, not completed: never a GC victim */
+  struct die_state *die;
+  uint32_t next_host_die;
+  uint32_t write_seq;
+
+  /* buffers */
+  struct wbuf wb;
+  struct rbuf rb;
+  uint32_t zero_sector_addr;       /* a zeroed sector: unmapped reads and padding */
+  /* GC buffers: per die, two halves of one superpage each (gather one, program the other) */
+  uint32_t *gc_sgl;                /* [die][2][unit] sector buffer addresses */
+  uint32_t *gc_src_ppa;            /* [die][2][unit] where each sector came from */
+  uint32_t *gc_lpa;                /* [die][2][unit] its LPA (from the reverse map) */
+  struct ssd_oob *gc_oob;          /* [die][2][unit] OOB read with the sector */
+
+  /* host commands */
+  struct hcmd hc[SSD_HOST_SLOTS];
+  uint32_t wait_write_head, wait_write_tail;   /* writes waiting for buffer space */
+  uint32_t wait_read_head, wait_read_tail;     /* reads waiting for read buffers */
+  uint32_t flush_waiters;                      /* flush commands waiting */
+  uint32_t flush_head;                         /* list of waiting flush commands */
+  uint32_t progs_inflight;
+
+  /* flash operations */
+  struct fop fop[FOP_MAX];
+  uint32_t fop_free;
+  uint32_t fops_inflight;
+
+  /* rings */
+  struct ssd_host_cmd *cmd_ring;   struct ring_pos cmd_pos;
+  struct ssd_hif_dma *dma_ring;    struct ring_pos dma_pos;  uint32_t dma_inflight;
+  struct ssd_hif_done *done_ring;  struct ring_pos done_pos;
+  struct ssd_flash_desc *fsub;     struct ring_pos fsub_pos;
+  struct ssd_flash_cpl *fcpl;      struct ring_pos fcpl_pos;
+  uint8_t fsub_dirty, dma_dirty;
+
+  uint8_t preconditioning;
+  uint32_t precond_slot;           /* host slot of the precondition command, NONE32 if none */
+  uint64_t rng;
+};
+
+/* heap.c */
+void *fw_alloc(struct ftl *f, uint32_t bytes, uint32_t align);
+
+/* Every module's entry points. */
+void fw_main(void);                                 /* boot, then the event loop; never returns */
+int  ftl_poll(struct ftl *f);                       /* one pass; returns work done */
+
+/* map + blocks (map/page_map.c, gc/blocks.c) */
+void map_init(struct ftl *f);
+void map_invalidate(struct ftl *f, uint32_t ppa);
+void map_set(struct ftl *f, uint32_t lpa, uint32_t ppa);
+static inline uint32_t ppa_sb(const struct ftl *f, uint32_t ppa) { return ppa / f->geo.sb_sectors; }
+static inline uint32_t sb_die(const struct ftl *f, uint32_t sb) { return sb / f->geo.blocks; }
+void blocks_init(struct ftl *f);
+uint32_t blocks_take_free(struct ftl *f, uint32_t die);
+void blocks_put_free(struct ftl *f, uint32_t sb);
+/* Next superpage of the die's open host (gc = 0) or GC (gc = 1) superblock; NONE32 when
+ * the die has no space for that user now. */
+uint32_t blocks_next_superpage(struct ftl *f, uint32_t die, int gc);
+
+/* flash submission (core/flash_queue.c) */
+uint32_t fop_alloc(struct ftl *f, uint8_t kind);
+void fop_release(struct ftl *f, uint32_t tag);
+int  flash_can_submit(struct ftl *f);
+uint32_t flash_ring_space(struct ftl *f, uint32_t want);  /* free submission entries */
+void flash_submit(struct ftl *f, uint32_t tag, uint8_t opcode, uint32_t ppa, uint32_t nsect,
+                  uint32_t dram_addr, uint32_t oob_addr, uint32_t flags);
+int  flash_poll(struct ftl *f);
+void flash_commit(struct ftl *f);
+
+/* host interface (core/host_queue.c) */
+void hif_dma(struct ftl *f, uint16_t slot, uint8_t dir, uint8_t flags, uint32_t nsect,
+             uint32_t dram_addr, uint16_t status, uint32_t cookie);
+int  hif_poll_done(struct ftl *f);
+int  hif_poll_cmds(struct ftl *f);
+void hif_commit(struct ftl *f);
+
+/* host commands (core/host_cmd.c) */
+void hcmd_start(struct ftl *f, uint16_t slot);
+void hcmd_dma_done(struct ftl *f, uint16_t slot);
+void hcmd_read_done(struct ftl *f, uint32_t tag, uint16_t status);
+int  hcmd_retry_waiting(struct ftl *f);
+void hcmd_complete(struct ftl *f, uint16_t slot, uint16_t status);
+
+/* write buffer (buffer/write_buffer.c) */
+void wbuf_init(struct ftl *f);
+uint32_t wbuf_lookup(const struct ftl *f, uint32_t lpa);
+int  wbuf_alloc(struct ftl *f, uint32_t n, uint16_t *slots_out);
+void wbuf_commit_sector(struct ftl *f, uint16_t slot, uint32_t lpa);
+void wbuf_discard_lpa(struct ftl *f, uint32_t lpa);
+void wbuf_unpin(struct ftl *f, uint16_t slot);
+static inline uint32_t wbuf_slot_addr(const struct ftl *f, uint32_t slot) {
+  return f->wb.base_addr + slot * SECTOR_BYTES;
+}
+int  wbuf_flush_step(struct ftl *f, int force);
+void wbuf_program_done(struct ftl *f, uint32_t tag);
+
+/* read buffers (buffer/read_buffer.c) */
+void rbuf_init(struct ftl *f);
+int  rbuf_alloc(struct ftl *f, uint32_t n, uint32_t *addrs);
+void rbuf_free(struct ftl *f, uint32_t addr);
+
+/* garbage collection (gc/gc.c) */
+int  gc_step(struct ftl *f);
+void gc_read_done(struct ftl *f, uint32_t tag);
+void gc_program_done(struct ftl *f, uint32_t tag);
+void gc_erase_done(struct ftl *f, uint32_t tag);
+uint32_t gc_pick_victim(const struct ftl *f, uint32_t die);
+
+/* preconditioning (core/precondition.c) */
+void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *cmd);
+
+#endif /* SSDVP_FTL_H */

@@ -1,0 +1,143 @@
+/* Boot and event loop.  Boot reads the configuration and geometry the platform left in
+ * DRAM, lays out the firmware's tables in the DRAM heap, sets up the rings, and then loops:
+ * host DMA completions, flash completions, new host commands, waiting commands, write-buffer
+ * drain, GC; sleep when a pass finds nothing to do. */
+#include "core/ftl.h"
+#include "hal/hal.h"
+
+#define FW_HALT_BAD_CONFIG 0xC0F00000u
+
+static void fatal(const char *why, uint32_t code) {
+  hal_puts(why);
+  hal_halt(code);
+  for (;;) hal_sleep();
+}
+
+static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
+  struct ftl_geo *g = &f->geo;
+  g->channels = hw->channels;
+  g->ways = hw->ways;
+  g->planes = hw->planes;
+  g->blocks = hw->blocks_per_plane;
+  g->pages = hw->pages_per_block;
+  g->spp = hw->sectors_per_page;
+  g->dies = g->channels * g->ways;
+  g->unit = g->planes * g->spp;
+  g->sb_sectors = g->pages * g->unit;
+  g->superblocks = g->dies * g->blocks;
+  g->phys_sectors = g->superblocks * g->sb_sectors;
+  /* Logical space: the configured over-provisioning, and never less spare than GC needs to
+   * make progress (its thresholds, its reserve and the two open superblocks per die). */
+  uint64_t logical = (uint64_t)g->phys_sectors * (1000u - f->cfg.op_permille) / 1000u;
+  uint64_t min_spare =
+      (uint64_t)g->dies * (f->cfg.gc_high_blocks + GC_RESERVE + 2u) * g->sb_sectors;
+  if (logical + min_spare > g->phys_sectors) logical = g->phys_sectors - min_spare;
+  if (g->phys_sectors <= min_spare) fatal("fw: device too small for its GC thresholds\n", FW_HALT_BAD_CONFIG | 1u);
+  g->logical_sectors = (uint32_t)logical;
+}
+
+static void ring_setup(uint32_t base, uint32_t addr_reg, uint32_t size_reg, uint32_t addr,
+                       uint32_t size) {
+  hal_write32(base + addr_reg, addr);
+  hal_write32(base + size_reg, size);
+}
+
+static struct ftl *boot(void) {
+  const struct ssd_fw_config *cfg =
+      hal_dram_ptr(hal_read32(SSD_SYSCTL_BASE + SYSCTL_CONFIG_ADDR));
+  if (cfg->magic != SSD_FW_CONFIG_MAGIC) fatal("fw: bad configuration block\n", FW_HALT_BAD_CONFIG);
+  uint32_t base = (cfg->dram_heap_addr + 63u) & ~63u;
+  struct ftl *f = hal_dram_ptr(base);
+  uint8_t *raw = (uint8_t *)f;
+  for (uint32_t i = 0; i < sizeof(*f); i++) raw[i] = 0;
+  f->cfg = *cfg;
+  f->heap.base = cfg->dram_heap_addr;
+  f->heap.size = cfg->dram_heap_bytes;
+  f->heap.used = base - cfg->dram_heap_addr + (uint32_t)sizeof(*f);
+  if (f->heap.used > f->heap.size) fatal("fw: DRAM heap too small\n", FW_HALT_BAD_CONFIG | 2u);
+
+  derive_geometry(f, hal_dram_ptr(hal_read32(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR)));
+  const struct ftl_geo *g = &f->geo;
+  if (f->cfg.wbuf_sectors < 2u * SSD_MDTS_SECTORS + g->unit || f->cfg.wbuf_sectors > 65535u)
+    fatal("fw: write buffer size out of range\n", FW_HALT_BAD_CONFIG | 3u);
+
+  f->stats = fw_alloc(f, sizeof(struct ssd_fw_stats), 64);
+  f->stats->magic = SSD_FW_STATS_MAGIC;
+  map_init(f);
+  blocks_init(f);
+  wbuf_init(f);
+  rbuf_init(f);
+  f->zero_sector_addr = hal_dram_addr(fw_alloc(f, SECTOR_BYTES, SECTOR_BYTES));
+
+  uint32_t gc_entries = g->dies * 2u * g->unit;
+  uint32_t gc_bufs = hal_dram_addr(fw_alloc(f, gc_entries * SECTOR_BYTES, SECTOR_BYTES));
+  f->gc_sgl = fw_alloc(f, gc_entries * 4u, 64);
+  f->gc_src_ppa = fw_alloc(f, gc_entries * 4u, 64);
+  f->gc_lpa = fw_alloc(f, gc_entries * 4u, 64);
+  f->gc_oob = fw_alloc(f, gc_entries * (uint32_t)sizeof(struct ssd_oob), 64);
+  for (uint32_t i = 0; i < gc_entries; i++) f->gc_sgl[i] = gc_bufs + i * SECTOR_BYTES;
+
+  f->fop_free = NONE32;
+  for (uint32_t t = FOP_MAX; t-- > 0;) {
+    f->fop[t].sgl = fw_alloc(f, g->unit * 4u, 16);
+    f->fop[t].oob = fw_alloc(f, g->unit * (uint32_t)sizeof(struct ssd_oob), 16);
+    f->fop[t].slots = fw_alloc(f, g->unit * 2u, 16);
+    f->fop[t].next_free = f->fop_free;
+    f->fop_free = t;
+  }
+  for (uint32_t s = 0; s < SSD_HOST_SLOTS; s++) {
+    f->hc[s].sgl = fw_alloc(f, SSD_MDTS_SECTORS * 4u, 64);
+    f->hc[s].slot_of = fw_alloc(f, SSD_MDTS_SECTORS * 2u, 64);
+  }
+  f->wait_write_head = f->wait_write_tail = NONE32;
+  f->wait_read_head = f->wait_read_tail = NONE32;
+  f->flush_head = NONE32;
+
+  f->cmd_ring = fw_alloc(f, HIF_CMD_RING * (uint32_t)sizeof(struct ssd_host_cmd), 64);
+  f->dma_ring = fw_alloc(f, HIF_DMA_RING * (uint32_t)sizeof(struct ssd_hif_dma), 64);
+  f->done_ring = fw_alloc(f, HIF_DMA_RING * (uint32_t)sizeof(struct ssd_hif_done), 64);
+  f->fsub = fw_alloc(f, FLASH_RING * (uint32_t)sizeof(struct ssd_flash_desc), 64);
+  f->fcpl = fw_alloc(f, FOP_MAX * (uint32_t)sizeof(struct ssd_flash_cpl), 64);
+  f->cmd_pos.size = HIF_CMD_RING;
+  f->dma_pos.size = HIF_DMA_RING;
+  f->done_pos = (struct ring_pos){0, 0, HIF_DMA_RING, 1};
+  f->fsub_pos.size = FLASH_RING;
+  f->fcpl_pos = (struct ring_pos){0, 0, FOP_MAX, 1};
+  ring_setup(SSD_HIF_BASE, HIF_CMD_RING_ADDR, HIF_CMD_RING_SIZE, hal_dram_addr(f->cmd_ring), HIF_CMD_RING);
+  ring_setup(SSD_HIF_BASE, HIF_DMA_RING_ADDR, HIF_DMA_RING_SIZE, hal_dram_addr(f->dma_ring), HIF_DMA_RING);
+  ring_setup(SSD_HIF_BASE, HIF_DONE_RING_ADDR, HIF_DONE_RING_SIZE, hal_dram_addr(f->done_ring), HIF_DMA_RING);
+  ring_setup(SSD_FCTL_BASE, FCTL_SUB_RING_ADDR, FCTL_SUB_RING_SIZE, hal_dram_addr(f->fsub), FLASH_RING);
+  ring_setup(SSD_FCTL_BASE, FCTL_CPL_RING_ADDR, FCTL_CPL_RING_SIZE, hal_dram_addr(f->fcpl), FOP_MAX);
+
+  f->stats->l2p_addr = hal_dram_addr(f->l2p);
+  f->stats->logical_sectors = g->logical_sectors;
+  f->stats->dram_bytes_used = f->heap.used;
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_DEBUG_ADDR, hal_dram_addr(f->stats));
+  hal_write32(SSD_HIF_BASE + HIF_NSECTORS_LO, g->logical_sectors);
+  hal_write32(SSD_HIF_BASE + HIF_NSECTORS_HI, 0);
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, SSD_IRQ_HIF | SSD_IRQ_FCTL);
+  hal_write32(SSD_HIF_BASE + HIF_ENABLE, 1);
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
+  return f;
+}
+
+int ftl_poll(struct ftl *f) {
+  int n = hif_poll_done(f);
+  n += flash_poll(f);
+  n += hif_poll_cmds(f);
+  n += hcmd_retry_waiting(f);
+  while (wbuf_flush_step(f, f->flush_head != NONE32)) n++;
+  n += gc_step(f);
+  flash_commit(f);
+  hif_commit(f);
+  if (n) hal_cost(HAL_COST_LOOP, 1);
+  return n;
+}
+
+void fw_main(void) {
+  struct ftl *f = boot();
+  for (;;) {
+    hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_PENDING, 0xFFFFFFFFu);
+    if (!ftl_poll(f)) hal_sleep();
+  }
+}

@@ -1,0 +1,202 @@
+/* Host command handling: validation, reads (write buffer, map, flash), writes into the
+ * write buffer (acknowledged once the data is in DRAM), flush, trim, and the queues of
+ * commands waiting for buffer space. */
+#include "core/ftl.h"
+#include "hal/hal.h"
+
+static void wait_push(struct ftl *f, uint32_t *head, uint32_t *tail, uint16_t slot) {
+  f->hc[slot].next = NONE32;
+  if (*tail == NONE32) *head = slot;
+  else f->hc[*tail].next = slot;
+  *tail = slot;
+}
+
+static void wait_pop(struct ftl *f, uint32_t *head, uint32_t *tail) {
+  *head = f->hc[*head].next;
+  if (*head == NONE32) *tail = NONE32;
+}
+
+void hcmd_complete(struct ftl *f, uint16_t slot, uint16_t status) {
+  hif_dma(f, slot, SSD_DMA_NONE, SSD_DMAF_COMPLETE, 0, 0, status, slot);
+  f->hc[slot].state = HC_FREE;
+}
+
+static void read_send(struct ftl *f, uint16_t slot) {
+  struct hcmd *h = &f->hc[slot];
+  h->state = HC_DMA_OUT;
+  hif_dma(f, slot, SSD_DMA_TO_HOST, SSD_DMAF_COMPLETE | SSD_DMAF_NOTIFY | SSD_DMAF_SGL,
+          h->nsect, hal_dram_addr(h->sgl), h->status, slot);
+}
+
+/* Starts a read if buffers and flash queue space allow; returns 0 to wait. */
+static int read_try(struct ftl *f, uint16_t slot) {
+  struct hcmd *h = &f->hc[slot];
+  const struct ftl_geo *g = &f->geo;
+  uint32_t need = 0;
+  for (uint32_t i = 0; i < h->nsect; i++) {
+    uint32_t lpa = h->lba + i;
+    if (wbuf_lookup(f, lpa) == NONE32 && f->l2p[lpa] != NONE32) need++;
+  }
+  if (need > f->rb.free_count) return 0;
+  if (need > FOP_MAX - f->fops_inflight || need > flash_ring_space(f, need)) return 0;
+  hal_cost(HAL_COST_SECTOR, h->nsect);
+  h->state = HC_READING;
+  h->pending = 0;
+  uint32_t run_tag = NONE32, run_next_ppa = NONE32;
+  for (uint32_t i = 0; i < h->nsect; i++) {
+    uint32_t lpa = h->lba + i;
+    uint32_t s = wbuf_lookup(f, lpa);
+    h->slot_of[i] = NONE16;
+    if (s != NONE32) {
+      f->wb.pins[s]++;
+      h->slot_of[i] = (uint16_t)s;
+      h->sgl[i] = wbuf_slot_addr(f, s);
+      f->stats->wbuf_read_hits++;
+      run_tag = NONE32;
+      continue;
+    }
+    uint32_t ppa = f->l2p[lpa];
+    if (ppa == NONE32) {
+      h->sgl[i] = f->zero_sector_addr;
+      f->stats->unmapped_reads++;
+      run_tag = NONE32;
+      continue;
+    }
+    rbuf_alloc(f, 1, &h->sgl[i]);
+    h->pending++;
+    /* Extend the previous descriptor when this sector follows it in the same page/plane. */
+    if (run_tag != NONE32 && ppa == run_next_ppa && ppa % g->spp != 0) {
+      f->fop[run_tag].nsect++;
+      struct ssd_flash_desc *d = &f->fsub[(f->fsub_pos.tail - 1u) & (f->fsub_pos.size - 1u)];
+      d->nsect++;
+      run_next_ppa++;
+      continue;
+    }
+    uint32_t tag = fop_alloc(f, FOP_HOST_READ);
+    f->fop[tag].host_slot = slot;
+    flash_submit(f, tag, SSD_FOP_READ, ppa, 1, hal_dram_addr(&h->sgl[i]), 0, SSD_FDF_SGL);
+    run_tag = tag;
+    run_next_ppa = ppa + 1;
+  }
+  f->stats->host_read_sectors += h->nsect;
+  if (h->pending == 0) read_send(f, slot);
+  return 1;
+}
+
+void hcmd_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
+  struct fop *op = &f->fop[tag];
+  struct hcmd *h = &f->hc[op->host_slot];
+  uint16_t slot = op->host_slot;
+  if (status == SSD_FST_UNCORRECTABLE) {
+    h->status = SSD_ST_MEDIA_ERROR;
+    f->stats->media_errors++;
+  }
+  h->pending -= op->nsect;
+  fop_release(f, tag);
+  if (h->pending == 0) read_send(f, slot);
+}
+
+static int write_try(struct ftl *f, uint16_t slot) {
+  struct hcmd *h = &f->hc[slot];
+  if (!wbuf_alloc(f, h->nsect, h->slot_of)) return 0;
+  hal_cost(HAL_COST_SECTOR, h->nsect);
+  for (uint32_t i = 0; i < h->nsect; i++) h->sgl[i] = wbuf_slot_addr(f, h->slot_of[i]);
+  h->state = HC_DMA_IN;
+  hif_dma(f, slot, SSD_DMA_FROM_HOST, SSD_DMAF_COMPLETE | SSD_DMAF_NOTIFY | SSD_DMAF_SGL,
+          h->nsect, hal_dram_addr(h->sgl), SSD_ST_OK, slot);
+  return 1;
+}
+
+static void trim(struct ftl *f, struct hcmd *h) {
+  for (uint32_t i = 0; i < h->nsect; i++) {
+    uint32_t lpa = h->lba + i;
+    wbuf_discard_lpa(f, lpa);
+    if (f->l2p[lpa] != NONE32) {
+      map_invalidate(f, f->l2p[lpa]);
+      f->l2p[lpa] = NONE32;
+    }
+  }
+}
+
+void hcmd_start(struct ftl *f, uint16_t slot) {
+  struct hcmd *h = &f->hc[slot];
+  hal_cost(HAL_COST_HOST_CMD, 1);
+  uint8_t op = h->opcode;
+  if (op != SSD_HOP_READ && op != SSD_HOP_WRITE && op != SSD_HOP_FLUSH && op != SSD_HOP_TRIM) {
+    hcmd_complete(f, slot, SSD_ST_INVALID_OPCODE);
+    return;
+  }
+  if (op != SSD_HOP_FLUSH) {
+    if (h->nsect == 0 || h->nsect > SSD_MDTS_SECTORS) {
+      hcmd_complete(f, slot, SSD_ST_INVALID_FIELD);
+      return;
+    }
+    if (h->lba >= f->geo.logical_sectors || h->nsect > f->geo.logical_sectors - h->lba) {
+      hcmd_complete(f, slot, SSD_ST_LBA_RANGE);
+      return;
+    }
+  }
+  switch (op) {
+    case SSD_HOP_READ:
+      if (f->wait_read_head != NONE32 || !read_try(f, slot)) {
+        h->state = HC_WAIT_BUF;
+        wait_push(f, &f->wait_read_head, &f->wait_read_tail, slot);
+      }
+      break;
+    case SSD_HOP_WRITE:
+      if (f->wait_write_head != NONE32 || !write_try(f, slot)) {
+        h->state = HC_WAIT_BUF;
+        f->stats->write_stalls++;
+        wait_push(f, &f->wait_write_head, &f->wait_write_tail, slot);
+      }
+      break;
+    case SSD_HOP_TRIM:
+      trim(f, h);
+      hcmd_complete(f, slot, SSD_ST_OK);
+      break;
+    default: /* flush: done when everything buffered before it is on flash */
+      h->state = HC_FLUSHING;
+      h->next = f->flush_head;
+      f->flush_head = slot;
+      break;
+  }
+}
+
+void hcmd_dma_done(struct ftl *f, uint16_t slot) {
+  struct hcmd *h = &f->hc[slot];
+  if (h->state == HC_DMA_IN) {
+    for (uint32_t i = 0; i < h->nsect; i++) wbuf_commit_sector(f, h->slot_of[i], h->lba + i);
+    f->stats->host_write_sectors += h->nsect;
+  } else if (h->state == HC_DMA_OUT) {
+    for (uint32_t i = 0; i < h->nsect; i++) {
+      if (h->slot_of[i] != NONE16) wbuf_unpin(f, h->slot_of[i]);
+      else if (h->sgl[i] != f->zero_sector_addr) rbuf_free(f, h->sgl[i]);
+    }
+  } else {
+    hal_puts("fw: DMA done for a command in the wrong state\n");
+    hal_halt(0xD3A00000u | slot);
+  }
+  h->state = HC_FREE;
+}
+
+int hcmd_retry_waiting(struct ftl *f) {
+  int n = 0;
+  while (f->wait_write_head != NONE32 && write_try(f, (uint16_t)f->wait_write_head)) {
+    wait_pop(f, &f->wait_write_head, &f->wait_write_tail);
+    n++;
+  }
+  while (f->wait_read_head != NONE32 && read_try(f, (uint16_t)f->wait_read_head)) {
+    wait_pop(f, &f->wait_read_head, &f->wait_read_tail);
+    n++;
+  }
+  if (f->flush_head != NONE32 && f->wb.fifo_count == 0 && f->progs_inflight == 0 &&
+      f->wait_write_head == NONE32) {
+    while (f->flush_head != NONE32) {
+      uint16_t s = (uint16_t)f->flush_head;
+      f->flush_head = f->hc[s].next;
+      hcmd_complete(f, s, SSD_ST_OK);
+      n++;
+    }
+  }
+  return n;
+}

@@ -1,0 +1,51 @@
+/* Functional preconditioning: writes the logical space sequentially, then overwrites random
+ * sectors, through the normal write buffer, GC and flash paths, with the flash controller in
+ * functional mode (operations complete at once, no simulated time passes) and the firmware's
+ * time not charged.  The drive ends in the steady state its GC policy produces; every
+ * sector carries the tag (lba, seq 0) that host reads check. */
+#include "core/ftl.h"
+#include "hal/hal.h"
+
+static uint64_t next_random(uint64_t *s) {  /* xorshift64* */
+  *s ^= *s >> 12;
+  *s ^= *s << 25;
+  *s ^= *s >> 27;
+  return *s * 2685821657736338717ull;
+}
+
+static void drain_once(struct ftl *f, int force) {
+  while (wbuf_flush_step(f, force)) {}
+  gc_step(f);
+  flash_commit(f);
+  flash_poll(f);
+}
+
+void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *cmd) {
+  const uint32_t logical = f->geo.logical_sectors;
+  if (cmd->cdw[0] > 1000u || cmd->cdw[1] > 100000u) {
+    hcmd_complete(f, slot, SSD_ST_INVALID_FIELD);
+    return;
+  }
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_PRECOND);
+  hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 1);
+  f->preconditioning = 1;
+  uint64_t fill = (uint64_t)logical * cmd->cdw[0] / 1000u;
+  uint64_t over = (uint64_t)logical * cmd->cdw[1] / 1000u;
+  uint64_t rng = 0x9E3779B97F4A7C15ull ^ cmd->cdw[2];
+  if (rng == 0) rng = 1;
+  for (uint64_t i = 0; i < fill + over; i++) {
+    uint32_t lpa = i < fill ? (uint32_t)i : (uint32_t)(next_random(&rng) % logical);
+    uint16_t s;
+    while (!wbuf_alloc(f, 1, &s)) drain_once(f, 0);
+    struct ssd_sector_tag *t = hal_dram_ptr(wbuf_slot_addr(f, s));
+    t->lba = lpa;
+    t->seq = 0;
+    wbuf_commit_sector(f, s, lpa);
+    if (f->wb.live_count >= f->geo.unit) drain_once(f, 0);
+  }
+  while (f->wb.fifo_count || f->fops_inflight) drain_once(f, 1);
+  hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 0);
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
+  f->preconditioning = 0;
+  hcmd_complete(f, slot, SSD_ST_OK);
+}

@@ -1,0 +1,62 @@
+/* Superblock allocation: per-die free lists (FIFO, so blocks are reused in erase order,
+ * which spreads wear), the open host and GC superblocks of each die, and the reserve that
+ * only GC may use so that cleaning can always make progress. */
+#include "core/ftl.h"
+#include "hal/hal.h"
+
+void blocks_init(struct ftl *f) {
+  const struct ftl_geo *g = &f->geo;
+  f->sb_valid = fw_alloc(f, g->superblocks * 4u, 64);
+  f->sb_state = fw_alloc(f, g->superblocks, 64);
+  f->sb_next = fw_alloc(f, g->superblocks * 4u, 64);
+  f->sb_erases = fw_alloc(f, g->superblocks * 4u, 64);
+  f->sb_closed_seq = fw_alloc(f, g->superblocks * 4u, 64);
+  f->sb_progs_inflight = fw_alloc(f, g->superblocks * 2u, 64);
+  f->die = fw_alloc(f, g->dies * (uint32_t)sizeof(struct die_state), 64);
+  for (uint32_t d = 0; d < g->dies; d++) {
+    struct die_state *ds = &f->die[d];
+    ds->free_head = ds->free_tail = NONE32;
+    ds->host_sb = ds->gc_sb = ds->victim = NONE32;
+    for (uint32_t b = 0; b < g->blocks; b++) blocks_put_free(f, d * g->blocks + b);
+  }
+}
+
+void blocks_put_free(struct ftl *f, uint32_t sb) {
+  struct die_state *ds = &f->die[sb_die(f, sb)];
+  f->sb_state[sb] = SB_FREE;
+  f->sb_valid[sb] = 0;
+  f->sb_next[sb] = NONE32;
+  if (ds->free_tail == NONE32) ds->free_head = sb;
+  else f->sb_next[ds->free_tail] = sb;
+  ds->free_tail = sb;
+  ds->free_count++;
+}
+
+uint32_t blocks_take_free(struct ftl *f, uint32_t die) {
+  struct die_state *ds = &f->die[die];
+  uint32_t sb = ds->free_head;
+  if (sb == NONE32) return NONE32;
+  ds->free_head = f->sb_next[sb];
+  if (ds->free_head == NONE32) ds->free_tail = NONE32;
+  ds->free_count--;
+  f->sb_state[sb] = SB_OPEN;
+  return sb;
+}
+
+uint32_t blocks_next_superpage(struct ftl *f, uint32_t die, int gc) {
+  struct die_state *ds = &f->die[die];
+  uint32_t *sb = gc ? &ds->gc_sb : &ds->host_sb;
+  uint32_t *page = gc ? &ds->gc_page : &ds->host_page;
+  if (*sb == NONE32) {
+    if (ds->free_count <= (gc ? 0u : GC_RESERVE)) return NONE32;
+    *sb = blocks_take_free(f, die);
+    *page = 0;
+  }
+  uint32_t ppa = *sb * f->geo.sb_sectors + *page * f->geo.unit;
+  if (++*page == f->geo.pages) {
+    f->sb_state[*sb] = SB_FULL;
+    f->sb_closed_seq[*sb] = f->write_seq;
+    *sb = NONE32;
+  }
+  return ppa;
+}

@@ -1,0 +1,197 @@
+/* Garbage collection, per die: when a die's free superblocks fall below gc_low_blocks, pick
+ * a victim (greedy: fewest valid sectors; FIFO: oldest; cost-benefit: Rosenblum's
+ * age*(1-u)/(2u)), copy its valid sectors a superpage at a time into the die's GC superblock
+ * (read, then program; the map moves only if the host did not overwrite meanwhile), erase
+ * it, and keep going until gc_high_blocks are free.  Host reads and writes interleave with
+ * GC operations in the die's queue.
+ * Leaves out: copyback (no data over the channel), cross-die copies, wear levelling. */
+#include "core/ftl.h"
+#include "hal/hal.h"
+
+uint32_t gc_pick_victim(const struct ftl *f, uint32_t die) {
+  const struct ftl_geo *g = &f->geo;
+  uint32_t best = NONE32;
+  uint64_t best_score = 0;
+  for (uint32_t b = 0; b < g->blocks; b++) {
+    uint32_t sb = die * g->blocks + b;
+    if (f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb]) continue;
+    uint32_t valid = f->sb_valid[sb];
+    if (valid >= g->sb_sectors) continue;            /* nothing to gain */
+    uint64_t score;
+    switch (f->cfg.gc_policy) {
+      case SSD_GC_FIFO: score = (uint64_t)(f->write_seq - f->sb_closed_seq[sb]) + 1u; break;
+      case SSD_GC_COST_BENEFIT: {
+        uint64_t age = (uint64_t)(f->write_seq - f->sb_closed_seq[sb]) + 1u;
+        uint64_t invalid = g->sb_sectors - valid;
+        score = (age * invalid * 1024u) / (2u * (uint64_t)valid + 1u);
+        break;
+      }
+      default: score = g->sb_sectors - valid; break;
+    }
+    if (score > best_score) { best_score = score; best = sb; }
+  }
+  return best;
+}
+
+static uint32_t gc_index(const struct ftl *f, uint32_t die, uint32_t half, uint32_t k) {
+  return (die * 2u + half) * f->geo.unit + k;
+}
+
+/* Reads valid sectors of the victim into the gathering half; returns work done. */
+static int gc_issue_reads(struct ftl *f, uint32_t die) {
+  struct die_state *ds = &f->die[die];
+  const struct ftl_geo *g = &f->geo;
+  int n = 0;
+  uint32_t half = ds->gc_half;
+  if (ds->gc_half_busy[half]) return 0;
+  while (ds->victim_cursor < g->sb_sectors && ds->gc_gathered + ds->gc_pending_reads < g->unit &&
+         flash_can_submit(f)) {
+    uint32_t ppa = ds->victim * g->sb_sectors + ds->victim_cursor;
+    ds->victim_cursor++;
+    if (f->p2l[ppa] == NONE32) continue;
+    uint32_t k = ds->gc_gathered + ds->gc_pending_reads;
+    uint32_t first = gc_index(f, die, half, k);
+    uint32_t tag = fop_alloc(f, FOP_GC_READ);
+    uint32_t nsect = 1;
+    f->gc_src_ppa[first] = ppa;
+    f->gc_lpa[first] = f->p2l[ppa];
+    /* Take the following valid sectors of the same page and plane in the same read. */
+    while (k + nsect < g->unit && ds->victim_cursor < g->sb_sectors &&
+           (ppa + nsect) % g->spp != 0 && f->p2l[ppa + nsect] != NONE32) {
+      f->gc_src_ppa[first + nsect] = ppa + nsect;
+      f->gc_lpa[first + nsect] = f->p2l[ppa + nsect];
+      nsect++;
+      ds->victim_cursor++;
+    }
+    ds->gc_pending_reads += nsect;
+    ds->gc_reads_inflight++;
+    flash_submit(f, tag, SSD_FOP_READ, ppa, nsect, hal_dram_addr(&f->gc_sgl[first]),
+                 hal_dram_addr(&f->gc_oob[first]), SSD_FDF_SGL);
+    n++;
+  }
+  return n;
+}
+
+static int gc_issue_program(struct ftl *f, uint32_t die) {
+  struct die_state *ds = &f->die[die];
+  const struct ftl_geo *g = &f->geo;
+  int victim_drained = ds->victim_cursor == g->sb_sectors && ds->gc_pending_reads == 0;
+  if (ds->gc_gathered == 0 || ds->gc_pending_reads) return 0;
+  if (ds->gc_gathered < g->unit && !victim_drained) return 0;
+  if (!flash_can_submit(f)) return 0;
+  uint32_t dst = blocks_next_superpage(f, die, 1);
+  if (dst == NONE32) {
+    hal_puts("fw: GC found no free superblock\n");
+    hal_halt(0x6C000000u | die);
+    return 0;
+  }
+  uint32_t half = ds->gc_half;
+  uint32_t tag = fop_alloc(f, FOP_GC_PROG);
+  struct fop *op = &f->fop[tag];
+  for (uint32_t k = 0; k < g->unit; k++) {
+    uint32_t i = gc_index(f, die, half, k);
+    op->slots[k] = (uint16_t)k;
+    op->oob[k].seq = ++f->write_seq;
+    if (k < ds->gc_gathered) {
+      op->sgl[k] = f->gc_sgl[i];
+      op->oob[k].lpa = f->gc_lpa[i];
+    } else {
+      op->sgl[k] = f->zero_sector_addr;
+      op->oob[k].lpa = NONE32;
+      f->stats->pad_sectors++;
+    }
+  }
+  op->host_slot = (uint16_t)(half | (ds->gc_gathered << 1));
+  f->stats->flash_prog_sectors += g->unit;
+  f->stats->gc_prog_sectors += ds->gc_gathered;
+  hal_cost(HAL_COST_GC_SECTOR, ds->gc_gathered);
+  f->sb_progs_inflight[ppa_sb(f, dst)]++;
+  ds->gc_half_busy[half] = 1;
+  ds->gc_half ^= 1u;
+  ds->gc_gathered = 0;
+  ds->gc_progs_inflight++;
+  flash_submit(f, tag, SSD_FOP_PROGRAM, dst, g->unit, hal_dram_addr(op->sgl),
+               hal_dram_addr(op->oob), SSD_FDF_SGL);
+  return 1;
+}
+
+static int gc_issue_erase(struct ftl *f, uint32_t die) {
+  struct die_state *ds = &f->die[die];
+  if (ds->erase_inflight || ds->victim_cursor < f->geo.sb_sectors || ds->gc_pending_reads ||
+      ds->gc_gathered || ds->gc_progs_inflight || !flash_can_submit(f))
+    return 0;
+  if (f->sb_valid[ds->victim] != 0) {
+    hal_puts("fw: GC victim still holds valid data\n");
+    hal_halt(0x6C100000u | ds->victim);
+    return 0;
+  }
+  uint32_t tag = fop_alloc(f, FOP_ERASE);
+  ds->erase_inflight = 1;
+  flash_submit(f, tag, SSD_FOP_ERASE, ds->victim * f->geo.sb_sectors, 0, 0, 0, 0);
+  return 1;
+}
+
+int gc_step(struct ftl *f) {
+  int n = 0;
+  for (uint32_t die = 0; die < f->geo.dies; die++) {
+    struct die_state *ds = &f->die[die];
+    if (ds->victim == NONE32) {
+      uint32_t threshold = ds->gc_active ? f->cfg.gc_high_blocks : f->cfg.gc_low_blocks;
+      if (ds->free_count >= threshold) { ds->gc_active = 0; continue; }
+      ds->gc_active = 1;
+      uint32_t v = gc_pick_victim(f, die);
+      if (v == NONE32) continue;
+      ds->victim = v;
+      ds->victim_cursor = 0;
+      f->sb_state[v] = SB_VICTIM;
+    }
+    n += gc_issue_reads(f, die);
+    n += gc_issue_program(f, die);
+    n += gc_issue_erase(f, die);
+  }
+  return n;
+}
+
+void gc_read_done(struct ftl *f, uint32_t tag) {
+  struct fop *op = &f->fop[tag];
+  struct die_state *ds = &f->die[op->die];
+  uint32_t first = gc_index(f, op->die, ds->gc_half, ds->gc_gathered);
+  for (uint32_t k = 0; k < op->nsect; k++) {
+    if (f->gc_oob[first + k].lpa != f->gc_lpa[first + k]) {
+      hal_puts("fw: GC read OOB disagrees with the reverse map\n");
+      hal_halt(0x6C200000u | op->die);
+    }
+  }
+  ds->gc_gathered += op->nsect;
+  ds->gc_pending_reads -= op->nsect;
+  ds->gc_reads_inflight--;
+  fop_release(f, tag);
+}
+
+void gc_program_done(struct ftl *f, uint32_t tag) {
+  struct fop *op = &f->fop[tag];
+  struct die_state *ds = &f->die[op->die];
+  uint32_t half = op->host_slot & 1u, count = op->host_slot >> 1;
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t i = gc_index(f, op->die, half, k);
+    uint32_t lpa = f->gc_lpa[i];
+    if (f->l2p[lpa] == f->gc_src_ppa[i]) map_set(f, lpa, op->ppa + k);
+  }
+  f->sb_progs_inflight[ppa_sb(f, op->ppa)]--;
+  ds->gc_half_busy[half] = 0;
+  ds->gc_progs_inflight--;
+  fop_release(f, tag);
+}
+
+void gc_erase_done(struct ftl *f, uint32_t tag) {
+  struct fop *op = &f->fop[tag];
+  struct die_state *ds = &f->die[op->die];
+  uint32_t sb = ds->victim;
+  f->sb_erases[sb]++;
+  f->stats->erases++;
+  f->stats->gc_runs++;
+  blocks_put_free(f, sb);
+  ds->victim = NONE32;
+  ds->erase_inflight = 0;
+  fop_release(f, tag);
+}

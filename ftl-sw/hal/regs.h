@@ -1,0 +1,264 @@
+/* Register map and in-memory structures shared by the firmware and the SystemC models
+ * (architecture seams 1 and 2).  Plain C11, no includes beyond <stdint.h>: the models include
+ * it from C++, the firmware from freestanding C.
+ *
+ * Address space as seen by a firmware core (32-bit):
+ *   0x0000_0000  firmware code            (ISS mode: the ELF image; native: unused)
+ *   0x1000_0000  per-core SRAM            (stacks, firmware context; 256 KiB per core)
+ *   0x4000_0000  peripherals, 4 KiB each  (below)
+ *   0x8000_0000  controller DRAM          (up to 2 GiB; rings, buffers, mapping tables)
+ *
+ * Queues between firmware and hardware are rings in controller DRAM: the producer writes an
+ * entry, then its new tail to the consumer's doorbell register; the consumer advances a head
+ * register.  Completion rings carry a phase bit (as in NVMe) so the firmware can find new
+ * entries without an MMIO read. */
+#ifndef SSDVP_REGS_H
+#define SSDVP_REGS_H
+
+#include <stdint.h>
+
+#define SSD_SRAM_BASE        0x10000000u
+#define SSD_SRAM_PER_CORE    0x00040000u
+#define SSD_PERIPH_BASE      0x40000000u
+#define SSD_DRAM_BASE        0x80000000u
+
+#define SSD_HIF_BASE         0x40000000u   /* host interface (NVMe-like)          */
+#define SSD_FCTL_BASE        0x40001000u   /* flash controller                    */
+#define SSD_TIMER_BASE       0x40002000u   /* CLINT-like timer                    */
+#define SSD_MBOX_BASE        0x40003000u   /* inter-core mailbox                  */
+#define SSD_UART_BASE        0x40004000u   /* UART (output to the run log)        */
+#define SSD_SYSCTL_BASE      0x40005000u   /* system control, debug, sleep        */
+#define SSD_PERIPH_SIZE      0x1000u
+
+/* ---------------------------------------------------------------- system control */
+#define SYSCTL_CORE_ID        0x00u  /* RO: this core's index                                 */
+#define SYSCTL_NUM_CORES      0x04u  /* RO                                                    */
+#define SYSCTL_DRAM_SIZE      0x08u  /* RO: bytes of controller DRAM                          */
+#define SYSCTL_SLEEP          0x0Cu  /* WO: any write: sleep until an enabled interrupt is    */
+                                     /*     pending (returns at once if one already is)       */
+#define SYSCTL_IRQ_PENDING    0x10u  /* RW1C: bit per source (SSD_IRQ_*); write 1 to clear    */
+#define SYSCTL_IRQ_ENABLE     0x14u  /* RW                                                    */
+#define SYSCTL_CONFIG_ADDR    0x18u  /* RO: DRAM address of the struct ssd_fw_config          */
+#define SYSCTL_HALT           0x1Cu  /* WO: firmware reports a fatal error (value = code)     */
+#define SYSCTL_FW_STATE       0x20u  /* RW: firmware writes SSD_FW_STATE_*                    */
+#define SYSCTL_DEBUG_ADDR     0x24u  /* RW: DRAM address of a debug/dump structure            */
+
+#define SSD_IRQ_HIF    (1u << 0)   /* host command fetched or host DMA completed */
+#define SSD_IRQ_FCTL   (1u << 1)   /* flash completion posted                    */
+#define SSD_IRQ_TIMER  (1u << 2)
+#define SSD_IRQ_MBOX   (1u << 3)
+
+#define SSD_FW_STATE_BOOT     0u
+#define SSD_FW_STATE_READY    1u   /* rings set up, commands accepted */
+#define SSD_FW_STATE_PRECOND  2u   /* functional preconditioning: firmware time not charged */
+
+/* ------------------------------------------------------------------ timer */
+#define TIMER_NOW_LO          0x00u  /* RO: simulated time in ns (low word; reading latches hi) */
+#define TIMER_NOW_HI          0x04u
+#define TIMER_CMP_LO          0x08u  /* RW: interrupt when now >= cmp (write HI first)          */
+#define TIMER_CMP_HI          0x0Cu
+
+/* ------------------------------------------------------------------ UART */
+#define UART_TX               0x00u  /* WO: one byte; a '\n' flushes the line to the log */
+
+/* ------------------------------------------------------------------ host interface
+ * The host's NVMe-like queues live in host memory; the HIF fetches submitted commands over
+ * the PCIe link model into the command ring in DRAM (one entry per host command) and
+ * raises SSD_IRQ_HIF.  The firmware moves data and completes commands with DMA
+ * descriptors on the HIF DMA ring; each descriptor may complete the host command when its
+ * transfer is done (auto-completion), so a read costs one descriptor. */
+#define HIF_CMD_RING_ADDR     0x00u  /* RW: DRAM address of struct ssd_host_cmd[entries]     */
+#define HIF_CMD_RING_SIZE     0x04u  /* RW: entries (power of two)                           */
+#define HIF_CMD_TAIL          0x08u  /* RO: producer index (HIF)                             */
+#define HIF_CMD_HEAD          0x0Cu  /* RW: consumer index (firmware); frees ring slots      */
+#define HIF_DMA_RING_ADDR     0x10u  /* RW: DRAM address of struct ssd_hif_dma[entries]      */
+#define HIF_DMA_RING_SIZE     0x14u
+#define HIF_DMA_TAIL          0x18u  /* RW: doorbell (firmware)                              */
+#define HIF_DMA_HEAD          0x1Cu  /* RO                                                   */
+#define HIF_DONE_RING_ADDR    0x20u  /* RW: DRAM address of struct ssd_hif_done[entries]     */
+#define HIF_DONE_RING_SIZE    0x24u
+#define HIF_DONE_HEAD         0x28u  /* RW: consumer index (firmware)                        */
+#define HIF_ENABLE            0x2Cu  /* RW: 1 = fetch host commands                          */
+#define HIF_NSECTORS_LO       0x30u  /* RW: namespace size in 4 KiB sectors (firmware sets)  */
+#define HIF_NSECTORS_HI       0x34u
+
+#define SSD_HOST_SLOTS     1024u  /* host commands in flight in the controller at most      */
+#define SSD_MDTS_SECTORS   256u   /* largest command: 1 MiB; the host splits larger requests */
+
+/* Host command as the firmware sees it (32 bytes). */
+struct ssd_host_cmd {
+  uint16_t slot;      /* HIF's command slot: names the command in DMA/completion descriptors */
+  uint8_t  opcode;    /* SSD_HOP_* */
+  uint8_t  queue;     /* submission queue it came from */
+  uint32_t nsect;     /* 4 KiB sectors (namespace LBA format is 4 KiB) */
+  uint32_t lba_lo;    /* first 4 KiB sector */
+  uint32_t lba_hi;
+  uint32_t cdw[4];    /* opcode-specific (precondition parameters, ...) */
+};
+
+#define SSD_HOP_FLUSH        0x00u
+#define SSD_HOP_WRITE        0x01u
+#define SSD_HOP_READ         0x02u
+#define SSD_HOP_TRIM         0x09u   /* dataset management / deallocate */
+#define SSD_HOP_PRECONDITION 0xC0u   /* vendor: fill/age the drive functionally, no timing.
+                                        cdw[0] = fill per mille of the logical space written
+                                        sequentially; cdw[1] = random overwrites in per mille of
+                                        the logical space; cdw[2] = seed */
+
+/* Status codes (host completion). */
+#define SSD_ST_OK              0x0000u
+#define SSD_ST_INVALID_OPCODE  0x0001u
+#define SSD_ST_INVALID_FIELD   0x0002u
+#define SSD_ST_LBA_RANGE       0x0080u
+#define SSD_ST_MEDIA_ERROR     0x0281u   /* unrecovered read error */
+#define SSD_ST_INTERNAL        0x0006u
+
+/* HIF DMA descriptor (32 bytes). */
+struct ssd_hif_dma {
+  uint16_t slot;        /* host command */
+  uint8_t  dir;         /* SSD_DMA_TO_HOST / SSD_DMA_FROM_HOST / SSD_DMA_NONE */
+  uint8_t  flags;       /* SSD_DMAF_* */
+  uint32_t sect_off;    /* first sector of the command's data */
+  uint32_t nsect;       /* sectors to move (0 with SSD_DMA_NONE) */
+  uint32_t dram_addr;   /* DRAM buffer, nsect * 4096 bytes contiguous; with SSD_DMAF_SGL the
+                           address of a uint32_t list of nsect sector buffer addresses */
+  uint16_t status;      /* with SSD_DMAF_COMPLETE: host completion status */
+  uint16_t rsvd;
+  uint32_t cookie;      /* echoed in struct ssd_hif_done */
+  uint32_t rsvd2[2];
+};
+#define SSD_DMA_NONE        0u
+#define SSD_DMA_TO_HOST     1u
+#define SSD_DMA_FROM_HOST   2u
+#define SSD_DMAF_COMPLETE   (1u << 0)   /* post the host completion after this transfer */
+#define SSD_DMAF_NOTIFY     (1u << 1)   /* post an ssd_hif_done entry + SSD_IRQ_HIF      */
+#define SSD_DMAF_SGL        (1u << 2)   /* dram_addr names a scatter list (see above)    */
+
+/* HIF DMA done entry (8 bytes). */
+struct ssd_hif_done {
+  uint32_t cookie;
+  uint16_t status;
+  uint16_t phase;       /* toggles each pass over the ring; starts at 1 */
+};
+
+/* ------------------------------------------------------------------ flash controller */
+#define FCTL_SUB_RING_ADDR    0x00u  /* RW: DRAM address of struct ssd_flash_desc[entries] */
+#define FCTL_SUB_RING_SIZE    0x04u
+#define FCTL_SUB_TAIL         0x08u  /* RW: doorbell (firmware)                            */
+#define FCTL_SUB_HEAD         0x0Cu  /* RO                                                 */
+#define FCTL_CPL_RING_ADDR    0x10u  /* RW: DRAM address of struct ssd_flash_cpl[entries]  */
+#define FCTL_CPL_RING_SIZE    0x14u
+#define FCTL_CPL_HEAD         0x18u  /* RW: consumer index (firmware)                      */
+#define FCTL_FUNCTIONAL       0x1Cu  /* RW: 1 = execute descriptors at once, no timing     */
+                                     /*     (preconditioning); completions still posted     */
+#define FCTL_GEOMETRY_ADDR    0x20u  /* RO: DRAM address of struct ssd_geometry             */
+
+/* Flash descriptor (32 bytes). */
+struct ssd_flash_desc {
+  uint8_t  opcode;      /* SSD_FOP_* */
+  uint8_t  channel;
+  uint8_t  way;         /* die on the channel */
+  uint8_t  plane_mask;  /* multi-plane: one bit per plane, same block/page offsets on each */
+  uint16_t block;       /* block index within the plane */
+  uint16_t page;
+  uint32_t dram_addr;   /* data buffer: for each plane in the mask, in plane order,
+                           nsect * 4096 bytes */
+  uint32_t oob_addr;    /* OOB buffer: per plane, per sector, one struct ssd_oob */
+  uint16_t sect_off;    /* read: first sector within the page */
+  uint16_t nsect;       /* read: sectors per plane; program: must be the whole page */
+  uint32_t tag;         /* firmware's id, echoed in the completion */
+  uint32_t flags;       /* SSD_FDF_* */
+  uint32_t rsvd;
+};
+#define SSD_FDF_SGL       (1u << 0)  /* dram_addr is the address of a uint32_t list of sector
+                                        buffer addresses, one per sector, planes in order */
+#define SSD_FOP_READ      1u
+#define SSD_FOP_PROGRAM   2u
+#define SSD_FOP_ERASE     3u
+
+/* What the firmware keeps in each sector's spare area. */
+struct ssd_oob {
+  uint32_t lpa;         /* logical 4 KiB sector held here (0xFFFFFFFF = FTL metadata) */
+  uint32_t seq;         /* FTL write sequence number */
+};
+
+/* Flash completion (16 bytes). */
+struct ssd_flash_cpl {
+  uint32_t tag;
+  uint16_t status;      /* SSD_FST_* */
+  uint16_t phase;       /* toggles each pass over the ring; starts at 1 */
+  uint32_t t_done_lo;   /* completion time, ns */
+  uint32_t t_done_hi;
+};
+#define SSD_FST_OK             0u
+#define SSD_FST_ECC_CORRECTED  1u
+#define SSD_FST_UNCORRECTABLE  2u
+#define SSD_FST_PROGRAM_FAIL   3u
+#define SSD_FST_ERASE_FAIL     4u
+#define SSD_FST_BAD_DESC       5u   /* address out of range, rule violation: a firmware bug */
+
+/* Geometry, written by the platform into DRAM before the firmware boots. */
+struct ssd_geometry {
+  uint32_t channels;
+  uint32_t ways;              /* dies per channel */
+  uint32_t planes;            /* per die */
+  uint32_t blocks_per_plane;
+  uint32_t pages_per_block;   /* of the die's native cell type */
+  uint32_t sectors_per_page;  /* 4 KiB sectors */
+  uint32_t slc_dies_mask_lo;  /* bit per die (channel*ways+way): 1 = SLC die; dies >= 64 */
+  uint32_t slc_dies_mask_hi;  /*   are never SLC */
+  uint32_t slc_pages_per_block;
+  uint32_t rsvd[7];
+};
+
+/* Firmware configuration, written by the platform into DRAM before boot (from the TOML). */
+struct ssd_fw_config {
+  uint32_t magic;              /* SSD_FW_CONFIG_MAGIC */
+  uint32_t version;
+  uint32_t op_permille;        /* over-provisioning, per mille of the physical space */
+  uint32_t gc_low_blocks;      /* start GC on a die when its free blocks drop below this */
+  uint32_t gc_high_blocks;     /* stop background GC when free blocks reach this */
+  uint32_t wbuf_sectors;       /* write buffer capacity in 4 KiB sectors */
+  uint32_t dram_heap_addr;     /* first DRAM byte the firmware may allocate */
+  uint32_t dram_heap_bytes;
+  uint32_t mapping;            /* SSD_MAP_* */
+  uint32_t gc_policy;          /* SSD_GC_* */
+  uint32_t cmt_permille;       /* mapping cache size for demand-based FTLs */
+  uint32_t rsvd[21];
+};
+#define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
+#define SSD_MAP_OPT           0u
+#define SSD_GC_GREEDY         0u
+#define SSD_GC_FIFO           1u
+#define SSD_GC_COST_BENEFIT   2u
+
+/* Firmware statistics and debug view: the firmware points SYSCTL_DEBUG_ADDR at this
+ * structure in DRAM; the platform reads it for the run results and the final-map checks. */
+struct ssd_fw_stats {
+  uint32_t magic;               /* SSD_FW_STATS_MAGIC */
+  uint32_t l2p_addr;            /* DRAM address of the logical-to-physical map (uint32_t[]) */
+  uint32_t logical_sectors;     /* entries in that map; 0xFFFFFFFF = unmapped */
+  uint32_t dram_bytes_used;     /* firmware heap in use */
+  uint64_t host_write_sectors;  /* acknowledged host sectors */
+  uint64_t host_read_sectors;
+  uint64_t flash_prog_sectors;  /* every programmed sector: host, GC, padding */
+  uint64_t gc_prog_sectors;     /* of which moved by GC */
+  uint64_t pad_sectors;         /* of which padding (flush of a partial page) */
+  uint64_t gc_runs;             /* victim blocks cleaned */
+  uint64_t erases;
+  uint64_t wbuf_read_hits;      /* host sectors read from the write buffer */
+  uint64_t unmapped_reads;      /* host sectors read that were never written */
+  uint64_t flash_reads;         /* read descriptors (host + GC) */
+  uint64_t media_errors;
+  uint64_t write_stalls;        /* host writes that waited for buffer space */
+};
+#define SSD_FW_STATS_MAGIC    0x53544154u   /* "STAT" */
+
+/* Data tag: the first 8 bytes of every 4 KiB host sector.  The host writes (lba, seq), the
+ * tag travels through DRAM, channel and die, and every host read checks it. */
+struct ssd_sector_tag {
+  uint32_t lba;
+  uint32_t seq;         /* host write sequence number; 0 = written by preconditioning */
+};
+
+#endif /* SSDVP_REGS_H */

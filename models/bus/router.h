@@ -1,0 +1,49 @@
+// Address decoder between the firmware cores and the peripherals: one target socket per
+// core side, one initiator socket per 4 KiB peripheral window at SSD_PERIPH_BASE + i*4 KiB.
+// Addresses outside every window get TLM_ADDRESS_ERROR_RESPONSE.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <vector>
+
+extern "C" {
+#include "ftl-sw/hal/regs.h"
+}
+
+namespace ssdvp {
+
+class Router : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<Router> target;
+  tlm_utils::multi_passthrough_initiator_socket<Router> initiator;
+
+  explicit Router(sc_core::sc_module_name name) : sc_core::sc_module(name), target("target"), initiator("initiator") {
+    target.register_b_transport(this, &Router::b_transport);
+  }
+  // Window i of the peripheral space goes to initiator binding `port`.
+  void map(uint32_t window, int port) {
+    if (window_port_.size() <= window) window_port_.resize(window + 1, -1);
+    window_port_[window] = port;
+  }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
+    const uint64_t a = t.get_address();
+    const uint64_t w = (a - SSD_PERIPH_BASE) / SSD_PERIPH_SIZE;
+    if (a < SSD_PERIPH_BASE || w >= window_port_.size() || window_port_[w] < 0) {
+      t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    t.set_address(a - SSD_PERIPH_BASE - w * SSD_PERIPH_SIZE);
+    initiator[window_port_[w]]->b_transport(t, delay);
+    t.set_address(a);
+  }
+  std::vector<int> window_port_;
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,68 @@
+// Platform configuration: every key the platform understands, its type, default, range and
+// meaning (the schema in config_schema.cpp is the single source; docs/config.md is generated
+// from it and a test keeps the two equal), loaded from TOML with --set overrides.
+// Unknown keys, wrong types and values out of range are errors that name the key and, for
+// file values, the file and line.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace ssdvp {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class KeyType { Bool, Int, Double, String, DoubleList };
+
+struct KeySpec {
+  const char* key;        // dotted: "nand.channels"
+  KeyType type;
+  const char* def;        // default, written as it would be in TOML ("8", "\"tlm\"", "[60, 90]")
+  double min, max;        // numeric range (inclusive); for lists, each element
+  const char* choices;    // strings: "a|b|c", or nullptr for free text
+  const char* doc;
+};
+
+const std::vector<KeySpec>& config_schema();
+// docs/config.md's text, generated from the schema.
+std::string config_reference_markdown();
+
+using ConfigValue = std::variant<bool, int64_t, double, std::string, std::vector<double>>;
+
+class Config {
+ public:
+  // Defaults only.
+  Config();
+  // Defaults, then the TOML file (if path is non-empty), then each "key=value" override.
+  static Config load(const std::string& path, const std::vector<std::string>& overrides = {});
+
+  void set(const std::string& key, const std::string& text, const std::string& where);
+
+  bool get_bool(const std::string& key) const;
+  int64_t get_int(const std::string& key) const;
+  double get_double(const std::string& key) const;
+  const std::string& get_string(const std::string& key) const;
+  // A DoubleList key; a scalar written for it reads as a list of one.
+  std::vector<double> get_list(const std::string& key) const;
+
+  // Where a key's value came from ("default", "file.toml:12", "--set").
+  const std::string& origin(const std::string& key) const;
+  // Every key with its value, for the run's JSON (config echo), as TOML-like text values.
+  std::map<std::string, std::string> echo() const;
+
+ private:
+  const KeySpec& spec_of(const std::string& key) const;
+  void assign(const KeySpec& spec, ConfigValue value, const std::string& where);
+
+  std::map<std::string, ConfigValue> values_;
+  std::map<std::string, std::string> origins_;
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,160 @@
+// The schema of every configuration key, and the generated reference (docs/config.md).
+#include <cmath>
+#include <sstream>
+
+#include "models/common/config.h"
+
+namespace ssdvp {
+
+namespace {
+constexpr double kInf = 1e18;
+using K = KeyType;
+}  // namespace
+
+const std::vector<KeySpec>& config_schema() {
+  static const std::vector<KeySpec> schema = {
+      // ---------------------------------------------------------------- platform
+      {"platform.name", K::String, "\"default\"", 0, 0, nullptr, "Name printed in the summary and the JSON."},
+
+      // ---------------------------------------------------------------- host
+      {"host.queues", K::Int, "8", 1, 64, nullptr, "NVMe-like submission/completion queue pairs. Stream s of the workload uses queue s mod queues."},
+      {"host.queue_entries", K::Int, "1024", 2, 65536, nullptr, "Entries per submission queue (the host never has more than queue_entries-1 commands outstanding on a queue)."},
+      {"host.link_mbps", K::Double, "3938", 1, kInf, nullptr, "PCIe link bandwidth per direction, MB/s (10^6 B/s). 3938 = Gen3 x4."},
+      {"host.link_latency_ns", K::Double, "500", 0, kInf, nullptr, "One-way PCIe latency (TLP through root complex and controller), ns."},
+      {"host.tlp_overhead_bytes", K::Int, "24", 0, 4096, nullptr, "Header/framing bytes added per 4 KiB (or smaller) payload chunk on the link."},
+      {"host.irq_ns", K::Double, "1000", 0, kInf, nullptr, "From completion entry written to the host thread running (MSI-X delivery + interrupt handler), ns."},
+      {"host.submit_ns", K::Double, "0", 0, kInf, nullptr, "Host software time to build and submit a command before the doorbell write, ns."},
+      {"host.max_transfer_kib", K::Int, "1024", 4, 1024, nullptr, "Largest command (MDTS); larger requests are split by the host driver, as a block layer does. Multiple of 4."},
+
+      // ---------------------------------------------------------------- controller DRAM
+      {"dram.size_mib", K::Int, "1024", 16, 2048, nullptr, "Controller DRAM capacity, MiB (firmware tables, rings, buffers)."},
+      {"dram.bandwidth_mbps", K::Double, "12800", 1, kInf, nullptr, "DRAM bandwidth shared by all DMA engines, MB/s."},
+      {"dram.latency_ns", K::Double, "60", 0, kInf, nullptr, "Latency of a DMA burst's first data, ns."},
+      {"dram.firmware_reserved_mib", K::Int, "4", 1, 1024, nullptr, "DRAM kept for the platform's own blocks (config, geometry, debug) before the firmware heap."},
+
+      // ---------------------------------------------------------------- NAND geometry
+      {"nand.channels", K::Int, "8", 1, 64, nullptr, "Flash channels."},
+      {"nand.ways", K::Int, "4", 1, 32, nullptr, "Dies (ways) per channel."},
+      {"nand.planes", K::Int, "4", 1, 8, nullptr, "Planes per die."},
+      {"nand.blocks_per_plane", K::Int, "128", 8, 65535, nullptr, "Blocks per plane."},
+      {"nand.page_bytes", K::Int, "4096", 4096, 65536, nullptr, "Page data size, a multiple of 4096 (the host sector)."},
+      {"nand.oob_bytes", K::Int, "128", 16, 4096, nullptr, "Spare (OOB) bytes per page; must hold 8 bytes per 4 KiB sector."},
+      {"nand.cell", K::String, "\"mlc\"", 0, 0, "slc|mlc|tlc", "Cell type of the dies (see nand.slc_dies for mixed devices)."},
+      {"nand.slc_dies", K::Int, "0", 0, 4096, nullptr, "Mixed devices: the first N dies (die = way*channels + channel) are SLC, the rest nand.cell."},
+      {"nand.slc.pages_per_block", K::Int, "64", 1, 4096, nullptr, "Pages per block of an SLC die."},
+      {"nand.slc.t_read_us", K::DoubleList, "[20]", 0, kInf, nullptr, "SLC array read time tR, us."},
+      {"nand.slc.t_prog_us", K::DoubleList, "[200]", 0, kInf, nullptr, "SLC program time tPROG, us."},
+      {"nand.slc.t_erase_us", K::Double, "2000", 0, kInf, nullptr, "SLC block erase time tBERS, us."},
+      {"nand.mlc.pages_per_block", K::Int, "128", 2, 4096, nullptr, "Pages per block of an MLC die."},
+      {"nand.mlc.t_read_us", K::DoubleList, "[60]", 0, kInf, nullptr, "MLC tR, us: one value, or [LSB, MSB] by page type (page p has type p mod 2)."},
+      {"nand.mlc.t_prog_us", K::DoubleList, "[1350]", 0, kInf, nullptr, "MLC tPROG, us: one value, or [LSB, MSB]."},
+      {"nand.mlc.t_erase_us", K::Double, "3000", 0, kInf, nullptr, "MLC tBERS, us."},
+      {"nand.tlc.pages_per_block", K::Int, "192", 3, 4096, nullptr, "Pages per block of a TLC die."},
+      {"nand.tlc.t_read_us", K::DoubleList, "[90]", 0, kInf, nullptr, "TLC tR, us: one value, or [LSB, CSB, MSB] (page p has type p mod 3)."},
+      {"nand.tlc.t_prog_us", K::DoubleList, "[3000]", 0, kInf, nullptr, "TLC tPROG, us: one value, or [LSB, CSB, MSB]."},
+      {"nand.tlc.t_erase_us", K::Double, "5000", 0, kInf, nullptr, "TLC tBERS, us."},
+      {"nand.multiplane_extra_us", K::Double, "0", 0, kInf, nullptr, "Extra array time of a multi-plane operation over a single-plane one, us."},
+      {"nand.uncorrectable_per_million", K::Double, "0", 0, 1000000, nullptr, "Fault injection: sector reads per million that fail ECC (reported as media errors)."},
+      {"nand.corrected_per_million", K::Double, "0", 0, 1000000, nullptr, "Sector reads per million that need ECC correction (extra decode time nand.ecc_retry_us)."},
+      {"nand.ecc_retry_us", K::Double, "0", 0, kInf, nullptr, "Extra time of a read that needed ECC correction, us."},
+      {"nand.fault_seed", K::Int, "7", 0, kInf, nullptr, "Seed of the fault-injection random stream."},
+
+      // ---------------------------------------------------------------- channel
+      {"channel.model", K::String, "\"tlm\"", 0, 0, "tlm|rtl", "Channel implementation: the TLM model, or the Verilated RTL controller (when built)."},
+      {"channel.bus_mbps", K::Double, "400", 1, kInf, nullptr, "Data rate of a channel's bus, MB/s (ONFI NV-DDR2 200 MHz x8 = 400)."},
+      {"channel.cmd_addr_ns", K::Double, "100", 0, kInf, nullptr, "Bus time of the command and address cycles of one plane operation, ns."},
+      {"channel.data_setup_ns", K::Double, "100", 0, kInf, nullptr, "Bus time around each data transfer (tADL/tWHR/tRR, column change), ns."},
+      {"channel.status_ns", K::Double, "50", 0, kInf, nullptr, "Bus time of the status read that ends a program or erase, ns."},
+
+      // ---------------------------------------------------------------- flash controller
+      {"fctl.desc_ns", K::Double, "50", 0, kInf, nullptr, "Flash controller time to fetch and decode one descriptor, ns."},
+      {"fctl.cpl_ns", K::Double, "50", 0, kInf, nullptr, "Flash controller time to post one completion, ns."},
+
+      // ---------------------------------------------------------------- firmware
+      {"firmware.mode", K::String, "\"native\"", 0, 0, "native", "How the firmware runs: native (host-compiled, cost model). The ISS mode comes with the firmware-in-the-loop work."},
+      {"firmware.cores", K::Int, "1", 1, 1, nullptr, "Firmware cores (one until the multi-core work)."},
+      {"firmware.cost.loop_ns", K::Double, "40", 0, kInf, nullptr, "Native cost model: an event-loop pass that found work, ns."},
+      {"firmware.cost.host_cmd_ns", K::Double, "300", 0, kInf, nullptr, "Native cost model: decode and dispatch one host command, ns."},
+      {"firmware.cost.sector_ns", K::Double, "40", 0, kInf, nullptr, "Native cost model: per 4 KiB sector of a host command (map lookup, buffer), ns."},
+      {"firmware.cost.flash_submit_ns", K::Double, "100", 0, kInf, nullptr, "Native cost model: build and submit one flash descriptor, ns."},
+      {"firmware.cost.flash_done_ns", K::Double, "80", 0, kInf, nullptr, "Native cost model: handle one flash completion, ns."},
+      {"firmware.cost.dma_submit_ns", K::Double, "80", 0, kInf, nullptr, "Native cost model: build and submit one host DMA descriptor, ns."},
+      {"firmware.cost.gc_sector_ns", K::Double, "30", 0, kInf, nullptr, "Native cost model: GC bookkeeping per moved sector, ns."},
+
+      // ---------------------------------------------------------------- FTL
+      {"ftl.mapping", K::String, "\"opt\"", 0, 0, "opt", "Mapping scheme: opt (whole page map in DRAM)."},
+      {"ftl.op", K::Double, "0.07", 0, 0.9, nullptr, "Over-provisioning: fraction of the physical space not exported (logical = physical x (1 - op), less the minimum spare GC needs)."},
+      {"ftl.gc_policy", K::String, "\"greedy\"", 0, 0, "greedy|fifo|cost-benefit", "GC victim selection."},
+      {"ftl.gc_low_blocks", K::Int, "3", 1, 1000, nullptr, "A die starts GC when its free superblocks drop below this."},
+      {"ftl.gc_high_blocks", K::Int, "5", 1, 1000, nullptr, "GC on a die goes on until this many superblocks are free (>= gc_low_blocks)."},
+      {"ftl.write_buffer_mib", K::Double, "16", 2.1, 255, nullptr, "DRAM write buffer, MiB (host writes are acknowledged once their data is in it)."},
+
+      // ---------------------------------------------------------------- preconditioning
+      {"precondition.fill", K::Double, "1.0", 0, 1, nullptr, "Fraction of the logical space written sequentially before the run (functional, no time)."},
+      {"precondition.overwrite", K::Double, "1.0", 0, 100, nullptr, "Random 4 KiB overwrites after the fill, as a multiple of the logical space (ages the drive to its GC steady state)."},
+      {"precondition.seed", K::Int, "42", 0, 4294967295.0, nullptr, "Seed of the overwrite stream."},
+
+      // ---------------------------------------------------------------- workload
+      {"workload.spec", K::String, "\"fio:rw=randrw,rwmixread=70,bs=4k,iodepth=32,numjobs=1,io=200000\"", 0, 0, nullptr, "Default workload when --workload is not given (docs/traces.md has the grammar)."},
+      {"workload.address", K::String, "\"fold\"", 0, 0, "fold|strict", "Requests beyond the logical capacity: fold them into it (modulo, counted in the results) or send them as they are (the drive answers LBA out of range)."},
+      {"workload.max_requests", K::Int, "0", 0, kInf, nullptr, "Stop after this many host requests (0 = the whole workload)."},
+      {"workload.flush_at_end", K::Bool, "true", 0, 0, nullptr, "Send a flush after the last request (its time is not part of the measured run)."},
+
+      // ---------------------------------------------------------------- simulation
+      {"sim.quantum_ns", K::Double, "1000", 1, kInf, nullptr, "Temporal-decoupling quantum of the firmware cores, ns."},
+      {"sim.payload", K::Bool, "false", 0, 0, nullptr, "Carry full 4 KiB payloads through DRAM and dies (else only the 8-byte tag of each sector)."},
+      {"sim.seed", K::Int, "1", 0, kInf, nullptr, "Base seed of the workload generators."},
+      {"sim.output_dir", K::String, "\"ssdvp-out\"", 0, 0, nullptr, "Where run.json and the latency CSVs go."},
+      {"sim.progress", K::Bool, "true", 0, 0, nullptr, "Print a progress line every few wall seconds on long runs."},
+      {"sim.max_sim_ms", K::Double, "0", 0, kInf, nullptr, "Stop the workload at this simulated time, ms (0 = no limit)."},
+  };
+  return schema;
+}
+
+std::string config_reference_markdown() {
+  std::ostringstream out;
+  out << "# Configuration reference\n\n"
+         "Generated by `ssdvp config-doc` from `models/common/config_schema.cpp`; a test keeps\n"
+         "this file equal to that output. Platforms are TOML files (`platforms/*.toml`); a key\n"
+         "`a.b.c` is written `c = ...` under `[a.b]`. `--set a.b.c=value` overrides any key.\n"
+         "Unknown keys, wrong types and values out of range are errors naming the key.\n\n"
+         "Cross-key checks: `ftl.gc_high_blocks >= ftl.gc_low_blocks`; `nand.page_bytes` a\n"
+         "multiple of 4096; `nand.oob_bytes >= 8 x sectors per page`; `host.max_transfer_kib` a\n"
+         "multiple of 4; per-page-type timing lists have 1 or bits-per-cell values; the firmware's\n"
+         "DRAM use (map, buffers, rings) must fit in `dram.size_mib`.\n";
+  std::string section;
+  for (const auto& k : config_schema()) {
+    std::string key = k.key;
+    std::string sec = key.substr(0, key.find('.'));
+    if (sec != section) {
+      section = sec;
+      out << "\n## [" << sec << "]\n\n| key | type | default | range | meaning |\n|---|---|---|---|---|\n";
+    }
+    const char* type = "";
+    std::string range;
+    switch (k.type) {
+      case KeyType::Bool: type = "bool"; break;
+      case KeyType::Int: type = "int"; break;
+      case KeyType::Double: type = "float"; break;
+      case KeyType::String: type = "string"; break;
+      case KeyType::DoubleList: type = "float list"; break;
+    }
+    auto num = [](double v) {
+      if (v >= kInf) return std::string("inf");
+      std::ostringstream s;
+      s << v;
+      return s.str();
+    };
+    if (k.type == KeyType::Int || k.type == KeyType::Double || k.type == KeyType::DoubleList)
+      range = num(k.min) + " .. " + num(k.max);
+    else if (k.choices)
+      range = std::string(k.choices);
+    std::string def = k.def;
+    for (auto& c : range)
+      if (c == '|') c = '/';
+    out << "| `" << key << "` | " << type << " | `" << def << "` | " << range << " | " << k.doc << " |\n";
+  }
+  return out.str();
+}
+
+}  // namespace ssdvp

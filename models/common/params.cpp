@@ -1,0 +1,209 @@
+#include "models/common/params.h"
+
+#include <algorithm>
+#include <sstream>
+
+extern "C" {
+#include "ftl-sw/hal/hal.h"
+}
+
+namespace ssdvp {
+
+using sc_core::SC_NS;
+using sc_core::SC_US;
+using sc_core::sc_time;
+
+const char* cell_name(CellType c) {
+  switch (c) {
+    case CellType::SLC: return "slc";
+    case CellType::MLC: return "mlc";
+    default: return "tlc";
+  }
+}
+
+uint32_t NandParams::max_pages_per_block() const {
+  uint32_t p = timing(cell).pages_per_block;
+  if (slc_dies) p = std::max(p, slc.pages_per_block);
+  return p;
+}
+
+uint64_t NandParams::physical_bytes() const {
+  uint64_t total = 0;
+  for (uint32_t d = 0; d < dies(); d++)
+    total += uint64_t(planes) * blocks_per_plane * timing(cell_of(d)).pages_per_block * page_bytes;
+  return total;
+}
+
+sc_time ChannelParams::transfer(uint64_t bytes) const {
+  return sc_time(double(bytes) / bus_mbps * 1e3, SC_NS);  // MB/s = bytes/us
+}
+
+namespace {
+
+CellTiming cell_timing(const Config& c, const std::string& cell, uint32_t types) {
+  CellTiming t;
+  t.pages_per_block = uint32_t(c.get_int("nand." + cell + ".pages_per_block"));
+  for (const char* what : {"t_read_us", "t_prog_us"}) {
+    std::string key = "nand." + cell + "." + what;
+    auto list = c.get_list(key);
+    if (list.size() != 1 && list.size() != types) {
+      std::ostringstream s;
+      s << c.origin(key) << ": " << key << " has " << list.size() << " values; give 1 or "
+        << types << " (one per page type)";
+      throw ConfigError(s.str());
+    }
+    auto& out = std::string(what) == "t_read_us" ? t.t_read : t.t_prog;
+    for (double us : list) out.push_back(sc_time(us, SC_US));
+  }
+  t.t_erase = sc_time(c.get_double("nand." + cell + ".t_erase_us"), SC_US);
+  if (t.pages_per_block % types != 0)
+    throw ConfigError(c.origin("nand." + cell + ".pages_per_block") + ": nand." + cell +
+                      ".pages_per_block must be a multiple of " + std::to_string(types));
+  return t;
+}
+
+}  // namespace
+
+PlatformParams PlatformParams::from(const Config& c) {
+  PlatformParams p;
+  p.name = c.get_string("platform.name");
+
+  HostParams& h = p.host;
+  h.queues = uint32_t(c.get_int("host.queues"));
+  h.queue_entries = uint32_t(c.get_int("host.queue_entries"));
+  h.link_mbps = c.get_double("host.link_mbps");
+  h.link_latency = sc_time(c.get_double("host.link_latency_ns"), SC_NS);
+  h.irq = sc_time(c.get_double("host.irq_ns"), SC_NS);
+  h.submit = sc_time(c.get_double("host.submit_ns"), SC_NS);
+  h.tlp_overhead_bytes = uint32_t(c.get_int("host.tlp_overhead_bytes"));
+  int64_t kib = c.get_int("host.max_transfer_kib");
+  if (kib % 4 != 0)
+    throw ConfigError(c.origin("host.max_transfer_kib") + ": host.max_transfer_kib = " +
+                      std::to_string(kib) + " is not a multiple of 4");
+  h.max_transfer_sectors = uint32_t(kib / 4);
+
+  DramParams& d = p.dram;
+  d.size_bytes = uint64_t(c.get_int("dram.size_mib")) << 20;
+  d.bandwidth_mbps = c.get_double("dram.bandwidth_mbps");
+  d.latency = sc_time(c.get_double("dram.latency_ns"), SC_NS);
+  d.reserved_bytes = uint64_t(c.get_int("dram.firmware_reserved_mib")) << 20;
+
+  NandParams& n = p.nand;
+  n.channels = uint32_t(c.get_int("nand.channels"));
+  n.ways = uint32_t(c.get_int("nand.ways"));
+  n.planes = uint32_t(c.get_int("nand.planes"));
+  n.blocks_per_plane = uint32_t(c.get_int("nand.blocks_per_plane"));
+  n.page_bytes = uint32_t(c.get_int("nand.page_bytes"));
+  if (n.page_bytes % 4096 != 0)
+    throw ConfigError(c.origin("nand.page_bytes") + ": nand.page_bytes = " +
+                      std::to_string(n.page_bytes) + " is not a multiple of 4096");
+  n.sectors_per_page = n.page_bytes / 4096;
+  n.oob_bytes = uint32_t(c.get_int("nand.oob_bytes"));
+  if (n.oob_bytes < 8 * n.sectors_per_page)
+    throw ConfigError(c.origin("nand.oob_bytes") + ": nand.oob_bytes = " +
+                      std::to_string(n.oob_bytes) + " cannot hold 8 bytes per sector (" +
+                      std::to_string(n.sectors_per_page) + " sectors per page)");
+  const std::string cell = c.get_string("nand.cell");
+  n.cell = cell == "slc" ? CellType::SLC : cell == "mlc" ? CellType::MLC : CellType::TLC;
+  n.slc_dies = uint32_t(c.get_int("nand.slc_dies"));
+  if (n.slc_dies > n.dies())
+    throw ConfigError(c.origin("nand.slc_dies") + ": nand.slc_dies = " +
+                      std::to_string(n.slc_dies) + " exceeds the " + std::to_string(n.dies()) +
+                      " dies (nand.channels x nand.ways)");
+  n.slc = cell_timing(c, "slc", 1);
+  n.mlc = cell_timing(c, "mlc", 2);
+  n.tlc = cell_timing(c, "tlc", 3);
+  n.multiplane_extra = sc_time(c.get_double("nand.multiplane_extra_us"), SC_US);
+  n.uncorrectable_per_million = c.get_double("nand.uncorrectable_per_million");
+  n.corrected_per_million = c.get_double("nand.corrected_per_million");
+  n.ecc_retry = sc_time(c.get_double("nand.ecc_retry_us"), SC_US);
+  n.fault_seed = uint64_t(c.get_int("nand.fault_seed"));
+  if (n.dies() > 255 * 255 || n.channels > 255 || n.ways > 255)
+    throw ConfigError("nand.channels/nand.ways: at most 255 of each");
+
+  ChannelParams& ch = p.channel;
+  ch.model = c.get_string("channel.model");
+  ch.bus_mbps = c.get_double("channel.bus_mbps");
+  ch.cmd_addr = sc_time(c.get_double("channel.cmd_addr_ns"), SC_NS);
+  ch.data_setup = sc_time(c.get_double("channel.data_setup_ns"), SC_NS);
+  ch.status = sc_time(c.get_double("channel.status_ns"), SC_NS);
+  if (ch.model == "rtl")
+    throw ConfigError(c.origin("channel.model") +
+                      ": channel.model = \"rtl\": the Verilated channel is not part of this build yet");
+
+  p.fctl.desc = sc_time(c.get_double("fctl.desc_ns"), SC_NS);
+  p.fctl.cpl = sc_time(c.get_double("fctl.cpl_ns"), SC_NS);
+
+  FirmwareParams& fw = p.firmware;
+  fw.mode = c.get_string("firmware.mode");
+  fw.cores = uint32_t(c.get_int("firmware.cores"));
+  fw.cost.resize(HAL_COST_KINDS);
+  fw.cost[HAL_COST_LOOP] = sc_time(c.get_double("firmware.cost.loop_ns"), SC_NS);
+  fw.cost[HAL_COST_HOST_CMD] = sc_time(c.get_double("firmware.cost.host_cmd_ns"), SC_NS);
+  fw.cost[HAL_COST_SECTOR] = sc_time(c.get_double("firmware.cost.sector_ns"), SC_NS);
+  fw.cost[HAL_COST_FLASH_SUBMIT] = sc_time(c.get_double("firmware.cost.flash_submit_ns"), SC_NS);
+  fw.cost[HAL_COST_FLASH_DONE] = sc_time(c.get_double("firmware.cost.flash_done_ns"), SC_NS);
+  fw.cost[HAL_COST_DMA_SUBMIT] = sc_time(c.get_double("firmware.cost.dma_submit_ns"), SC_NS);
+  fw.cost[HAL_COST_GC_SECTOR] = sc_time(c.get_double("firmware.cost.gc_sector_ns"), SC_NS);
+  fw.quantum = sc_time(c.get_double("sim.quantum_ns"), SC_NS);
+
+  FtlParams& f = p.ftl;
+  f.mapping = c.get_string("ftl.mapping");
+  f.gc_policy = c.get_string("ftl.gc_policy");
+  f.op = c.get_double("ftl.op");
+  f.gc_low_blocks = uint32_t(c.get_int("ftl.gc_low_blocks"));
+  f.gc_high_blocks = uint32_t(c.get_int("ftl.gc_high_blocks"));
+  if (f.gc_high_blocks < f.gc_low_blocks)
+    throw ConfigError(c.origin("ftl.gc_high_blocks") + ": ftl.gc_high_blocks = " +
+                      std::to_string(f.gc_high_blocks) + " is below ftl.gc_low_blocks = " +
+                      std::to_string(f.gc_low_blocks));
+  f.wbuf_sectors = uint32_t(c.get_double("ftl.write_buffer_mib") * 256.0);
+  if (f.wbuf_sectors < 2 * SSD_MDTS_SECTORS + n.planes * n.sectors_per_page)
+    throw ConfigError(c.origin("ftl.write_buffer_mib") +
+                      ": ftl.write_buffer_mib is too small: it must hold two largest commands "
+                      "and one superpage (" +
+                      std::to_string((2 * SSD_MDTS_SECTORS + n.planes * n.sectors_per_page) * 4) +
+                      " KiB)");
+  uint64_t min_spare_blocks = uint64_t(f.gc_high_blocks) + 4;  // GC reserve + open blocks
+  if (n.blocks_per_plane <= min_spare_blocks * 2)
+    throw ConfigError(c.origin("nand.blocks_per_plane") + ": nand.blocks_per_plane = " +
+                      std::to_string(n.blocks_per_plane) +
+                      " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks per die");
+
+  p.precondition.fill = c.get_double("precondition.fill");
+  p.precondition.overwrite = c.get_double("precondition.overwrite");
+  p.precondition.seed = uint32_t(c.get_int("precondition.seed"));
+  p.payload = c.get_bool("sim.payload");
+
+  uint64_t sectors = n.physical_bytes() / 4096;
+  if (sectors >= 0xFFFFFFF0ull)
+    throw ConfigError("nand geometry: " + std::to_string(sectors) +
+                      " physical 4 KiB sectors exceed the firmware's 32-bit addresses");
+  uint64_t need = p.firmware_dram_estimate() + d.reserved_bytes;
+  if (need > d.size_bytes) {
+    std::ostringstream s;
+    s << c.origin("dram.size_mib") << ": dram.size_mib = " << (d.size_bytes >> 20)
+      << " is too small: the firmware needs about " << ((need + (1 << 20) - 1) >> 20)
+      << " MiB for this geometry and buffer (map, reverse map, buffers, rings)";
+    throw ConfigError(s.str());
+  }
+  return p;
+}
+
+uint64_t PlatformParams::firmware_dram_estimate() const {
+  const uint64_t phys = nand.physical_bytes() / 4096;
+  const uint64_t unit = uint64_t(nand.planes) * nand.sectors_per_page;
+  const uint64_t superblocks = uint64_t(nand.dies()) * nand.blocks_per_plane;
+  uint64_t bytes = 0;
+  bytes += phys * 4 * 2;                               // l2p (<= phys) + p2l
+  bytes += superblocks * (4 * 4 + 1 + 2);              // per-superblock arrays
+  bytes += uint64_t(ftl.wbuf_sectors) * (4096 + 4 + 1 + 2 + 4 + 4 + 16);  // write buffer + hash
+  bytes += 4096ull * (4096 + 4);                       // read buffers
+  bytes += uint64_t(nand.dies()) * 2 * unit * (4096 + 4 + 4 + 4 + 8);  // GC buffers
+  bytes += 4096ull * unit * (4 + 8 + 2);               // per flash op program lists
+  bytes += uint64_t(SSD_HOST_SLOTS) * SSD_MDTS_SECTORS * (4 + 2);  // per command lists
+  bytes += 1 << 20;                                    // rings, context, alignment
+  return bytes;
+}
+
+}  // namespace ssdvp

@@ -1,0 +1,110 @@
+// Typed parameters of every block, derived from a Config with the cross-key checks the
+// schema alone cannot express.  Blocks take these structs, never the Config itself.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/common/config.h"
+
+namespace ssdvp {
+
+enum class CellType : uint8_t { SLC = 1, MLC = 2, TLC = 3 };
+const char* cell_name(CellType c);
+
+struct CellTiming {
+  uint32_t pages_per_block = 0;
+  std::vector<sc_core::sc_time> t_read;   // one per page type (page p: type p % size)
+  std::vector<sc_core::sc_time> t_prog;
+  sc_core::sc_time t_erase;
+};
+
+struct NandParams {
+  uint32_t channels = 0, ways = 0, planes = 0, blocks_per_plane = 0;
+  uint32_t page_bytes = 0, sectors_per_page = 0, oob_bytes = 0;
+  CellType cell = CellType::MLC;
+  uint32_t slc_dies = 0;
+  CellTiming slc, mlc, tlc;
+  sc_core::sc_time multiplane_extra;
+  double uncorrectable_per_million = 0, corrected_per_million = 0;
+  sc_core::sc_time ecc_retry;
+  uint64_t fault_seed = 0;
+
+  uint32_t dies() const { return channels * ways; }
+  CellType cell_of(uint32_t die) const { return die < slc_dies ? CellType::SLC : cell; }
+  const CellTiming& timing(CellType c) const {
+    return c == CellType::SLC ? slc : c == CellType::MLC ? mlc : tlc;
+  }
+  uint32_t max_pages_per_block() const;
+  uint64_t physical_bytes() const;
+};
+
+struct ChannelParams {
+  std::string model;
+  double bus_mbps = 0;
+  sc_core::sc_time cmd_addr, data_setup, status;
+  // Bus time of moving `bytes` of data (without setup).
+  sc_core::sc_time transfer(uint64_t bytes) const;
+};
+
+struct HostParams {
+  uint32_t queues = 0, queue_entries = 0;
+  double link_mbps = 0;
+  sc_core::sc_time link_latency, irq, submit;
+  uint32_t tlp_overhead_bytes = 0;
+  uint32_t max_transfer_sectors = 0;
+};
+
+struct DramParams {
+  uint64_t size_bytes = 0;
+  double bandwidth_mbps = 0;
+  sc_core::sc_time latency;
+  uint64_t reserved_bytes = 0;
+};
+
+struct FctlParams {
+  sc_core::sc_time desc, cpl;
+};
+
+struct FirmwareParams {
+  std::string mode;
+  uint32_t cores = 1;
+  std::vector<sc_core::sc_time> cost;   // indexed by enum hal_cost
+  sc_core::sc_time quantum;
+};
+
+struct FtlParams {
+  std::string mapping, gc_policy;
+  double op = 0;
+  uint32_t gc_low_blocks = 0, gc_high_blocks = 0;
+  uint32_t wbuf_sectors = 0;
+};
+
+struct PreconditionParams {
+  double fill = 0, overwrite = 0;
+  uint32_t seed = 0;
+};
+
+struct PlatformParams {
+  std::string name;
+  HostParams host;
+  DramParams dram;
+  NandParams nand;
+  ChannelParams channel;
+  FctlParams fctl;
+  FirmwareParams firmware;
+  FtlParams ftl;
+  PreconditionParams precondition;
+  bool payload = false;
+
+  // Throws ConfigError naming the key(s) for impossible combinations.
+  static PlatformParams from(const Config& c);
+  // DRAM bytes the firmware will allocate for this configuration (an estimate from the same
+  // formulas the firmware uses); from() checks it fits.
+  uint64_t firmware_dram_estimate() const;
+};
+
+}  // namespace ssdvp

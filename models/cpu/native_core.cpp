@@ -1,0 +1,122 @@
+#include "models/cpu/native_core.h"
+
+#include <sstream>
+
+#include "models/common/fatal.h"
+#include "models/cpu/sysctl.h"
+#include "models/dram/dram.h"
+
+extern "C" {
+#include "ftl-sw/hal/hal.h"
+}
+
+namespace ssdvp {
+
+namespace {
+NativeCore* g_current = nullptr;
+}
+
+NativeCore* NativeCore::current() { return g_current; }
+
+NativeCore::NativeCore(sc_core::sc_module_name name, uint32_t core_id, const FirmwareParams& p,
+                       Dram& dram, SysCtl& sysctl, void (*entry)(void))
+    : sc_core::sc_module(name),
+      socket("socket"),
+      id_(core_id),
+      p_(p),
+      dram_(dram),
+      sysctl_(sysctl),
+      entry_(entry),
+      sram_(SSD_SRAM_PER_CORE) {
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(p.quantum);
+  SC_HAS_PROCESS(NativeCore);
+  SC_THREAD(run);
+}
+
+void NativeCore::run() {
+  g_current = this;
+  qk_.reset();
+  entry_();
+}
+
+void NativeCore::access(tlm::tlm_command cmd, uint32_t addr, uint32_t* data) {
+  g_current = this;
+  sysctl_.set_current_core(id_);
+  trans_.set_command(cmd);
+  trans_.set_address(addr);
+  trans_.set_data_ptr(reinterpret_cast<unsigned char*>(data));
+  trans_.set_data_length(4);
+  trans_.set_streaming_width(4);
+  trans_.set_byte_enable_ptr(nullptr);
+  trans_.set_dmi_allowed(false);
+  trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = qk_.get_local_time();
+  socket->b_transport(trans_, delay);
+  qk_.set(delay);
+  mmio_++;
+  if (trans_.is_response_error()) {
+    std::ostringstream s;
+    s << "firmware core " << id_ << ": bus error at address 0x" << std::hex << addr;
+    report_fatal(s.str());
+  }
+  if (!fatal_errors().empty()) halt_forever();
+  if (qk_.need_sync()) qk_.sync();
+  g_current = this;
+}
+
+// After a fatal error the simulation is stopping: the core must yield and never run on in a
+// state the error made meaningless.
+void NativeCore::halt_forever() {
+  sc_core::sc_event never;
+  for (;;) wait(never);
+}
+
+uint32_t NativeCore::read32(uint32_t addr) {
+  uint32_t v = 0;
+  access(tlm::TLM_READ_COMMAND, addr, &v);
+  return v;
+}
+
+void NativeCore::write32(uint32_t addr, uint32_t value) { access(tlm::TLM_WRITE_COMMAND, addr, &value); }
+
+void NativeCore::sleep() {
+  if (!fatal_errors().empty()) halt_forever();
+  qk_.sync();
+  while (!sysctl_.irq_ready()) {
+    const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+    wait(sysctl_.irq_event());
+    idle_ += sc_core::sc_time_stamp() - t0;
+  }
+  wakeups_++;
+  qk_.reset();
+  g_current = this;
+}
+
+void NativeCore::cost(unsigned kind, uint32_t count) {
+  if (sysctl_.fw_state() == SSD_FW_STATE_PRECOND || kind >= p_.cost.size()) return;
+  const sc_core::sc_time t = p_.cost[kind] * double(count);
+  busy_ += t;
+  qk_.inc(t);
+  if (qk_.need_sync()) {
+    qk_.sync();
+    g_current = this;
+  }
+}
+
+}  // namespace ssdvp
+
+// ---------------------------------------------------------------- the HAL, native flavour
+extern "C" {
+
+uint32_t hal_read32(uint32_t addr) { return ssdvp::NativeCore::current()->read32(addr); }
+void hal_write32(uint32_t addr, uint32_t value) { ssdvp::NativeCore::current()->write32(addr, value); }
+void* hal_dram_ptr(uint32_t addr) { return ssdvp::NativeCore::current()->dram().at(addr); }
+uint32_t hal_dram_addr(const void* ptr) {
+  auto& d = ssdvp::NativeCore::current()->dram();
+  return uint32_t(static_cast<const uint8_t*>(ptr) - d.base()) + SSD_DRAM_BASE;
+}
+void* hal_sram(void) { return ssdvp::NativeCore::current()->sram(); }
+void hal_sleep(void) { ssdvp::NativeCore::current()->sleep(); }
+void hal_cost(enum hal_cost kind, uint32_t count) { ssdvp::NativeCore::current()->cost(unsigned(kind), count); }
+
+}  // extern "C"

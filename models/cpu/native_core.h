@@ -1,0 +1,67 @@
+// Native firmware core: the firmware built for the host, run in an SC_THREAD.
+//
+// Models: one controller core executing the firmware's event loop; firmware time from the
+// documented cost model (firmware.cost.*, charged through hal_cost) accumulated in a
+// tlm_quantumkeeper (temporal decoupling, sim.quantum_ns); register accesses as TLM-2.0
+// b_transport calls with the core's local time; "sleep until interrupt" that costs no host
+// time; controller DRAM reached directly (DMI-like); per-core SRAM.
+// Leaves out: caches, pipeline effects, anything the cost model does not name.  The ISS core
+// (firmware.mode = "iss") replaces this with instruction-accurate time.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "models/common/params.h"
+
+namespace ssdvp {
+
+class Dram;
+class SysCtl;
+
+class NativeCore : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<NativeCore> socket;
+
+  NativeCore(sc_core::sc_module_name name, uint32_t core_id, const FirmwareParams& p, Dram& dram,
+             SysCtl& sysctl, void (*entry)(void));
+
+  // HAL services (hal_native.cpp calls these on the current core).
+  uint32_t read32(uint32_t addr);
+  void write32(uint32_t addr, uint32_t value);
+  void sleep();
+  void cost(unsigned kind, uint32_t count);
+  Dram& dram() { return dram_; }
+  uint8_t* sram() { return sram_.data(); }
+
+  static NativeCore* current();
+
+  // Statistics.
+  sc_core::sc_time busy_time() const { return busy_; }
+  sc_core::sc_time idle_time() const { return idle_; }
+  uint64_t wakeups() const { return wakeups_; }
+  uint64_t mmio_accesses() const { return mmio_; }
+
+ private:
+  void run();
+  void access(tlm::tlm_command cmd, uint32_t addr, uint32_t* data);
+  [[noreturn]] void halt_forever();
+
+  uint32_t id_;
+  FirmwareParams p_;
+  Dram& dram_;
+  SysCtl& sysctl_;
+  void (*entry_)(void);
+  std::vector<uint8_t> sram_;
+  tlm_utils::tlm_quantumkeeper qk_;
+  tlm::tlm_generic_payload trans_;
+  sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME, idle_ = sc_core::SC_ZERO_TIME;
+  uint64_t wakeups_ = 0, mmio_ = 0;
+};
+
+}  // namespace ssdvp

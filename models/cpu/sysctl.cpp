@@ -1,0 +1,60 @@
+#include "models/cpu/sysctl.h"
+
+#include <sstream>
+
+#include "models/common/fatal.h"
+
+extern "C" {
+#include "ftl-sw/hal/regs.h"
+}
+
+namespace ssdvp {
+
+SysCtl::SysCtl(sc_core::sc_module_name name, uint32_t cores, uint64_t dram_bytes, uint32_t config_addr)
+    : MmioDevice(name), cores_(cores), dram_bytes_(dram_bytes), config_addr_(config_addr) {}
+
+void SysCtl::raise(uint32_t bits) {
+  pending_ |= bits;
+  if (pending_ & enable_) irq_.notify(sc_core::SC_ZERO_TIME);
+}
+
+uint32_t SysCtl::read32(uint32_t offset, sc_core::sc_time&) {
+  switch (offset) {
+    case SYSCTL_CORE_ID: return current_core_;
+    case SYSCTL_NUM_CORES: return cores_;
+    case SYSCTL_DRAM_SIZE: return uint32_t(dram_bytes_ > 0xFFFFFFFFull ? 0xFFFFFFFFu : dram_bytes_);
+    case SYSCTL_IRQ_PENDING: return pending_;
+    case SYSCTL_IRQ_ENABLE: return enable_;
+    case SYSCTL_CONFIG_ADDR: return config_addr_;
+    case SYSCTL_FW_STATE: return fw_state_;
+    case SYSCTL_DEBUG_ADDR: return debug_addr_;
+    default: return 0;
+  }
+}
+
+void SysCtl::write32(uint32_t offset, uint32_t value, sc_core::sc_time&) {
+  switch (offset) {
+    case SYSCTL_SLEEP:
+      if (on_sleep) on_sleep();
+      break;
+    case SYSCTL_IRQ_PENDING: pending_ &= ~value; break;
+    case SYSCTL_IRQ_ENABLE:
+      enable_ = value;
+      if (pending_ & enable_) irq_.notify(sc_core::SC_ZERO_TIME);
+      break;
+    case SYSCTL_HALT: {
+      std::ostringstream s;
+      s << "firmware halted with code 0x" << std::hex << value << " (core " << std::dec << current_core_ << ")";
+      report_fatal(s.str());
+      break;
+    }
+    case SYSCTL_FW_STATE:
+      fw_state_ = value;
+      state_changed_.notify(sc_core::SC_ZERO_TIME);
+      break;
+    case SYSCTL_DEBUG_ADDR: debug_addr_ = value; break;
+    default: break;
+  }
+}
+
+}  // namespace ssdvp

@@ -1,0 +1,27 @@
+// CLINT-like timer: simulated time in ns, and a compare register that raises SSD_IRQ_TIMER.
+// The firmware takes time from here, never from mcycle/minstret.
+#pragma once
+
+#include <systemc>
+
+#include "models/bus/mmio_device.h"
+#include "models/cpu/sysctl.h"
+
+namespace ssdvp {
+
+class Timer : public MmioDevice {
+ public:
+  Timer(sc_core::sc_module_name name, SysCtl& irq);
+
+ protected:
+  uint32_t read32(uint32_t offset, sc_core::sc_time& delay) override;
+  void write32(uint32_t offset, uint32_t value, sc_core::sc_time& delay) override;
+
+ private:
+  void fire();
+  SysCtl& irq_;
+  uint64_t latched_hi_ = 0, cmp_ = ~0ull;
+  sc_core::sc_event cmp_event_;
+};
+
+}  // namespace ssdvp

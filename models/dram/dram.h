@@ -1,0 +1,51 @@
+// Controller DRAM: the memory the firmware's tables, rings and data buffers live in, and the
+// bandwidth/latency the DMA engines see.
+//
+// Models: capacity (backed by lazily committed host memory, so untouched DRAM costs
+// nothing), one shared data path with a bandwidth and a first-data latency, reserved in the
+// order transfers are requested; the firmware's own accesses go straight to the memory
+// (DMI-like) and take firmware time, not DRAM bandwidth.
+// Leaves out: banks, refresh, row-buffer locality, ECC.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "models/common/params.h"
+
+namespace ssdvp {
+
+class Dram {
+ public:
+  explicit Dram(const DramParams& p);
+  ~Dram();
+  Dram(const Dram&) = delete;
+  Dram& operator=(const Dram&) = delete;
+
+  uint64_t size() const { return size_; }
+  // Pointer to `len` bytes at device address `addr` (SSD_DRAM_BASE-based).  Throws
+  // std::out_of_range naming the address when the range is not inside the DRAM.
+  uint8_t* at(uint32_t addr, uint64_t len = 1);
+  template <class T>
+  T* as(uint32_t addr) { return reinterpret_cast<T*>(at(addr, sizeof(T))); }
+  uint8_t* base() { return mem_; }
+
+  // Reserves the data path for `bytes` starting no earlier than `start`; returns when the
+  // last byte has moved.
+  sc_core::sc_time transfer(sc_core::sc_time start, uint64_t bytes);
+  uint64_t busy_ps() const { return busy_ps_; }
+  uint64_t bytes_moved() const { return bytes_; }
+
+ private:
+  uint64_t size_;
+  uint8_t* mem_;
+  double ps_per_byte_;
+  sc_core::sc_time latency_;
+  sc_core::sc_time free_at_ = sc_core::SC_ZERO_TIME;
+  uint64_t busy_ps_ = 0, bytes_ = 0;
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,235 @@
+#include "models/flash/flash_controller.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "models/common/fatal.h"
+#include "models/cpu/sysctl.h"
+#include "models/dram/dram.h"
+#include "models/nand/die.h"
+
+namespace ssdvp {
+
+using sc_core::sc_time;
+
+FlashController::FlashController(sc_core::sc_module_name name, const FctlParams& p,
+                                 const NandParams& nand, Dram& dram, SysCtl& irq,
+                                 std::vector<nand::Die*> dies, uint32_t geometry_addr, bool payload)
+    : MmioDevice(name),
+      p_(p),
+      nand_(nand),
+      dram_(dram),
+      irq_(irq),
+      dies_(std::move(dies)),
+      channels_(nand.channels, nullptr),
+      payload_(payload),
+      events_("events"),
+      geometry_addr_(geometry_addr) {}
+
+void FlashController::attach_channel(uint32_t channel, ChannelIf* ch) {
+  channels_.at(channel) = ch;
+  ch->on_done([this](FlashOp* op) { post(op); });
+}
+
+FlashOp* FlashController::alloc_op() {
+  if (free_ops_.empty()) {
+    pool_.push_back(std::make_unique<FlashOp>());
+    return pool_.back().get();
+  }
+  FlashOp* op = free_ops_.back();
+  free_ops_.pop_back();
+  return op;
+}
+
+uint32_t FlashController::read32(uint32_t offset, sc_time&) {
+  switch (offset) {
+    case FCTL_SUB_RING_ADDR: return sub_addr_;
+    case FCTL_SUB_RING_SIZE: return sub_size_;
+    case FCTL_SUB_TAIL: return sub_tail_;
+    case FCTL_SUB_HEAD: return sub_head_;
+    case FCTL_CPL_RING_ADDR: return cpl_addr_;
+    case FCTL_CPL_RING_SIZE: return cpl_size_;
+    case FCTL_CPL_HEAD: return cpl_head_;
+    case FCTL_FUNCTIONAL: return functional_;
+    case FCTL_GEOMETRY_ADDR: return geometry_addr_;
+    default: return 0;
+  }
+}
+
+void FlashController::write32(uint32_t offset, uint32_t value, sc_time& delay) {
+  switch (offset) {
+    case FCTL_SUB_RING_ADDR: sub_addr_ = value; break;
+    case FCTL_SUB_RING_SIZE: sub_size_ = value; break;
+    case FCTL_CPL_RING_ADDR: cpl_addr_ = value; break;
+    case FCTL_CPL_RING_SIZE: cpl_size_ = value; break;
+    case FCTL_CPL_HEAD: cpl_head_ = value; break;
+    case FCTL_FUNCTIONAL: functional_ = value & 1u; break;
+    case FCTL_SUB_TAIL: {
+      sub_tail_ = value;
+      if (sub_size_ == 0 || (sub_size_ & (sub_size_ - 1u)) || cpl_size_ == 0 || (cpl_size_ & (cpl_size_ - 1u))) {
+        report_fatal("flash controller: doorbell before the rings are set up (sizes must be powers of two)");
+        return;
+      }
+      if (functional_) fetch(sc_core::sc_time_stamp() + delay);
+      else {
+        const sc_time at = sc_core::sc_time_stamp() + delay;
+        events_.at(at, [this, at] { fetch(at); });
+      }
+      break;
+    }
+    default: break;
+  }
+}
+
+uint32_t FlashController::plane_index(const FlashOp& op, uint32_t plane) const {
+  return uint32_t(__builtin_popcount(op.desc.plane_mask & ((1u << plane) - 1u)));
+}
+
+bool FlashController::decode(const ssd_flash_desc& d, FlashOp& op) {
+  op.desc = d;
+  op.status = SSD_FST_OK;
+  op.sector_addrs.clear();
+  std::ostringstream err;
+  const uint32_t planes = uint32_t(__builtin_popcount(d.plane_mask));
+  if (d.opcode < SSD_FOP_READ || d.opcode > SSD_FOP_ERASE) err << "unknown opcode " << int(d.opcode);
+  else if (d.channel >= nand_.channels) err << "channel " << int(d.channel) << " out of range";
+  else if (d.way >= nand_.ways) err << "way " << int(d.way) << " out of range";
+  else if (d.plane_mask == 0 || (d.plane_mask >> nand_.planes)) err << "plane mask 0x" << std::hex << int(d.plane_mask);
+  else if (d.block >= nand_.blocks_per_plane) err << "block " << d.block << " out of range";
+  else if (d.opcode == SSD_FOP_READ && (d.nsect == 0 || d.sect_off + d.nsect > nand_.sectors_per_page))
+    err << "read of sectors " << d.sect_off << "+" << d.nsect << " outside the page";
+  else if (d.opcode == SSD_FOP_PROGRAM && d.nsect != nand_.sectors_per_page)
+    err << "program of " << d.nsect << " sectors (a page has " << nand_.sectors_per_page << ")";
+  if (err.str().empty() && d.opcode != SSD_FOP_ERASE) {
+    const uint32_t n = planes * d.nsect;
+    try {
+      const bool sgl = d.flags & SSD_FDF_SGL;
+      const uint32_t* list = sgl ? reinterpret_cast<const uint32_t*>(dram_.at(d.dram_addr, 4ull * n)) : nullptr;
+      for (uint32_t i = 0; i < n; i++) {
+        uint32_t a = sgl ? list[i] : d.dram_addr + i * 4096u;
+        dram_.at(a, payload_ ? 4096 : sizeof(ssd_sector_tag));
+        op.sector_addrs.push_back(a);
+      }
+      if (d.oob_addr) dram_.at(d.oob_addr, sizeof(ssd_oob) * n);
+    } catch (const std::out_of_range& e) {
+      err << e.what();
+    }
+  }
+  if (!err.str().empty()) {
+    std::ostringstream s;
+    s << "flash controller: bad descriptor (firmware bug), tag " << d.tag << ": " << err.str();
+    report_fatal(s.str());
+    op.status = SSD_FST_BAD_DESC;
+    return false;
+  }
+  return true;
+}
+
+void FlashController::fetch(sc_time at) {
+  while (sub_head_ != sub_tail_) {
+    const ssd_flash_desc d = *dram_.as<ssd_flash_desc>(sub_addr_ + (sub_head_ & (sub_size_ - 1u)) * sizeof(ssd_flash_desc));
+    sub_head_++;
+    FlashOp* op = alloc_op();
+    op->id = next_id_++;
+    const bool ok = decode(d, *op);
+    if (functional_) {
+      if (ok) execute_functional(*op);
+      op->t_done = at;
+      write_completion(*op);
+      free_op(op);
+      functional_ops_++;
+      continue;
+    }
+    decode_free_ = std::max(decode_free_, at) + p_.desc;
+    op->t_submit = decode_free_;
+    if (!ok) {
+      op->t_done = decode_free_;
+      post(op);
+      continue;
+    }
+    channels_[d.channel]->submit(op);
+  }
+}
+
+void FlashController::execute_functional(FlashOp& op) {
+  const ssd_flash_desc& d = op.desc;
+  nand::Die& die = *dies_[d.way * nand_.channels + d.channel];
+  const auto kind = d.opcode == SSD_FOP_READ ? nand::ArrayOp::Read
+                    : d.opcode == SSD_FOP_PROGRAM ? nand::ArrayOp::Program
+                                                  : nand::ArrayOp::Erase;
+  try {
+    die.functional(kind, d.plane_mask, d.block, d.page, [&](uint32_t plane) {
+      if (kind == nand::ArrayOp::Program) to_die(op, die, plane, sc_core::SC_ZERO_TIME);
+    }, [&](uint32_t plane) {
+      if (kind == nand::ArrayOp::Read) from_die(op, die, plane, sc_core::SC_ZERO_TIME);
+    });
+  } catch (const nand::RuleViolation& e) {
+    report_fatal(e.what());
+    op.status = SSD_FST_BAD_DESC;
+  }
+}
+
+sc_time FlashController::to_die(FlashOp& op, nand::Die& die, uint32_t plane, sc_time start) {
+  const uint32_t spp = die.sectors_per_page();
+  const uint32_t k = plane_index(op, plane);
+  nand::Sector* reg = die.page_register(plane);
+  uint8_t* payload = die.payload_register(plane);
+  for (uint32_t s = 0; s < spp; s++) {
+    const uint32_t addr = op.sector_addrs[k * spp + s];
+    std::memcpy(&reg[s].tag, dram_.at(addr, sizeof(ssd_sector_tag)), sizeof(ssd_sector_tag));
+    if (op.desc.oob_addr)
+      reg[s].oob = *dram_.as<ssd_oob>(op.desc.oob_addr + (k * spp + s) * uint32_t(sizeof(ssd_oob)));
+    else
+      reg[s].oob = ssd_oob{0xFFFFFFFFu, 0xFFFFFFFFu};
+    if (payload) std::memcpy(payload + size_t(s) * 4096, dram_.at(addr, 4096), 4096);
+  }
+  if (start == sc_core::SC_ZERO_TIME && functional_) return start;
+  return dram_.transfer(start, uint64_t(spp) * 4096);
+}
+
+sc_time FlashController::from_die(FlashOp& op, nand::Die& die, uint32_t plane, sc_time start) {
+  const ssd_flash_desc& d = op.desc;
+  const uint32_t k = plane_index(op, plane);
+  const nand::Sector* reg = die.page_register(plane);
+  const uint8_t* payload = die.payload_register(plane);
+  for (uint32_t i = 0; i < d.nsect; i++) {
+    const uint32_t s = d.sect_off + i;
+    const uint32_t addr = op.sector_addrs[k * d.nsect + i];
+    std::memcpy(dram_.at(addr, sizeof(ssd_sector_tag)), &reg[s].tag, sizeof(ssd_sector_tag));
+    if (payload) std::memcpy(dram_.at(addr, 4096), payload + size_t(s) * 4096, 4096);
+    if (d.oob_addr) *dram_.as<ssd_oob>(d.oob_addr + (k * d.nsect + i) * uint32_t(sizeof(ssd_oob))) = reg[s].oob;
+    const nand::SectorStatus& st = die.read_status(plane, s);
+    if (st.uncorrectable) op.status = SSD_FST_UNCORRECTABLE;
+    else if (st.corrected && op.status == SSD_FST_OK) op.status = SSD_FST_ECC_CORRECTED;
+  }
+  if (start == sc_core::SC_ZERO_TIME && functional_) return start;
+  return dram_.transfer(start, uint64_t(d.nsect) * 4096);
+}
+
+void FlashController::post(FlashOp* op) {
+  events_.at(op->t_done + p_.cpl, [this, op] {
+    write_completion(*op);
+    if (observer) observer(*op);
+    free_op(op);
+  });
+}
+
+void FlashController::write_completion(const FlashOp& op) {
+  if (cpl_tail_ - cpl_head_ >= cpl_size_) {
+    report_fatal("flash controller: completion ring overflow (firmware has more operations in flight than ring entries)");
+    return;
+  }
+  auto* c = dram_.as<ssd_flash_cpl>(cpl_addr_ + (cpl_tail_ & (cpl_size_ - 1u)) * sizeof(ssd_flash_cpl));
+  const uint64_t t_ns = uint64_t(op.t_done.to_seconds() * 1e9 + 0.5);
+  c->tag = op.desc.tag;
+  c->status = op.status;
+  c->t_done_lo = uint32_t(t_ns);
+  c->t_done_hi = uint32_t(t_ns >> 32);
+  c->phase = uint16_t(cpl_phase_);  // written last: the firmware polls it
+  if (++cpl_tail_ % cpl_size_ == 0) cpl_phase_ ^= 1u;
+  completed_++;
+  irq_.raise(SSD_IRQ_FCTL);
+}
+
+}  // namespace ssdvp

@@ -1,0 +1,78 @@
+// Flash controller: the firmware's descriptor submission ring and completion ring in DRAM,
+// the DMA engine between DRAM and the channels, and the completion interrupt.
+//
+// Models: descriptors fetched and decoded one after another (fctl.desc_ns each, from the
+// doorbell), scatter lists resolved to sector addresses, each operation handed to its
+// channel; completions posted one after another (fctl.cpl_ns each) with a phase bit and
+// SSD_IRQ_FCTL.  Functional mode (preconditioning) executes descriptors on the dies at
+// once, with no simulated time.  A bad descriptor (address out of range, scatter list
+// outside DRAM) is a firmware bug: completed with SSD_FST_BAD_DESC and reported as fatal.
+// Leaves out: copyback, descriptor priorities, ECC engine throughput limits.
+#pragma once
+
+#include <systemc>
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "models/bus/mmio_device.h"
+#include "models/common/event_queue.h"
+#include "models/common/params.h"
+#include "models/flash/channel_if.h"
+
+namespace ssdvp {
+
+class Dram;
+class SysCtl;
+namespace nand { class Die; }
+
+class FlashController : public MmioDevice, public FlashDataPort {
+ public:
+  FlashController(sc_core::sc_module_name name, const FctlParams& p, const NandParams& nand,
+                  Dram& dram, SysCtl& irq, std::vector<nand::Die*> dies, uint32_t geometry_addr,
+                  bool payload);
+
+  void attach_channel(uint32_t channel, ChannelIf* ch);
+
+  sc_core::sc_time to_die(FlashOp& op, nand::Die& die, uint32_t plane, sc_core::sc_time start) override;
+  sc_core::sc_time from_die(FlashOp& op, nand::Die& die, uint32_t plane, sc_core::sc_time start) override;
+
+  uint64_t ops_completed() const { return completed_; }
+  uint64_t functional_ops() const { return functional_ops_; }
+  // Observer of every completed operation (tests, traces): desc and times.
+  std::function<void(const FlashOp&)> observer;
+
+ protected:
+  uint32_t read32(uint32_t offset, sc_core::sc_time& delay) override;
+  void write32(uint32_t offset, uint32_t value, sc_core::sc_time& delay) override;
+
+ private:
+  void fetch(sc_core::sc_time at);
+  bool decode(const ssd_flash_desc& d, FlashOp& op);
+  void execute_functional(FlashOp& op);
+  void post(FlashOp* op);
+  void write_completion(const FlashOp& op);
+  uint32_t plane_index(const FlashOp& op, uint32_t plane) const;
+
+  FctlParams p_;
+  NandParams nand_;
+  Dram& dram_;
+  SysCtl& irq_;
+  std::vector<nand::Die*> dies_;
+  std::vector<ChannelIf*> channels_;
+  bool payload_;
+  EventQueue events_;
+
+  uint32_t sub_addr_ = 0, sub_size_ = 0, sub_head_ = 0, sub_tail_ = 0;
+  uint32_t cpl_addr_ = 0, cpl_size_ = 0, cpl_tail_ = 0, cpl_head_ = 0, cpl_phase_ = 1;
+  uint32_t functional_ = 0, geometry_addr_;
+  sc_core::sc_time decode_free_ = sc_core::SC_ZERO_TIME, post_free_ = sc_core::SC_ZERO_TIME;
+  std::vector<std::unique_ptr<FlashOp>> pool_;
+  uint64_t next_id_ = 0, completed_ = 0, functional_ops_ = 0;
+  FlashOp* alloc_op();
+  void free_op(FlashOp* op) { free_ops_.push_back(op); }
+  std::vector<FlashOp*> free_ops_;
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,58 @@
+// Fast channel model (TLM twin of the RTL channel controller).
+//
+// Models: one shared bus per channel with its data rate; each operation's bus phases
+// (command/address, data in/out with setup time, status read) serialised on the bus and its
+// array phase overlapping with other dies' work; per-die FIFO order; bus arbitration
+// first-come-first-served by the time a phase became ready (ties: lower way first), which is
+// what the RTL arbiter implements; data moved through the flash controller's DMA port.
+// Leaves out: cache read/program, interleaved multi-LUN dies, ONFI timing below the
+// phase level (the RTL channel models those).
+#pragma once
+
+#include <systemc>
+
+#include <deque>
+#include <vector>
+
+#include "models/common/params.h"
+#include "models/flash/channel_if.h"
+
+namespace ssdvp {
+
+namespace nand { class Die; }
+
+class TlmChannel : public sc_core::sc_module, public ChannelIf {
+ public:
+  TlmChannel(sc_core::sc_module_name name, const ChannelParams& p, std::vector<nand::Die*> dies,
+             FlashDataPort& port);
+
+  void submit(FlashOp* op) override;
+  void on_done(DoneFn fn) override { done_ = std::move(fn); }
+  uint64_t bus_busy_ps() const override { return bus_busy_ps_; }
+  uint64_t ops_done() const override { return ops_done_; }
+
+ private:
+  enum class Phase : uint8_t { Idle, WaitBus, Array, Hold };
+  enum class BusWork : uint8_t { Command, DataOut, Status };
+  struct Way {
+    std::deque<FlashOp*> queue;
+    Phase phase = Phase::Idle;
+    BusWork work = BusWork::Command;
+    sc_core::sc_time since;        // WaitBus: ready for the bus since; Array/Hold: until
+  };
+
+  void advance();
+  void start_bus_phase(uint32_t w, sc_core::sc_time now);
+  uint32_t planes_of(const FlashOp& op) const;
+
+  ChannelParams p_;
+  std::vector<nand::Die*> dies_;
+  FlashDataPort& port_;
+  std::vector<Way> ways_;
+  DoneFn done_;
+  sc_core::sc_time bus_free_ = sc_core::SC_ZERO_TIME;
+  sc_core::sc_event wake_;
+  uint64_t bus_busy_ps_ = 0, ops_done_ = 0;
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,309 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "models/host/host_driver.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "models/common/fatal.h"
+
+namespace ssdvp {
+
+using sc_core::sc_time;
+using workload::Op;
+
+struct HostDriver::Request {
+  workload::Request req;
+  unsigned stream = 0;
+  uint64_t lba = 0;
+  uint32_t nsect = 0;
+  uint32_t parts_left = 0;
+  uint32_t seq = 0;                         // writes: integrity sequence number
+  sc_time t_start;                          // latency measured from here
+  std::vector<HostCommand> cmds;
+  std::vector<ssd_sector_tag> data;
+  std::vector<uint8_t> payload;
+  std::vector<IntegrityChecker::ReadSnapshot> snap;
+  uint32_t index = 0;                       // in pool_
+};
+
+namespace {
+uint64_t ns_of(const sc_time& t) { return uint64_t(t.to_seconds() * 1e9 + 0.5); }
+uint8_t opcode_of(Op op) {
+  switch (op) {
+    case Op::Read: return SSD_HOP_READ;
+    case Op::Write: return SSD_HOP_WRITE;
+    case Op::Trim: return SSD_HOP_TRIM;
+    default: return SSD_HOP_FLUSH;
+  }
+}
+}  // namespace
+
+HostDriver::HostDriver(sc_core::sc_module_name name, const HostParams& p, HostInterface& hif,
+                       WorkloadFactory make_workload, const DriverOptions& o)
+    : sc_core::sc_module(name),
+      p_(p),
+      hif_(hif),
+      make_workload_(std::move(make_workload)),
+      o_(o),
+      queue_outstanding_(p.queues, 0) {
+  hif_.on_complete = [this](HostCommand* c) { command_done(c); };
+  SC_HAS_PROCESS(HostDriver);
+  SC_THREAD(main_thread);
+}
+
+HostDriver::~HostDriver() = default;
+
+double HostDriver::wall_seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
+}
+
+HostDriver::Request* HostDriver::alloc_request() {
+  if (free_.empty()) {
+    pool_.push_back(std::make_unique<Request>());
+    pool_.back()->index = uint32_t(pool_.size() - 1);
+    return pool_.back().get();
+  }
+  Request* r = free_.back();
+  free_.pop_back();
+  return r;
+}
+
+void HostDriver::main_thread() {
+  wall_start_ = last_progress_ = std::chrono::steady_clock::now();
+  if (!hif_.ready()) wait(hif_.ready_event());
+  capacity_ = hif_.namespace_sectors();
+  checker_ = std::make_unique<IntegrityChecker>(capacity_);
+  try {
+    wl_ = make_workload_(capacity_ * 4096);
+  } catch (const std::exception& e) {
+    report_fatal(e.what());
+    return;
+  }
+  streams_ = std::vector<Stream>(wl_->streams());
+  for (unsigned s = 0; s < streams_.size(); s++) {
+    streams_[s].queue = uint16_t(s % p_.queues);
+    sc_core::sc_spawn(sc_bind(&HostDriver::stream_thread, this, s), sc_core::sc_gen_unique_name("stream"));
+  }
+  if (o_.precondition && (o_.precond.fill > 0 || o_.precond.overwrite > 0)) {
+    admin_ = HostCommand{};
+    admin_.opcode = SSD_HOP_PRECONDITION;
+    admin_.cdw[0] = uint32_t(o_.precond.fill * 1000 + 0.5);
+    admin_.cdw[1] = uint32_t(o_.precond.overwrite * 1000 + 0.5);
+    admin_.cdw[2] = o_.precond.seed;
+    admin_.user = uint64_t(UINT32_MAX) << 16;   // marks the admin command
+    hif_.submit(&admin_);
+    hif_.ring_doorbell(0, sc_core::SC_ZERO_TIME);
+    wait(admin_done_);
+    if (admin_.status != SSD_ST_OK) {
+      report_fatal("preconditioning failed with status " + std::to_string(admin_.status));
+      return;
+    }
+  }
+  t_start_ = sc_core::sc_time_stamp();
+  if (o_.max_sim_time != sc_core::SC_ZERO_TIME) {
+    // Stop issuing at the limit; requests in flight finish.
+    sc_core::sc_spawn([this] {
+      wait(o_.max_sim_time);
+      stop_issuing_ = true;
+    });
+  }
+  if (on_measure_start) on_measure_start();
+  streams_running_ = unsigned(streams_.size());
+  start_.notify(sc_core::SC_ZERO_TIME);
+  if (streams_running_) wait(all_done_);
+  t_end_ = sc_core::sc_time_stamp();
+  if (on_measure_end) on_measure_end();
+  if (o_.flush_at_end) {
+    admin_ = HostCommand{};
+    admin_.opcode = SSD_HOP_FLUSH;
+    admin_.user = uint64_t(UINT32_MAX) << 16;
+    hif_.submit(&admin_);
+    hif_.ring_doorbell(0, sc_core::SC_ZERO_TIME);
+    wait(admin_done_);
+  }
+  finished_ = true;
+  if (o_.progress && wall_seconds() > 3) std::fprintf(stderr, "\n");
+  if (on_finished) on_finished();
+}
+
+bool HostDriver::may_issue_more() const {
+  return !stop_issuing_ && (o_.max_requests == 0 || issued_ < o_.max_requests);
+}
+
+// Builds the request's commands; false when it cannot be sent at all (counted as an error).
+bool HostDriver::make_request(unsigned s, const workload::Request& r, Request*& out) {
+  Request* rq = alloc_request();
+  rq->req = r;
+  rq->stream = s;
+  rq->cmds.clear();
+  if (r.op == Op::Flush) {
+    rq->lba = 0;
+    rq->nsect = 0;
+  } else {
+    const uint64_t first = r.offset / 4096;
+    const uint64_t end = (r.offset + r.length + 4095) / 4096;
+    if (r.offset % 4096 || r.length % 4096) unaligned_++;
+    rq->lba = first;
+    rq->nsect = uint32_t(std::max<uint64_t>(end - first, 1));
+    if (o_.fold && rq->lba + rq->nsect > capacity_) {
+      if (rq->nsect > capacity_) rq->nsect = uint32_t(capacity_);
+      rq->lba %= capacity_ - rq->nsect + 1;
+      folded_++;
+    }
+  }
+  const uint32_t max = p_.max_transfer_sectors;
+  const uint32_t parts = rq->nsect == 0 ? 1 : (rq->nsect + max - 1) / max;
+  rq->cmds.resize(parts);
+  rq->data.resize(std::max<uint32_t>(rq->nsect, 1));
+  if (o_.payload) rq->payload.resize(size_t(rq->nsect) * 4096);
+  for (uint32_t i = 0; i < parts; i++) {
+    HostCommand& c = rq->cmds[i];
+    c = HostCommand{};
+    c.opcode = opcode_of(r.op);
+    c.queue = streams_[s].queue;
+    c.lba = rq->lba + uint64_t(i) * max;
+    c.nsect = rq->nsect == 0 ? 0 : std::min(max, rq->nsect - i * max);
+    c.data = rq->data.data() + size_t(i) * max;
+    c.payload = o_.payload ? rq->payload.data() + size_t(i) * max * 4096 : nullptr;
+    c.user = uint64_t(rq->index) << 16;
+  }
+  rq->parts_left = parts;
+  out = rq;
+  return true;
+}
+
+void HostDriver::issue(Request* rq, sc_time& delay) {
+  const sc_time now = sc_core::sc_time_stamp() + delay;
+  const bool in_range = rq->lba + rq->nsect <= capacity_;
+  if (rq->req.op == Op::Write && in_range) {
+    rq->seq = checker_->write_submitted(rq->lba, rq->nsect, ns_of(now), rq->data.data());
+    if (o_.payload)
+      for (uint32_t i = 0; i < rq->nsect; i++)
+        std::memset(&rq->payload[size_t(i) * 4096], int((rq->seq + i) & 0xFF), 4096);
+  } else if (rq->req.op == Op::Read && in_range) {
+    checker_->read_submitted(rq->lba, rq->nsect, rq->snap);
+  }
+  for (HostCommand& c : rq->cmds) {
+    delay += p_.submit;
+    c.t_submit = sc_core::sc_time_stamp() + delay;
+    hif_.submit(&c);
+  }
+  issued_++;
+  queue_outstanding_[streams_[rq->stream].queue] += uint32_t(rq->cmds.size());
+  streams_[rq->stream].outstanding++;
+}
+
+void HostDriver::stream_thread(unsigned s) {
+  wait(start_);
+  Stream& st = streams_[s];
+  const bool closed = wl_->closed_loop();
+  const uint32_t depth = closed ? std::max(1u, wl_->queue_depth()) : UINT32_MAX;
+  const uint32_t sq_room = p_.queue_entries - 1;
+  std::optional<workload::Request> pending;
+  for (;;) {
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    bool rang = false;
+    while (!st.exhausted && st.outstanding < depth) {
+      if (!pending) {
+        if (!may_issue_more()) { st.exhausted = true; break; }
+        try {
+          pending = wl_->next(s);
+        } catch (const std::exception& e) {
+          report_fatal(e.what());
+          pending.reset();
+        }
+        if (!pending) { st.exhausted = true; break; }
+      }
+      const sc_time arrival = closed ? sc_core::SC_ZERO_TIME : t_start_ + sc_time(double(pending->arrival_ns), sc_core::SC_NS);
+      if (!closed && arrival > sc_core::sc_time_stamp() + delay) break;
+      const uint64_t nsect_est = pending->op == Op::Flush ? 1 : (pending->length + 8191) / 4096;
+      const uint32_t cmds = uint32_t((nsect_est + p_.max_transfer_sectors - 1) / p_.max_transfer_sectors);
+      if (queue_outstanding_[st.queue] + cmds > sq_room && queue_outstanding_[st.queue] > 0) break;
+      Request* rq = nullptr;
+      make_request(s, *pending, rq);
+      rq->t_start = closed ? sc_core::sc_time_stamp() + delay : arrival;
+      pending.reset();
+      issue(rq, delay);
+      rang = true;
+    }
+    if (rang) hif_.ring_doorbell(st.queue, delay);
+    if (st.exhausted && st.outstanding == 0) break;
+    if (!closed && pending && !st.exhausted) {
+      const sc_time arrival = t_start_ + sc_time(double(pending->arrival_ns), sc_core::SC_NS);
+      const sc_time now = sc_core::sc_time_stamp();
+      if (arrival > now) wait(arrival - now, st.wake);
+      else wait(st.wake);
+    } else {
+      wait(st.wake);
+    }
+  }
+  if (--streams_running_ == 0) all_done_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void HostDriver::count_status(uint16_t status) {
+  for (auto& [s, n] : status_counts_)
+    if (s == status) { n++; return; }
+  status_counts_.emplace_back(status, 1);
+}
+
+uint64_t HostDriver::error_status_count(uint16_t status) const {
+  for (const auto& [s, n] : status_counts_)
+    if (s == status) return n;
+  return 0;
+}
+
+void HostDriver::command_done(HostCommand* c) {
+  const uint64_t idx = c->user >> 16;
+  if (idx == UINT32_MAX) {   // admin / end-of-run command
+    admin_done_.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  Request* rq = pool_[idx].get();
+  if (c->status != SSD_ST_OK) count_status(c->status);
+  if (--rq->parts_left == 0) request_done(rq);
+}
+
+void HostDriver::request_done(Request* rq) {
+  bool ok = true;
+  for (const HostCommand& c : rq->cmds) ok = ok && c.status == SSD_ST_OK;
+  const uint64_t now_ns = ns_of(sc_core::sc_time_stamp());
+  switch (rq->req.op) {
+    case Op::Write:
+      if (rq->seq) checker_->write_completed(rq->seq, ok, now_ns);
+      break;
+    case Op::Read:
+      if (ok) checker_->read_completed(rq->lba, rq->nsect, rq->snap, rq->data.data());
+      break;
+    case Op::Trim:
+      if (rq->lba + rq->nsect <= capacity_) checker_->trim_completed(rq->lba, rq->nsect, ns_of(rq->cmds[0].t_submit), ok);
+      break;
+    default: break;
+  }
+  OpStats& st = stats_[size_t(rq->req.op)];
+  st.requests++;
+  st.bytes += uint64_t(rq->nsect) * 4096;
+  if (!ok) st.errors++;
+  st.latency.record(ns_of(sc_core::sc_time_stamp() - rq->t_start));
+  Stream& s = streams_[rq->stream];
+  s.outstanding--;
+  queue_outstanding_[s.queue] -= uint32_t(rq->cmds.size());
+  // Every stream on this queue may have been waiting for room in it.
+  for (size_t i = s.queue; i < streams_.size(); i += p_.queues) streams_[i].wake.notify(sc_core::SC_ZERO_TIME);
+  free_.push_back(rq);
+  if ((++done_ & 4095) == 0) progress();
+}
+
+void HostDriver::progress() {
+  if (!o_.progress) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (std::chrono::duration<double>(now - last_progress_).count() < 2.0) return;
+  last_progress_ = now;
+  const double wall = wall_seconds();
+  std::fprintf(stderr, "\r  %llu requests, %.3f ms simulated, %.1f s wall, %.0f req/s   ",
+               static_cast<unsigned long long>(done_),
+               (sc_core::sc_time_stamp() - t_start_).to_seconds() * 1e3, wall, double(done_) / wall);
+  std::fflush(stderr);
+}
+
+}  // namespace ssdvp

@@ -1,0 +1,113 @@
+// Host workload driver: the host side of the NVMe-like interface.
+//
+// Models: one host thread per workload stream (job), each bound to submission queue
+// stream mod host.queues; closed loop (keep the stream's queue depth outstanding) or open loop
+// (submit at the trace's arrival times, scaled); requests split into commands of at most
+// host.max_transfer_kib, as a block layer does; requests turned into 4 KiB sectors (aligned
+// outward, counted) and folded into the capacity when configured; one doorbell per batch of
+// submissions; every request's latency from submission (closed loop) or arrival (open loop)
+// to completion; every read checked by the IntegrityChecker.  Before the workload it waits
+// for the firmware, then preconditions the drive with the vendor command.
+// Leaves out: host CPU contention, the OS block layer's merging and scheduling.
+#pragma once
+
+#include <systemc>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "models/common/latency_histogram.h"
+#include "models/common/params.h"
+#include "models/host/host_interface.h"
+#include "models/host/integrity.h"
+#include "traces/workload.h"
+
+namespace ssdvp {
+
+struct DriverOptions {
+  bool precondition = true;
+  PreconditionParams precond;
+  bool fold = true;                 // workload.address = "fold"
+  uint64_t max_requests = 0;        // 0 = all
+  sc_core::sc_time max_sim_time;    // SC_ZERO_TIME = no limit
+  bool flush_at_end = true;
+  bool progress = true;
+  bool payload = false;
+};
+
+struct OpStats {
+  LatencyHistogram latency;
+  uint64_t requests = 0, bytes = 0, errors = 0;
+};
+
+class HostDriver : public sc_core::sc_module {
+ public:
+  // The workload is built once the firmware has told the host interface the capacity.
+  using WorkloadFactory = std::function<std::unique_ptr<workload::Workload>(uint64_t capacity_bytes)>;
+  HostDriver(sc_core::sc_module_name name, const HostParams& p, HostInterface& hif,
+             WorkloadFactory make_workload, const DriverOptions& o);
+  ~HostDriver() override;
+  const workload::Workload* workload() const { return wl_.get(); }
+
+  // Hooks for the platform: the measured run starts (after preconditioning) and ends.
+  std::function<void()> on_measure_start;
+  std::function<void()> on_measure_end;     // last request done, before the final flush
+  std::function<void()> on_finished;
+
+  bool finished() const { return finished_; }
+  sc_core::sc_time measure_start() const { return t_start_; }
+  sc_core::sc_time measure_end() const { return t_end_; }
+  const OpStats& stats(workload::Op op) const { return stats_[size_t(op)]; }
+  const IntegrityChecker* integrity() const { return checker_.get(); }
+  uint64_t requests_done() const { return done_; }
+  uint64_t unaligned_requests() const { return unaligned_; }
+  uint64_t folded_requests() const { return folded_; }
+  uint64_t error_status_count(uint16_t status) const;
+  const std::vector<std::pair<uint16_t, uint64_t>>& error_statuses() const { return status_counts_; }
+  double wall_seconds() const;
+
+ private:
+  struct Request;
+  struct Stream {
+    uint16_t queue = 0;
+    uint32_t outstanding = 0;
+    bool exhausted = false;
+    sc_core::sc_event wake;
+  };
+
+  void main_thread();
+  void stream_thread(unsigned s);
+  bool make_request(unsigned s, const workload::Request& r, Request*& out);
+  void issue(Request* rq, sc_core::sc_time& delay);
+  void command_done(HostCommand* c);
+  void request_done(Request* rq);
+  void count_status(uint16_t st);
+  void progress();
+  Request* alloc_request();
+  bool may_issue_more() const;
+
+  HostParams p_;
+  HostInterface& hif_;
+  WorkloadFactory make_workload_;
+  std::unique_ptr<workload::Workload> wl_;
+  DriverOptions o_;
+  std::unique_ptr<IntegrityChecker> checker_;
+  std::vector<Stream> streams_;
+  std::vector<std::unique_ptr<Request>> pool_;
+  std::vector<Request*> free_;
+  std::vector<uint32_t> queue_outstanding_;
+  OpStats stats_[4];
+  std::vector<std::pair<uint16_t, uint64_t>> status_counts_;
+  sc_core::sc_event start_, all_done_, admin_done_;
+  HostCommand admin_;
+  uint64_t capacity_ = 0, issued_ = 0, done_ = 0, unaligned_ = 0, folded_ = 0;
+  unsigned streams_running_ = 0;
+  bool finished_ = false, stop_issuing_ = false;
+  sc_core::sc_time t_start_, t_end_;
+  std::chrono::steady_clock::time_point wall_start_, last_progress_;
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,103 @@
+// NVMe-like host interface of the controller.
+//
+// Models: submission/completion queue pairs in host memory with doorbells crossing the PCIe
+// link; a command-fetch engine that reads new submission entries over the link (64 bytes
+// each) into the firmware's command ring in DRAM, limited by SSD_HOST_SLOTS commands in the
+// controller; a DMA engine executing the firmware's HIF DMA descriptors (host <-> DRAM data
+// with DRAM and link bandwidth, scatter lists, optional completion entry and firmware
+// notification); completion entries (16 bytes) and the interrupt to the host thread.
+// Leaves out: admin queues and identify (the platform knows the geometry), PRP/SGL parsing,
+// arbitration bursts between submission queues, interrupt coalescing.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <vector>
+
+#include "models/bus/mmio_device.h"
+#include "models/common/event_queue.h"
+#include "models/common/params.h"
+#include "models/host/pcie_link.h"
+
+extern "C" {
+#include "ftl-sw/hal/regs.h"
+}
+
+namespace ssdvp {
+
+class Dram;
+class SysCtl;
+
+// A command as the host builds it in its memory.
+struct HostCommand {
+  uint8_t opcode = SSD_HOP_READ;
+  uint16_t queue = 0;
+  uint64_t lba = 0;                 // 4 KiB sectors
+  uint32_t nsect = 0;
+  uint32_t cdw[4] = {0, 0, 0, 0};
+  ssd_sector_tag* data = nullptr;   // host buffer: one tag per sector
+  uint8_t* payload = nullptr;       // with sim.payload: nsect * 4096 bytes
+  uint16_t status = 0;
+  sc_core::sc_time t_submit, t_complete;
+  uint64_t user = 0;                // the driver's bookkeeping
+};
+
+class HostInterface : public MmioDevice {
+ public:
+  HostInterface(sc_core::sc_module_name name, const HostParams& p, Dram& dram, SysCtl& irq, bool payload);
+
+  // Host side.  The host rings a submission queue's doorbell after putting commands on it;
+  // `delay` is the host thread's local time offset.
+  void submit(HostCommand* cmd);                       // places cmd on its queue (host memory)
+  void ring_doorbell(uint16_t queue, sc_core::sc_time delay);
+  // Called at the time the host thread sees the completion (entry + interrupt).
+  std::function<void(HostCommand*)> on_complete;
+  // Notified when the firmware enables command fetch; logical size known from then.
+  const sc_core::sc_event& ready_event() const { return ready_; }
+  bool ready() const { return enabled_; }
+  uint64_t namespace_sectors() const { return nsectors_; }
+
+  PcieLink& link() { return link_; }
+  uint64_t commands_fetched() const { return fetched_; }
+
+ protected:
+  uint32_t read32(uint32_t offset, sc_core::sc_time& delay) override;
+  void write32(uint32_t offset, uint32_t value, sc_core::sc_time& delay) override;
+
+ private:
+  struct Slot {
+    HostCommand* cmd = nullptr;
+  };
+  void fetch();
+  void deliver(const std::vector<HostCommand*>& cmds);
+  void run_dma(sc_core::sc_time at);
+  void complete(uint16_t slot, uint16_t status, sc_core::sc_time at);
+  void notify_firmware(uint32_t cookie, uint16_t status);
+  std::vector<uint32_t> sector_list(const ssd_hif_dma& d);
+
+  HostParams p_;
+  Dram& dram_;
+  SysCtl& irq_;
+  bool payload_;
+  PcieLink link_;
+  EventQueue events_;
+  sc_core::sc_event ready_;
+
+  std::vector<std::deque<HostCommand*>> sq_;   // submitted, doorbell not yet seen
+  std::deque<HostCommand*> fetch_queue_;        // doorbell seen, waiting for a slot
+  std::vector<Slot> slots_;
+  std::vector<uint16_t> free_slots_;
+  uint32_t in_transit_ = 0;                    // fetched over the link, not yet in the ring
+
+  bool enabled_ = false;
+  uint64_t nsectors_ = 0;
+  uint32_t cmd_addr_ = 0, cmd_size_ = 0, cmd_tail_ = 0, cmd_head_ = 0;
+  uint32_t dma_addr_ = 0, dma_size_ = 0, dma_tail_ = 0, dma_head_ = 0;
+  uint32_t done_addr_ = 0, done_size_ = 0, done_tail_ = 0, done_head_ = 0, done_phase_ = 1;
+  uint64_t fetched_ = 0;
+};
+
+}  // namespace ssdvp

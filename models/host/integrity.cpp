@@ -1,0 +1,91 @@
+#include "models/host/integrity.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ssdvp {
+
+IntegrityChecker::IntegrityChecker(uint64_t logical_sectors)
+    : acked_submit_(logical_sectors, 0), trimmed_(logical_sectors, 0) {}
+
+uint32_t IntegrityChecker::write_submitted(uint64_t lba, uint32_t nsect, uint64_t t_ns, ssd_sector_tag* data) {
+  writes_.push_back(WriteRecord{lba, nsect, t_ns, UINT64_MAX});
+  const uint32_t seq = uint32_t(writes_.size());
+  for (uint32_t i = 0; i < nsect; i++) data[i] = ssd_sector_tag{uint32_t(lba + i), seq};
+  return seq;
+}
+
+void IntegrityChecker::write_completed(uint32_t seq, bool ok, uint64_t t_ns) {
+  WriteRecord& w = writes_[seq - 1];
+  if (!ok) return;   // not acknowledged: may or may not have happened; stays "in flight"
+  w.complete_ns = t_ns;
+  for (uint32_t i = 0; i < w.nsect; i++) {
+    uint64_t& a = acked_submit_[w.lba + i];
+    if (w.submit_ns + 1 >= a) {
+      a = w.submit_ns + 1;
+      trimmed_[w.lba + i] = 0;
+    }
+  }
+}
+
+void IntegrityChecker::trim_completed(uint64_t lba, uint32_t nsect, uint64_t t_submit_ns, bool ok) {
+  if (!ok) return;
+  for (uint32_t i = 0; i < nsect; i++) {
+    uint64_t& a = acked_submit_[lba + i];
+    if (t_submit_ns + 1 >= a) {
+      a = t_submit_ns + 1;
+      trimmed_[lba + i] = 1;
+    }
+  }
+}
+
+void IntegrityChecker::read_submitted(uint64_t lba, uint32_t nsect, std::vector<ReadSnapshot>& out) const {
+  out.resize(nsect);
+  for (uint32_t i = 0; i < nsect; i++) out[i] = ReadSnapshot{acked_submit_[lba + i], trimmed_[lba + i] != 0};
+}
+
+uint32_t IntegrityChecker::read_completed(uint64_t lba, uint32_t nsect, const std::vector<ReadSnapshot>& snap,
+                                          const ssd_sector_tag* data) {
+  uint32_t bad = 0;
+  for (uint32_t i = 0; i < nsect; i++) {
+    const uint64_t l = lba + i;
+    const ssd_sector_tag t = data[i];
+    const ReadSnapshot& s = snap[i];
+    bool ok;
+    std::string why;
+    if (t.seq == 0) {
+      // Preconditioned (lba, 0) or never written / trimmed (0, 0).
+      const bool zero = t.lba == 0;
+      ok = (t.lba == uint32_t(l) || zero) && (s.acked_submit == 0 || (zero && s.trimmed));
+      if (!ok) why = s.acked_submit ? "stale data: a newer write was acknowledged before the read"
+                                    : "tag names another sector";
+    } else if (t.seq > writes_.size()) {
+      ok = false;
+      why = "tag with a sequence number never issued";
+    } else {
+      const WriteRecord& w = writes_[t.seq - 1];
+      if (t.lba != uint32_t(l) || l < w.lba || l >= w.lba + w.nsect) {
+        ok = false;
+        why = "tag names another sector or write";
+      } else if (w.complete_ns != UINT64_MAX && s.acked_submit > w.complete_ns + 1) {
+        ok = false;
+        why = "stale data: a newer write was acknowledged before the read";
+      } else {
+        ok = true;
+      }
+    }
+    checked_++;
+    if (!ok) {
+      bad++;
+      mismatches_++;
+      if (errors_.size() < 20) {
+        std::ostringstream m;
+        m << "lba " << l << ": read tag (lba " << t.lba << ", seq " << t.seq << "): " << why;
+        errors_.push_back(m.str());
+      }
+    }
+  }
+  return bad;
+}
+
+}  // namespace ssdvp

@@ -1,0 +1,56 @@
+// Host-side data-integrity checker.  Every written 4 KiB sector carries the tag (lba, seq)
+// of the write that produced it; every read sector's tag is checked against what the read
+// may legally return: the newest write acknowledged before the read was submitted, or any
+// write to that sector still in flight or submitted while the read was (NVMe does not order
+// overlapping commands).  Preconditioning writes carry seq 0; never-written or trimmed
+// sectors read as zeros.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "ftl-sw/hal/regs.h"
+}
+
+namespace ssdvp {
+
+class IntegrityChecker {
+ public:
+  explicit IntegrityChecker(uint64_t logical_sectors);
+
+  // A write of nsect sectors at lba submitted at t_ns: returns its sequence number and fills
+  // the host buffer with the tags.
+  uint32_t write_submitted(uint64_t lba, uint32_t nsect, uint64_t t_ns, ssd_sector_tag* data);
+  void write_completed(uint32_t seq, bool ok, uint64_t t_ns);
+  void trim_completed(uint64_t lba, uint32_t nsect, uint64_t t_submit_ns, bool ok);
+
+  // Snapshot taken when a read is submitted (one entry per sector).
+  struct ReadSnapshot {
+    uint64_t acked_submit;   // latest submit time (+1) of a write or trim acknowledged so far
+    bool trimmed;            // that newest acknowledged operation was a trim
+  };
+  void read_submitted(uint64_t lba, uint32_t nsect, std::vector<ReadSnapshot>& out) const;
+  // Checks the tags a read returned; returns the number of bad sectors.
+  uint32_t read_completed(uint64_t lba, uint32_t nsect, const std::vector<ReadSnapshot>& snap,
+                          const ssd_sector_tag* data);
+
+  uint64_t sectors_checked() const { return checked_; }
+  uint64_t mismatches() const { return mismatches_; }
+  const std::vector<std::string>& first_errors() const { return errors_; }
+
+ private:
+  struct WriteRecord {
+    uint64_t lba;
+    uint32_t nsect;
+    uint64_t submit_ns, complete_ns;   // complete_ns = UINT64_MAX while in flight
+  };
+  std::vector<WriteRecord> writes_;      // index = seq - 1
+  std::vector<uint64_t> acked_submit_;   // per sector
+  std::vector<uint8_t> trimmed_;
+  uint64_t checked_ = 0, mismatches_ = 0;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,152 @@
+#include "models/nand/die.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+namespace ssdvp::nand {
+
+using sc_core::sc_time;
+
+Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
+    : index_(index),
+      cell_(cell),
+      timing_(p.timing(cell)),
+      planes_(p.planes),
+      blocks_per_plane_(p.blocks_per_plane),
+      spp_(p.sectors_per_page),
+      payload_(payload),
+      multiplane_extra_(p.multiplane_extra),
+      ecc_retry_(p.ecc_retry),
+      p_uncorrectable_(p.uncorrectable_per_million / 1e6),
+      p_corrected_(p.corrected_per_million / 1e6),
+      faults_(p.fault_seed * 1000003u + index),
+      blocks_(size_t(p.planes) * p.blocks_per_plane),
+      regs_(size_t(p.planes) * p.sectors_per_page),
+      status_(size_t(p.planes) * p.sectors_per_page) {
+  if (payload_) payload_regs_.resize(size_t(planes_) * spp_ * 4096);
+}
+
+std::string Die::address(uint32_t plane, uint32_t block, uint32_t page) const {
+  std::ostringstream s;
+  s << "die " << index_ << " (" << cell_name(cell_) << ") plane " << plane << " block " << block
+    << " page " << page;
+  return s.str();
+}
+
+void Die::violation(const std::string& what, uint32_t plane, uint32_t block, uint32_t page) const {
+  throw RuleViolation("NAND rule violation (firmware bug): " + what + " at " +
+                      address(plane, block, page));
+}
+
+void Die::latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, sc_time now) {
+  if (!ready(now)) {
+    std::ostringstream s;
+    s << "command while busy (ready at " << busy_until_ << ", now " << now << ")";
+    violation(s.str(), 0, block, page);
+  }
+  if (plane_mask == 0 || plane_mask >> planes_) violation("bad plane mask", plane_mask, block, page);
+  if (block >= blocks_per_plane_) violation("block out of range", 0, block, page);
+  if (op != ArrayOp::Erase && page >= timing_.pages_per_block)
+    violation("page out of range", 0, block, page);
+  if (op == ArrayOp::Program) {
+    for (uint32_t pl = 0; pl < planes_; pl++) {
+      if (!(plane_mask >> pl & 1u)) continue;
+      const Block& b = block_at(pl, block);
+      if (page < b.next_page) violation("program of a page already programmed (no erase)", pl, block, page);
+      if (page > b.next_page) {
+        std::ostringstream s;
+        s << "program out of order (next programmable page is " << b.next_page << ")";
+        violation(s.str(), pl, block, page);
+      }
+    }
+  }
+  latched_ = op;
+  mask_ = plane_mask;
+  block_ = block;
+  page_ = page;
+}
+
+sc_time Die::start_array(sc_time now) {
+  if (latched_ == ArrayOp::None) violation("array operation without a command", 0, block_, page_);
+  const uint32_t types = uint32_t(cell_);
+  const bool multi = (mask_ & (mask_ - 1u)) != 0;
+  sc_time t;
+  switch (latched_) {
+    case ArrayOp::Read: {
+      t = timing_.t_read[timing_.t_read.size() == 1 ? 0 : page_ % types];
+      bool retry = false;
+      for (uint32_t pl = 0; pl < planes_; pl++) {
+        if (!(mask_ >> pl & 1u)) continue;
+        const Block& b = block_at(pl, block_);
+        for (uint32_t s = 0; s < spp_; s++) {
+          Sector& r = regs_[pl * spp_ + s];
+          r = (b.sectors && page_ < b.next_page) ? b.sectors[size_t(page_) * spp_ + s] : Sector{};
+          if (payload_) {
+            uint8_t* dst = &payload_regs_[(size_t(pl) * spp_ + s) * 4096];
+            if (b.payload && page_ < b.next_page)
+              std::memcpy(dst, &b.payload[(size_t(page_) * spp_ + s) * 4096], 4096);
+            else
+              std::memset(dst, 0xFF, 4096);
+          }
+          SectorStatus& st = status_[pl * spp_ + s];
+          st = SectorStatus{};
+          if (p_uncorrectable_ > 0 || p_corrected_ > 0) {
+            double u = std::uniform_real_distribution<double>(0.0, 1.0)(faults_);
+            if (u < p_uncorrectable_) st.uncorrectable = 1;
+            else if (u < p_uncorrectable_ + p_corrected_) { st.corrected = 1; retry = true; }
+          }
+        }
+      }
+      if (retry) t += ecc_retry_;
+      break;
+    }
+    case ArrayOp::Program: {
+      t = timing_.t_prog[timing_.t_prog.size() == 1 ? 0 : page_ % types];
+      for (uint32_t pl = 0; pl < planes_; pl++) {
+        if (!(mask_ >> pl & 1u)) continue;
+        Block& b = block_at(pl, block_);
+        if (!b.sectors) {
+          b.sectors.reset(new Sector[size_t(timing_.pages_per_block) * spp_]);
+          if (payload_) b.payload.reset(new uint8_t[size_t(timing_.pages_per_block) * spp_ * 4096]);
+        }
+        std::copy_n(&regs_[pl * spp_], spp_, &b.sectors[size_t(page_) * spp_]);
+        if (payload_)
+          std::memcpy(&b.payload[size_t(page_) * spp_ * 4096], &payload_regs_[size_t(pl) * spp_ * 4096],
+                      size_t(spp_) * 4096);
+        b.next_page = page_ + 1;
+      }
+      break;
+    }
+    case ArrayOp::Erase: {
+      t = timing_.t_erase;
+      for (uint32_t pl = 0; pl < planes_; pl++) {
+        if (!(mask_ >> pl & 1u)) continue;
+        Block& b = block_at(pl, block_);
+        b.sectors.reset();
+        b.payload.reset();
+        b.next_page = 0;
+        b.erases++;
+      }
+      break;
+    }
+    default: break;
+  }
+  if (multi) t += multiplane_extra_;
+  op_counts_[size_t(latched_)]++;
+  latched_ = ArrayOp::None;
+  busy_until_ = now + t;
+  busy_ps_ += uint64_t(t.value());
+  return busy_until_;
+}
+
+uint32_t Die::erase_count(uint32_t plane, uint32_t block) const { return block_at(plane, block).erases; }
+uint32_t Die::next_page(uint32_t plane, uint32_t block) const { return block_at(plane, block).next_page; }
+
+const Sector* Die::stored(uint32_t plane, uint32_t block, uint32_t page) const {
+  const Block& b = block_at(plane, block);
+  if (!b.sectors || page >= b.next_page) return nullptr;
+  return &b.sectors[size_t(page) * spp_];
+}
+
+}  // namespace ssdvp::nand

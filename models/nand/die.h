@@ -1,0 +1,148 @@
+// NAND die (architecture seam 4): the die owns its array timing (tR, tPROG, tBERS by cell
+// type and page type), its ready/busy state, its page registers and its contents.
+//
+// Models: SLC/MLC/TLC cells with per-page-type timing (page p has type p mod bits-per-cell),
+// planes with one page register each, multi-plane operations (same block and page on every
+// plane of the mask), erase-before-write and in-order programming inside a block (violations
+// are firmware bugs: RuleViolation with the full address), erase counts per block, the data
+// tag and OOB words of every 4 KiB sector (full payloads optional), and injected ECC faults.
+// Leaves out: cache/read-retry command variants, program/erase suspend, bad blocks from the
+// factory, disturb and retention effects, the LSB/MSB pairing order of real MLC parts.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "models/common/params.h"
+
+extern "C" {
+#include "ftl-sw/hal/regs.h"
+}
+
+namespace ssdvp::nand {
+
+class RuleViolation : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What a 4 KiB sector holds: its data tag (first 8 bytes of the data) and its OOB words,
+// plus the rest of the payload when payloads are simulated.
+struct Sector {
+  ssd_sector_tag tag{0xFFFFFFFFu, 0xFFFFFFFFu};  // erased flash reads as all ones
+  ssd_oob oob{0xFFFFFFFFu, 0xFFFFFFFFu};
+};
+
+enum class ArrayOp : uint8_t { None, Read, Program, Erase };
+
+struct SectorStatus {
+  uint8_t corrected = 0, uncorrectable = 0;
+};
+
+class Die {
+ public:
+  Die(uint32_t index, CellType cell, const NandParams& p, bool payload);
+
+  uint32_t index() const { return index_; }
+  CellType cell() const { return cell_; }
+  uint32_t pages_per_block() const { return timing_.pages_per_block; }
+  uint32_t planes() const { return planes_; }
+  uint32_t sectors_per_page() const { return spp_; }
+
+  // Ready/busy: the die is busy until the array operation started last has finished.
+  bool ready(sc_core::sc_time now) const { return now >= busy_until_; }
+  sc_core::sc_time busy_until() const { return busy_until_; }
+
+  // Command/address phase: latches an operation.  Throws RuleViolation for a bad address, a
+  // command while busy, a program out of order or onto a programmed page.
+  void latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, sc_core::sc_time now);
+
+  // Data phases: the page register of `plane` (sectors_per_page entries).  For a program the
+  // channel fills it before start_array(); for a read it is valid after the array time.
+  Sector* page_register(uint32_t plane) { return &regs_[plane * spp_]; }
+  uint8_t* payload_register(uint32_t plane) {
+    return payload_regs_.empty() ? nullptr : &payload_regs_[size_t(plane) * spp_ * 4096];
+  }
+
+  // Array phase of the latched operation, starting at `now`; returns when it ends.
+  // Program: commits the page registers to the array.  Read: loads them (with injected ECC
+  // outcomes in read_status()).  Erase: clears the blocks and counts the erase.
+  sc_core::sc_time start_array(sc_core::sc_time now);
+
+  // Executes a whole operation with no simulated time and without touching ready/busy
+  // (functional preconditioning): fill(plane) loads each page register before a program,
+  // drain(plane) takes each one after a read.  Rules are checked as for a timed operation.
+  template <class Fill, class Drain>
+  void functional(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, Fill fill, Drain drain) {
+    const sc_core::sc_time saved = busy_until_;
+    const uint64_t saved_ps = busy_ps_;
+    latch(op, plane_mask, block, page, busy_until_);
+    for (uint32_t pl = 0; pl < planes_; pl++)
+      if (plane_mask >> pl & 1u) fill(pl);
+    start_array(busy_until_);
+    for (uint32_t pl = 0; pl < planes_; pl++)
+      if (plane_mask >> pl & 1u) drain(pl);
+    busy_until_ = saved;
+    busy_ps_ = saved_ps;
+    op_counts_[size_t(op)]--;
+    functional_ops_++;
+  }
+  uint64_t functional_ops() const { return functional_ops_; }
+
+  const SectorStatus& read_status(uint32_t plane, uint32_t sector) const {
+    return status_[plane * spp_ + sector];
+  }
+
+  // Inspection (tests, statistics).
+  uint32_t erase_count(uint32_t plane, uint32_t block) const;
+  uint32_t next_page(uint32_t plane, uint32_t block) const;
+  const Sector* stored(uint32_t plane, uint32_t block, uint32_t page) const;
+  uint64_t array_busy_ps() const { return busy_ps_; }
+  uint64_t ops(ArrayOp op) const { return op_counts_[size_t(op)]; }
+  uint64_t total_erases() const { return op_counts_[size_t(ArrayOp::Erase)]; }
+
+  std::string address(uint32_t plane, uint32_t block, uint32_t page) const;
+
+ private:
+  struct Block {
+    uint32_t next_page = 0;
+    uint32_t erases = 0;
+    std::unique_ptr<Sector[]> sectors;       // allocated at the first program
+    std::unique_ptr<uint8_t[]> payload;      // with payloads
+  };
+  Block& block_at(uint32_t plane, uint32_t block) { return blocks_[plane * blocks_per_plane_ + block]; }
+  const Block& block_at(uint32_t plane, uint32_t block) const {
+    return blocks_[plane * blocks_per_plane_ + block];
+  }
+  [[noreturn]] void violation(const std::string& what, uint32_t plane, uint32_t block, uint32_t page) const;
+
+  uint32_t index_;
+  CellType cell_;
+  CellTiming timing_;
+  uint32_t planes_, blocks_per_plane_, spp_;
+  bool payload_;
+  sc_core::sc_time multiplane_extra_, ecc_retry_;
+  double p_uncorrectable_, p_corrected_;
+  std::mt19937_64 faults_;
+
+  std::vector<Block> blocks_;
+  std::vector<Sector> regs_;
+  std::vector<uint8_t> payload_regs_;
+  std::vector<SectorStatus> status_;
+
+  ArrayOp latched_ = ArrayOp::None;
+  uint8_t mask_ = 0;
+  uint32_t block_ = 0, page_ = 0;
+  sc_core::sc_time busy_until_ = sc_core::SC_ZERO_TIME;
+  uint64_t busy_ps_ = 0;
+  uint64_t op_counts_[4] = {0, 0, 0, 0};
+  uint64_t functional_ops_ = 0;
+};
+
+}  // namespace ssdvp::nand

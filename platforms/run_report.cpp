@@ -1,0 +1,60 @@
+#include "platforms/run_report.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "models/host/host_driver.h"
+
+namespace ssdvp {
+
+void print_summary(std::ostream& out, const nlohmann::json& r) {
+  out << fmt::format("ssdvp run — platform '{}', workload: {}\n", r.value("platform", ""), r.value("workload", ""));
+  out << fmt::format("  simulated {:.3f} ms in {:.2f} s wall ({:.0f} host requests/s)\n",
+                     r.value("sim_time_s", 0.0) * 1e3, r.value("wall_time_s", 0.0),
+                     r.value("host_requests_per_wall_s", 0.0));
+  out << fmt::format("  {:<6} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10}\n", "op", "requests", "IOPS",
+                     "MB/s", "mean us", "p50 us", "p99 us", "p99.9 us", "p99.99 us", "max us");
+  for (const auto& [name, o] : r["ops"].items()) {
+    const auto& l = o["latency_us"];
+    out << fmt::format("  {:<6} {:>9} {:>10.0f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>10.1f} {:>10.1f}\n", name,
+                       o["requests"].get<uint64_t>(), o["iops"].get<double>(), o["mbps"].get<double>(),
+                       l["mean"].get<double>(), l["p50"].get<double>(), l["p99"].get<double>(),
+                       l["p99.9"].get<double>(), l["p99.99"].get<double>(), l["max"].get<double>());
+  }
+  const auto& f = r["ftl"];
+  out << fmt::format("  WAF {:.3f}  (host {} sectors, programmed {}, GC copied {}, GC runs {}, erases {})\n",
+                     r.value("waf", 0.0), f.value("host_write_sectors", 0ull), f.value("flash_program_sectors", 0ull),
+                     f.value("gc_copied_sectors", 0ull), f.value("gc_runs", 0ull), f.value("erases", 0ull));
+  double die_sum = 0, ch_sum = 0;
+  for (const auto& d : r["utilisation"]["dies"]) die_sum += d.get<double>();
+  for (const auto& c : r["utilisation"]["channels"]) ch_sum += c.get<double>();
+  const size_t nd = r["utilisation"]["dies"].size(), nc = r["utilisation"]["channels"].size();
+  out << fmt::format("  utilisation: dies {:.1f}%, channels {:.1f}%, PCIe in {:.1f}% / out {:.1f}%, DRAM {:.1f}%\n",
+                     nd ? 100 * die_sum / double(nd) : 0.0, nc ? 100 * ch_sum / double(nc) : 0.0,
+                     100 * r["utilisation"].value("pcie_host_to_device", 0.0),
+                     100 * r["utilisation"].value("pcie_device_to_host", 0.0), 100 * r["utilisation"].value("dram", 0.0));
+  if (r.contains("integrity")) {
+    out << fmt::format("  integrity: {} reads checked, {} mismatches\n",
+                       r["integrity"]["sectors_checked"].get<uint64_t>(), r["integrity"]["mismatches"].get<uint64_t>());
+    for (const auto& e : r["integrity"]["first_errors"]) out << "    " << e.get<std::string>() << "\n";
+  }
+  for (const auto& e : r["errors"]) out << "  ERROR: " << e.get<std::string>() << "\n";
+}
+
+std::string write_outputs(const std::string& dir, const nlohmann::json& r, const HostDriver& driver) {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir);
+  const fs::path json_path = fs::path(dir) / "run.json";
+  std::ofstream(json_path) << r.dump(2) << "\n";
+  for (auto op : {workload::Op::Read, workload::Op::Write, workload::Op::Flush, workload::Op::Trim}) {
+    const OpStats& s = driver.stats(op);
+    if (!s.requests) continue;
+    std::ofstream csv(fs::path(dir) / (std::string("latency_") + workload::op_name(op) + ".csv"));
+    s.latency.write_csv(csv);
+  }
+  return json_path.string();
+}
+
+}  // namespace ssdvp

@@ -1,0 +1,271 @@
+#include "platforms/ssd_platform.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "models/bus/router.h"
+#include "models/common/fatal.h"
+#include "models/cpu/native_core.h"
+#include "models/cpu/sysctl.h"
+#include "models/cpu/timer.h"
+#include "models/cpu/uart.h"
+#include "models/dram/dram.h"
+#include "models/flash/flash_controller.h"
+#include "models/flash/tlm_channel.h"
+#include "models/host/host_driver.h"
+#include "models/host/host_interface.h"
+#include "models/nand/die.h"
+
+extern "C" {
+#include "ftl-sw/core/ftl.h"
+}
+
+namespace ssdvp {
+
+namespace {
+constexpr uint32_t kConfigAddr = SSD_DRAM_BASE;
+constexpr uint32_t kGeometryAddr = SSD_DRAM_BASE + 0x1000;
+
+uint32_t gc_policy_code(const std::string& p) {
+  return p == "fifo" ? SSD_GC_FIFO : p == "cost-benefit" ? SSD_GC_COST_BENEFIT : SSD_GC_GREEDY;
+}
+}  // namespace
+
+SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), p_(PlatformParams::from(cfg)) {
+  const NandParams& n = p_.nand;
+  dram_ = std::make_unique<Dram>(p_.dram);
+  for (uint32_t d = 0; d < n.dies(); d++)
+    dies_.push_back(std::make_unique<nand::Die>(d, n.cell_of(d), n, p_.payload));
+
+  // What the firmware finds in DRAM at boot.
+  auto* fc = dram_->as<ssd_fw_config>(kConfigAddr);
+  *fc = ssd_fw_config{};
+  fc->magic = SSD_FW_CONFIG_MAGIC;
+  fc->version = 1;
+  fc->op_permille = uint32_t(p_.ftl.op * 1000 + 0.5);
+  fc->gc_low_blocks = p_.ftl.gc_low_blocks;
+  fc->gc_high_blocks = p_.ftl.gc_high_blocks;
+  fc->wbuf_sectors = p_.ftl.wbuf_sectors;
+  fc->dram_heap_addr = uint32_t(SSD_DRAM_BASE + p_.dram.reserved_bytes);
+  fc->dram_heap_bytes = uint32_t(p_.dram.size_bytes - p_.dram.reserved_bytes);
+  fc->mapping = SSD_MAP_OPT;
+  fc->gc_policy = gc_policy_code(p_.ftl.gc_policy);
+  auto* geo = dram_->as<ssd_geometry>(kGeometryAddr);
+  *geo = ssd_geometry{};
+  geo->channels = n.channels;
+  geo->ways = n.ways;
+  geo->planes = n.planes;
+  geo->blocks_per_plane = n.blocks_per_plane;
+  geo->pages_per_block = n.timing(n.cell).pages_per_block;
+  geo->sectors_per_page = n.sectors_per_page;
+  geo->slc_pages_per_block = n.slc.pages_per_block;
+  for (uint32_t d = 0; d < std::min<uint32_t>(n.slc_dies, 64); d++) {
+    if (d < 32) geo->slc_dies_mask_lo |= 1u << d;
+    else geo->slc_dies_mask_hi |= 1u << (d - 32);
+  }
+
+  sysctl_ = std::make_unique<SysCtl>("sysctl", p_.firmware.cores, p_.dram.size_bytes, kConfigAddr);
+  timer_ = std::make_unique<Timer>("timer", *sysctl_);
+  uart_ = std::make_unique<Uart>("uart");
+  router_ = std::make_unique<Router>("bus");
+  std::vector<nand::Die*> die_ptrs;
+  for (auto& d : dies_) die_ptrs.push_back(d.get());
+  fctl_ = std::make_unique<FlashController>("fctl", p_.fctl, n, *dram_, *sysctl_, die_ptrs, kGeometryAddr, p_.payload);
+  for (uint32_t c = 0; c < n.channels; c++) {
+    std::vector<nand::Die*> on_channel;
+    for (uint32_t w = 0; w < n.ways; w++) on_channel.push_back(die_ptrs[w * n.channels + c]);
+    channels_.push_back(std::make_unique<TlmChannel>(sc_core::sc_gen_unique_name("channel"), p_.channel,
+                                                     on_channel, *fctl_));
+    fctl_->attach_channel(c, channels_.back().get());
+  }
+  hif_ = std::make_unique<HostInterface>("hif", p_.host, *dram_, *sysctl_, p_.payload);
+
+  // Peripheral windows, in the order of the register map.
+  int port = 0;
+  auto map = [&](uint32_t base, MmioDevice& dev) {
+    router_->initiator.bind(dev.socket);
+    router_->map((base - SSD_PERIPH_BASE) / SSD_PERIPH_SIZE, port++);
+  };
+  map(SSD_HIF_BASE, *hif_);
+  map(SSD_FCTL_BASE, *fctl_);
+  map(SSD_TIMER_BASE, *timer_);
+  map(SSD_UART_BASE, *uart_);
+  map(SSD_SYSCTL_BASE, *sysctl_);
+
+  core_ = std::make_unique<NativeCore>("core0", 0, p_.firmware, *dram_, *sysctl_, &fw_main);
+  core_->socket.bind(router_->target);
+
+  DriverOptions o;
+  o.precondition = opt.precondition;
+  o.precond = p_.precondition;
+  o.fold = cfg.get_string("workload.address") == "fold";
+  o.max_requests = uint64_t(cfg.get_int("workload.max_requests"));
+  const double max_ms = cfg.get_double("sim.max_sim_ms");
+  o.max_sim_time = max_ms > 0 ? sc_core::sc_time(max_ms, sc_core::SC_MS) : sc_core::SC_ZERO_TIME;
+  o.flush_at_end = cfg.get_bool("workload.flush_at_end");
+  o.progress = cfg.get_bool("sim.progress");
+  o.payload = p_.payload;
+  const std::string spec = opt.workload_spec.empty() ? cfg.get_string("workload.spec") : opt.workload_spec;
+  const uint64_t seed = uint64_t(cfg.get_int("sim.seed"));
+  driver_ = std::make_unique<HostDriver>("host", p_.host, *hif_,
+                                         [spec, seed](uint64_t capacity) {
+                                           workload::WorkloadContext ctx;
+                                           ctx.capacity_bytes = capacity;
+                                           ctx.seed = seed;
+                                           return workload::make_workload(spec, ctx);
+                                         },
+                                         o);
+  driver_->on_measure_start = [this] {
+    start_ = snapshot();
+    started_ = true;
+  };
+  driver_->on_measure_end = [this] {
+    end_ = snapshot();
+    ended_ = true;
+  };
+  driver_->on_finished = [] { sc_core::sc_stop(); };
+}
+
+SsdPlatform::~SsdPlatform() = default;
+
+const ssd_fw_stats* SsdPlatform::firmware_stats() {
+  const uint32_t a = sysctl_->debug_addr();
+  if (!a) return nullptr;
+  const auto* s = dram_->as<ssd_fw_stats>(a);
+  return s->magic == SSD_FW_STATS_MAGIC ? s : nullptr;
+}
+
+std::vector<uint32_t> SsdPlatform::firmware_map() {
+  const ssd_fw_stats* s = firmware_stats();
+  if (!s) return {};
+  const uint32_t* l2p = reinterpret_cast<const uint32_t*>(dram_->at(s->l2p_addr, 4ull * s->logical_sectors));
+  return std::vector<uint32_t>(l2p, l2p + s->logical_sectors);
+}
+
+SsdPlatform::Snapshot SsdPlatform::snapshot() {
+  Snapshot s;
+  if (const ssd_fw_stats* f = firmware_stats()) s.fw = *f;
+  for (auto& d : dies_) {
+    s.die_busy_ps.push_back(d->array_busy_ps());
+    s.die_erases.push_back(d->total_erases());
+  }
+  for (auto& c : channels_) s.channel_busy_ps.push_back(c->bus_busy_ps());
+  s.link_busy_ps[0] = hif_->link().busy_ps(PcieLink::HostToDevice);
+  s.link_busy_ps[1] = hif_->link().busy_ps(PcieLink::DeviceToHost);
+  s.dram_busy_ps = dram_->busy_ps();
+  return s;
+}
+
+nlohmann::json SsdPlatform::run() {
+  const auto wall0 = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return results(wall);
+}
+
+nlohmann::json SsdPlatform::results(double wall_s) {
+  using nlohmann::json;
+  json r;
+  r["ssdvp_results_version"] = 1;
+  r["platform"] = p_.name;
+  json cfg = json::object();
+  for (const auto& [k, v] : cfg_.echo()) cfg[k] = v;
+  r["config"] = cfg;
+  r["errors"] = fatal_errors();
+  r["completed"] = driver_->finished() && fatal_errors().empty();
+  const auto* wl = driver_->workload();
+  r["workload"] = wl ? wl->describe() : std::string();
+  if (wl) r["workload_skipped_lines"] = wl->skipped_lines();
+
+  const Snapshot end = ended_ ? end_ : snapshot();
+  const Snapshot& st = start_;
+  const double t0 = driver_->measure_start().to_seconds();
+  const double t1 = started_ ? (driver_->finished() ? driver_->measure_end() : sc_core::sc_time_stamp()).to_seconds() : t0;
+  const double sim = t1 - t0;
+  r["sim_time_s"] = sim;
+  r["sim_time_total_s"] = sc_core::sc_time_stamp().to_seconds();
+  r["wall_time_s"] = wall_s;
+  r["host_requests"] = driver_->requests_done();
+  r["host_requests_per_wall_s"] = wall_s > 0 ? double(driver_->requests_done()) / wall_s : 0.0;
+
+  json ops = json::object();
+  uint64_t total_req = 0, total_bytes = 0;
+  for (auto op : {workload::Op::Read, workload::Op::Write, workload::Op::Flush, workload::Op::Trim}) {
+    const OpStats& s = driver_->stats(op);
+    if (!s.requests) continue;
+    total_req += s.requests;
+    total_bytes += s.bytes;
+    const auto& h = s.latency;
+    ops[workload::op_name(op)] = {
+        {"requests", s.requests},
+        {"bytes", s.bytes},
+        {"errors", s.errors},
+        {"iops", sim > 0 ? double(s.requests) / sim : 0.0},
+        {"mbps", sim > 0 ? double(s.bytes) / sim / 1e6 : 0.0},
+        {"latency_us",
+         {{"mean", h.mean() / 1e3},
+          {"p50", double(h.percentile(50)) / 1e3},
+          {"p90", double(h.percentile(90)) / 1e3},
+          {"p99", double(h.percentile(99)) / 1e3},
+          {"p99.9", double(h.percentile(99.9)) / 1e3},
+          {"p99.99", double(h.percentile(99.99)) / 1e3},
+          {"max", double(h.max()) / 1e3}}}};
+  }
+  r["ops"] = ops;
+  r["total"] = {{"requests", total_req},
+                {"iops", sim > 0 ? double(total_req) / sim : 0.0},
+                {"mbps", sim > 0 ? double(total_bytes) / sim / 1e6 : 0.0}};
+
+  const ssd_fw_stats& a = st.fw;
+  const ssd_fw_stats& b = end.fw;
+  const uint64_t host_w = b.host_write_sectors - a.host_write_sectors;
+  const uint64_t prog = b.flash_prog_sectors - a.flash_prog_sectors;
+  r["waf"] = host_w ? double(prog) / double(host_w) : 0.0;
+  r["ftl"] = {{"host_write_sectors", host_w},
+              {"host_read_sectors", b.host_read_sectors - a.host_read_sectors},
+              {"flash_program_sectors", prog},
+              {"gc_copied_sectors", b.gc_prog_sectors - a.gc_prog_sectors},
+              {"padding_sectors", b.pad_sectors - a.pad_sectors},
+              {"gc_runs", b.gc_runs - a.gc_runs},
+              {"erases", b.erases - a.erases},
+              {"flash_reads", b.flash_reads - a.flash_reads},
+              {"write_buffer_read_hits", b.wbuf_read_hits - a.wbuf_read_hits},
+              {"unmapped_reads", b.unmapped_reads - a.unmapped_reads},
+              {"media_errors", b.media_errors - a.media_errors},
+              {"write_stalls", b.write_stalls - a.write_stalls},
+              {"logical_sectors", b.logical_sectors},
+              {"firmware_dram_bytes", b.dram_bytes_used}};
+
+  auto util = [&](uint64_t busy_end, uint64_t busy_start) {
+    return sim > 0 ? double(busy_end - busy_start) * 1e-12 / sim : 0.0;
+  };
+  json dies = json::array(), chans = json::array();
+  for (size_t i = 0; i < dies_.size(); i++) dies.push_back(util(end.die_busy_ps[i], st.die_busy_ps.empty() ? 0 : st.die_busy_ps[i]));
+  for (size_t i = 0; i < channels_.size(); i++)
+    chans.push_back(util(end.channel_busy_ps[i], st.channel_busy_ps.empty() ? 0 : st.channel_busy_ps[i]));
+  r["utilisation"] = {{"dies", dies},
+                      {"channels", chans},
+                      {"pcie_host_to_device", util(end.link_busy_ps[0], st.link_busy_ps[0])},
+                      {"pcie_device_to_host", util(end.link_busy_ps[1], st.link_busy_ps[1])},
+                      {"dram", util(end.dram_busy_ps, st.dram_busy_ps)}};
+  r["firmware"] = {{"mode", p_.firmware.mode},
+                   {"cores",
+                    json::array({{{"busy_s", core_->busy_time().to_seconds()},
+                                  {"idle_s", core_->idle_time().to_seconds()},
+                                  {"wakeups", core_->wakeups()},
+                                  {"mmio_accesses", core_->mmio_accesses()}}})},
+                   {"uart", uart_->lines()}};
+  if (const IntegrityChecker* ic = driver_->integrity()) {
+    r["integrity"] = {{"sectors_checked", ic->sectors_checked()},
+                      {"mismatches", ic->mismatches()},
+                      {"first_errors", ic->first_errors()}};
+  }
+  json statuses = json::object();
+  for (const auto& [s, n] : driver_->error_statuses()) statuses[std::to_string(s)] = n;
+  r["host"] = {{"unaligned_requests", driver_->unaligned_requests()},
+               {"folded_requests", driver_->folded_requests()},
+               {"error_statuses", statuses}};
+  return r;
+}
+
+}  // namespace ssdvp

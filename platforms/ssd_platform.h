@@ -1,0 +1,88 @@
+// The SSD platform: assembles host, host interface, controller DRAM, flash controller,
+// channels, NAND dies and the firmware core(s) from a PlatformParams, runs one workload, and
+// collects the run's results.  One platform per process (SystemC elaborates once).
+#pragma once
+
+#include <systemc>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/common/config.h"
+#include "models/common/params.h"
+#include "traces/workload.h"
+
+extern "C" {
+#include "ftl-sw/hal/regs.h"
+}
+
+namespace ssdvp {
+
+class Dram;
+class SysCtl;
+class Timer;
+class Uart;
+class Router;
+class FlashController;
+class TlmChannel;
+class HostInterface;
+class HostDriver;
+class NativeCore;
+namespace nand { class Die; }
+
+struct RunOptions {
+  std::string workload_spec;     // empty: workload.spec from the config
+  bool precondition = true;
+};
+
+class SsdPlatform {
+ public:
+  SsdPlatform(const Config& cfg, const RunOptions& opt);
+  ~SsdPlatform();
+
+  // Runs the simulation to the end of the workload; returns the results document.
+  nlohmann::json run();
+
+  // Access for tests.
+  const PlatformParams& params() const { return p_; }
+  HostDriver& driver() { return *driver_; }
+  FlashController& flash_controller() { return *fctl_; }
+  nand::Die& die(uint32_t i) { return *dies_.at(i); }
+  Dram& dram() { return *dram_; }
+  // The firmware's statistics block (valid after boot).
+  const ssd_fw_stats* firmware_stats();
+  // The firmware's logical-to-physical map (valid after boot).
+  std::vector<uint32_t> firmware_map();
+
+ private:
+  struct Snapshot {
+    ssd_fw_stats fw{};
+    std::vector<uint64_t> die_busy_ps, channel_busy_ps;
+    uint64_t link_busy_ps[2] = {0, 0}, dram_busy_ps = 0;
+    std::vector<uint64_t> die_erases;
+  };
+  Snapshot snapshot();
+  nlohmann::json results(double wall_s);
+
+  Config cfg_;
+  PlatformParams p_;
+  std::unique_ptr<workload::Workload> workload_;
+  std::unique_ptr<Dram> dram_;
+  std::vector<std::unique_ptr<nand::Die>> dies_;
+  std::unique_ptr<SysCtl> sysctl_;
+  std::unique_ptr<Timer> timer_;
+  std::unique_ptr<Uart> uart_;
+  std::unique_ptr<Router> router_;
+  std::unique_ptr<FlashController> fctl_;
+  std::vector<std::unique_ptr<TlmChannel>> channels_;
+  std::unique_ptr<HostInterface> hif_;
+  std::unique_ptr<NativeCore> core_;
+  std::unique_ptr<HostDriver> driver_;
+  Snapshot start_, end_;
+  bool started_ = false, ended_ = false;
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,125 @@
+// ssdvp: the command line.  `ssdvp` alone runs the default platform on its built-in
+// workload; `ssdvp run` takes a platform file, a workload and --set overrides; `ssdvp bench`
+// measures simulation speed (each case in its own process); `ssdvp config-doc` prints the
+// configuration reference.
+#include <systemc>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "models/common/config.h"
+#include "models/common/fatal.h"
+#include "platforms/run_report.h"
+#include "platforms/ssd_platform.h"
+
+namespace {
+
+std::string self_path() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0) return "ssdvp";
+  buf[n] = 0;
+  return buf;
+}
+
+std::string quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+int run_command(const std::string& platform, const std::string& workload, const std::vector<std::string>& sets,
+                const std::string& out_dir, bool quiet, bool precondition) {
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  ssdvp::Config cfg = ssdvp::Config::load(platform, sets);
+  ssdvp::RunOptions opt;
+  opt.workload_spec = workload;
+  opt.precondition = precondition;
+  ssdvp::SsdPlatform platform_model(cfg, opt);
+  nlohmann::json r = platform_model.run();
+  const std::string dir = out_dir.empty() ? cfg.get_string("sim.output_dir") : out_dir;
+  const std::string path = ssdvp::write_outputs(dir, r, platform_model.driver());
+  if (!quiet) {
+    ssdvp::print_summary(std::cout, r);
+    std::cout << "  results: " << path << "\n";
+  }
+  const bool integrity_ok = !r.contains("integrity") || r["integrity"]["mismatches"].get<uint64_t>() == 0;
+  if (!r["completed"].get<bool>()) return 3;
+  return integrity_ok ? 0 : 4;
+}
+
+// Runs one benchmark case in a child process and returns its results.
+nlohmann::json bench_case(const std::string& platform, const std::string& workload, const std::vector<std::string>& sets,
+                          const std::string& dir) {
+  std::string cmd = quote(self_path()) + " run --quiet --out " + quote(dir) + " --workload " + quote(workload);
+  if (!platform.empty()) cmd += " --platform " + quote(platform);
+  for (const auto& s : sets) cmd += " --set " + quote(s);
+  if (std::system(cmd.c_str()) != 0) throw std::runtime_error("benchmark case failed: " + cmd);
+  std::ifstream in(dir + "/run.json");
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  CLI::App app{"ssdvp: SystemC/TLM virtual platform of a NAND-flash SSD"};
+  app.require_subcommand(0, 1);
+  std::string platform, workload, out_dir;
+  std::vector<std::string> sets;
+  bool quiet = false, no_precondition = false;
+  auto* run = app.add_subcommand("run", "run one simulation (the default when no subcommand is given)");
+  run->add_option("--platform,-p", platform, "platform TOML file (default: the built-in default platform)");
+  run->add_option("--workload,-w", workload, "workload spec or trace file (default: workload.spec)");
+  run->add_option("--set,-s", sets, "override a configuration key: key=value")->take_all();
+  run->add_option("--out,-o", out_dir, "output folder (default: sim.output_dir)");
+  run->add_flag("--quiet,-q", quiet, "no summary on stdout");
+  run->add_flag("--no-precondition", no_precondition, "start from an empty drive");
+
+  auto* bench = app.add_subcommand("bench", "simulation speed: 4 KiB random read and random write at QD32");
+  uint64_t bench_requests = 300000;
+  bench->add_option("--platform,-p", platform, "platform TOML file");
+  bench->add_option("--requests,-n", bench_requests, "requests per case");
+  bench->add_option("--set,-s", sets, "override a configuration key: key=value")->take_all();
+
+  auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (doc->parsed()) {
+      std::cout << ssdvp::config_reference_markdown();
+      return 0;
+    }
+    if (bench->parsed()) {
+      std::vector<std::string> bsets = sets;
+      bsets.push_back("sim.progress=false");
+      struct Case { const char* name; std::string spec; };
+      const std::string n = std::to_string(bench_requests);
+      const Case cases[] = {{"randread 4k QD32", "fio:rw=randread,bs=4k,iodepth=32,io=" + n},
+                            {"randwrite 4k QD32", "fio:rw=randwrite,bs=4k,iodepth=32,io=" + n}};
+      std::cout << fmt::format("{:<20} {:>10} {:>12} {:>14} {:>12}\n", "case", "requests", "wall s", "requests/s", "sim IOPS");
+      for (const auto& c : cases) {
+        auto r = bench_case(platform, c.spec, bsets, "ssdvp-bench");
+        std::cout << fmt::format("{:<20} {:>10} {:>12.2f} {:>14.0f} {:>12.0f}\n", c.name,
+                                 r["host_requests"].get<uint64_t>(), r["wall_time_s"].get<double>(),
+                                 r["host_requests_per_wall_s"].get<double>(), r["total"]["iops"].get<double>());
+      }
+      return 0;
+    }
+    return run_command(platform, workload, sets, out_dir, quiet, !no_precondition);
+  } catch (const ssdvp::ConfigError& e) {
+    std::cerr << "ssdvp: configuration error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "ssdvp: " << e.what() << "\n";
+    return 2;
+  }
+}

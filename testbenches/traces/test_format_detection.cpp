@@ -1,0 +1,57 @@
+// format=auto: every format is recognised from its first content lines.
+#include <gtest/gtest.h>
+
+#include "trace_test_support.h"
+#include "traces/trace_formats.h"
+
+namespace ssdvp::workload::test {
+namespace {
+
+struct DetectionCase {
+  const char* content;
+  const char* format;
+};
+
+TEST(FormatDetection, RecognisesEveryFormat) {
+  const DetectionCase cases[] = {
+      {"# a comment\n\n938513000 4 264719034 16 0\n", "disksim"},
+      {"128166372003061629,hm,1,Read,383496192,32768,4022\n", "msr"},
+      {"0,303567,3584,w,0.000000\n", "umass"},
+      {"0,303567,3584,W,0.000000,1,2\n", "umass"},
+      {"  8,0    3        1     0.000000000  4162  Q  WS 3417048 + 8 [jbd2/sda3-8]\n", "blkparse"},
+      {"39949 D read 299008 4096 0.000000000 0 False\n", "blkparse-events"},
+  };
+  for (const DetectionCase& c : cases) {
+    TempTrace trace(c.content);
+    EXPECT_EQ(detect_trace_format(trace.path()).name, c.format) << c.content;
+    const auto workload = make_workload(trace.path(), {});
+    EXPECT_NE(workload->describe().find(std::string("format=") + c.format + " "), std::string::npos)
+        << workload->describe();
+  }
+}
+
+TEST(FormatDetection, LooksPastUnrecognisedLeadingLines) {
+  TempTrace trace("garbage first line\n100 0 8 8 1\n");
+  EXPECT_EQ(detect_trace_format(trace.path()).name, "disksim");
+}
+
+TEST(FormatDetection, UnrecognisedFileNamesFirstContentLine) {
+  TempTrace trace("# only comments\n\nhello world\nstill nothing\n");
+  EXPECT_EQ(workload_error([&] { detect_trace_format(trace.path()); }),
+            trace.path() + ":3: cannot detect the trace format; give format= (hello world)");
+}
+
+TEST(FormatDetection, EmptyFileIsAnError) {
+  TempTrace trace("# nothing\n\n");
+  EXPECT_EQ(workload_error([&] { make_workload(trace.path(), {}); }),
+            trace.path() + ": no request lines to detect the trace format from");
+}
+
+TEST(FormatDetection, ExplicitFormatOnEmptyFileGivesNoRequests) {
+  TempTrace trace("");
+  const auto workload = make_workload("trace:" + trace.path() + ",format=msr", {});
+  EXPECT_FALSE(workload->next(0).has_value());
+}
+
+}  // namespace
+}  // namespace ssdvp::workload::test

@@ -1,0 +1,51 @@
+// Field helpers: exact decimal-to-integer conversion, splitting, byte sizes.
+#include <gtest/gtest.h>
+
+#include "traces/spec_options.h"
+#include "traces/text_fields.h"
+
+namespace ssdvp::workload::test {
+namespace {
+
+TEST(TextFields, ScaledDecimalIsExact) {
+  EXPECT_EQ(parse_scaled_decimal("0.000000001", 9), 1u);
+  EXPECT_EQ(parse_scaled_decimal("1.413239137", 9), 1413239137u);
+  EXPECT_EQ(parse_scaled_decimal("12", 9), 12000000000u);
+  EXPECT_EQ(parse_scaled_decimal("1.5", 9), 1500000000u);
+  EXPECT_EQ(parse_scaled_decimal(".25", 9), 250000000u);
+  EXPECT_EQ(parse_scaled_decimal("0.0000000015", 9), 2u);  // rounds the tenth digit
+  EXPECT_EQ(parse_scaled_decimal("938513000", 0), 938513000u);
+  EXPECT_EQ(parse_scaled_decimal("7.3902e-05", 9), 73902u);
+  EXPECT_FALSE(parse_scaled_decimal("-1", 9));
+  EXPECT_FALSE(parse_scaled_decimal("1.2.3", 9));
+  EXPECT_FALSE(parse_scaled_decimal(".", 9));
+  EXPECT_FALSE(parse_scaled_decimal("", 9));
+  EXPECT_FALSE(parse_scaled_decimal("99999999999999999999", 0));
+  EXPECT_FALSE(parse_scaled_decimal("20000000000", 9));  // 2e19 ns does not fit in 64 bits
+}
+
+TEST(TextFields, Splitting) {
+  std::vector<std::string_view> fields;
+  split_blanks("  8,0 \t 3  1\r\n", fields);
+  EXPECT_EQ(fields, (std::vector<std::string_view>{"8,0", "3", "1"}));
+  split_on("a, b ,,c", ',', fields);
+  EXPECT_EQ(fields, (std::vector<std::string_view>{"a", "b", "", "c"}));
+  EXPECT_TRUE(is_blank_or_comment("   # note"));
+  EXPECT_TRUE(is_blank_or_comment(" \t\r"));
+  EXPECT_FALSE(is_blank_or_comment("1 # 2"));
+}
+
+TEST(TextFields, ByteSizes) {
+  EXPECT_EQ(parse_byte_size("4k"), 4096u);
+  EXPECT_EQ(parse_byte_size("2M"), 2u << 20);
+  EXPECT_EQ(parse_byte_size("1g"), 1u << 30);
+  EXPECT_EQ(parse_byte_size("3t"), 3ull << 40);
+  EXPECT_EQ(parse_byte_size("512"), 512u);
+  EXPECT_FALSE(parse_byte_size("k"));
+  EXPECT_FALSE(parse_byte_size("4kb"));
+  EXPECT_FALSE(parse_byte_size("-4k"));
+  EXPECT_FALSE(parse_byte_size("99999999999t"));
+}
+
+}  // namespace
+}  // namespace ssdvp::workload::test

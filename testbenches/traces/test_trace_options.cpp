@@ -1,0 +1,74 @@
+// trace: spec options: parsing, validation against the format, file errors.
+#include <gtest/gtest.h>
+
+#include "trace_test_support.h"
+
+namespace ssdvp::workload::test {
+namespace {
+
+TEST(TraceOptions, InvalidOptionsNameSpecAndKey) {
+  TempTrace trace("100 0 8 8 1\n");
+  const std::string base = "trace:" + trace.path();
+  const struct {
+    std::string spec;
+    std::string message;
+  } cases[] = {
+      {base + ",colour=red",
+       "unknown option 'colour' (known: format, scale, skip_bad, max, streams, action)"},
+      {base + ",format=csv",
+       "format=csv: unknown trace format (auto, blkparse, blkparse-events, disksim, msr, umass)"},
+      {base + ",scale=-1", "scale=-1: must be >= 0"},
+      {base + ",scale=fast", "scale=fast: not a number"},
+      {base + ",skip_bad=yes", "skip_bad=yes: must be 0 or 1"},
+      {base + ",max=0", "max=0: must be greater than 0"},
+      {base + ",max=-3", "max=-3: not a non-negative integer"},
+      {base + ",streams=by_cpu", "streams=by_cpu: must be single, by_device or by_pid"},
+      {base + ",action=DQ", "action=DQ: must be one blkparse action letter, e.g. D or Q"},
+      {base + ",max=1,max=2", "option 'max' given twice"},
+      {base + ",verbose", "'verbose' is not key=value"},
+      {base + ",streams=by_pid", "streams=by_pid: format disksim has no pid column"},
+      {base + ",action=Q", "action=: format disksim has no event actions"},
+      {"trace:,format=msr", "no trace file path"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(workload_error([&] { make_workload(c.spec, {}); }),
+              "workload '" + c.spec + "': " + c.message);
+  }
+}
+
+TEST(TraceOptions, FormatWithoutDeviceColumnRejectsByDevice) {
+  TempTrace trace("39949 D read 299008 4096 0.000000000 0 False\n");
+  const std::string spec = "trace:" + trace.path() + ",streams=by_device";
+  EXPECT_EQ(
+      workload_error([&] { make_workload(spec, {}); }),
+      "workload '" + spec + "': streams=by_device: format blkparse-events has no device column");
+  const std::string action_spec = "trace:" + trace.path() + ",action=Q";
+  EXPECT_EQ(
+      workload_error([&] { make_workload(action_spec, {}); }),
+      "workload '" + action_spec + "': action=: format blkparse-events has only actions D and C");
+}
+
+TEST(TraceOptions, MissingFileNamesThePath) {
+  const std::string message =
+      workload_error([] { make_workload("trace:/nonexistent/dir/x.trace,format=disksim", {}); });
+  EXPECT_EQ(message.rfind("/nonexistent/dir/x.trace: cannot open trace file (", 0), 0u) << message;
+  EXPECT_EQ(workload_error([] { make_workload("trace:/tmp", {}); }),
+            "/tmp: is a directory, not a trace file");
+}
+
+TEST(TraceOptions, DescribeIsOneLine) {
+  TempTrace trace("100 0 8 8 1\n");
+  const auto workload = make_workload("trace:" + trace.path() + ",scale=2,max=5", {});
+  EXPECT_EQ(workload->describe(),
+            "trace " + trace.path() + " format=disksim scale=2 streams=single (1) max=5");
+  EXPECT_EQ(workload->queue_depth(), 1u);
+}
+
+TEST(TraceOptions, NextOnMissingStreamThrows) {
+  TempTrace trace("100 0 8 8 1\n");
+  const auto workload = make_workload(trace.path(), {});
+  EXPECT_THROW(workload->next(1), std::out_of_range);
+}
+
+}  // namespace
+}  // namespace ssdvp::workload::test

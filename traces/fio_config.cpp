@@ -1,0 +1,141 @@
+// fio-like job options: see fio_config.h.
+#include "traces/fio_config.h"
+
+#include <limits>
+#include <string_view>
+
+#include "traces/spec_options.h"
+
+namespace ssdvp::workload {
+
+namespace {
+
+constexpr uint64_t kSector = 512;
+
+struct PatternName {
+  std::string_view name;
+  FioPattern pattern;
+};
+
+constexpr PatternName kPatterns[] = {
+    {"read", FioPattern::Read},
+    {"write", FioPattern::Write},
+    {"trim", FioPattern::Trim},
+    {"rw", FioPattern::ReadWrite},
+    {"readwrite", FioPattern::ReadWrite},
+    {"randread", FioPattern::RandRead},
+    {"randwrite", FioPattern::RandWrite},
+    {"randtrim", FioPattern::RandTrim},
+    {"randrw", FioPattern::RandReadWrite},
+};
+
+FioPattern parse_pattern(const SpecOptions& options) {
+  const std::string_view value = options.text("rw").value_or("read");
+  for (const PatternName& entry : kPatterns) {
+    if (entry.name == value) return entry.pattern;
+  }
+  options.fail("rw",
+               "unknown pattern (read, write, trim, rw, readwrite, randread, randwrite, "
+               "randtrim, randrw)");
+}
+
+}  // namespace
+
+const char* fio_pattern_name(FioPattern pattern) {
+  switch (pattern) {
+    case FioPattern::Read: return "read";
+    case FioPattern::Write: return "write";
+    case FioPattern::Trim: return "trim";
+    case FioPattern::ReadWrite: return "rw";
+    case FioPattern::RandRead: return "randread";
+    case FioPattern::RandWrite: return "randwrite";
+    case FioPattern::RandTrim: return "randtrim";
+    case FioPattern::RandReadWrite: return "randrw";
+  }
+  return "?";
+}
+
+bool is_random(FioPattern pattern) {
+  return pattern == FioPattern::RandRead || pattern == FioPattern::RandWrite ||
+         pattern == FioPattern::RandTrim || pattern == FioPattern::RandReadWrite;
+}
+
+bool is_mixed(FioPattern pattern) {
+  return pattern == FioPattern::ReadWrite || pattern == FioPattern::RandReadWrite;
+}
+
+FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& context) {
+  const SpecOptions options(spec, spec.find(':') + 1,
+                            {"rw", "bs", "iodepth", "numjobs", "size", "offset", "rwmixread", "io",
+                             "io_size", "random_distribution", "seed", "align", "scramble"});
+  const uint64_t capacity = context.capacity_bytes;
+  FioConfig config;
+  config.pattern = parse_pattern(options);
+
+  const uint64_t block_size = options.bytes("bs", 4096);
+  if (block_size == 0 || block_size % kSector != 0) {
+    options.fail("bs", "block size must be a non-zero multiple of 512");
+  }
+  if (block_size > std::numeric_limits<uint32_t>::max())
+    options.fail("bs", "block size must be below 4 GiB");
+  config.block_size = static_cast<uint32_t>(block_size);
+
+  config.offset = options.bytes_or_percent("offset", 0, capacity, kSector);
+  if (config.offset % kSector != 0) options.fail("offset", "must be a multiple of 512");
+  if (capacity != 0 && config.offset >= capacity) {
+    options.fail("offset", "at or beyond the capacity (" + std::to_string(capacity) + " bytes)");
+  }
+
+  if (!options.has("size") && capacity == 0) {
+    options.fail("size= is needed because the namespace capacity is not known");
+  }
+  config.size = options.bytes_or_percent("size", capacity - config.offset, capacity, kSector);
+  if (config.size == 0) options.fail("size", "must be greater than 0");
+  if (config.size < block_size) options.fail("size", "smaller than bs");
+  if (capacity != 0 && config.size > capacity - config.offset) {
+    options.fail("size",
+                 "offset + size exceeds the capacity (" + std::to_string(capacity) + " bytes)");
+  }
+
+  const uint64_t numjobs = options.count("numjobs", 1);
+  if (numjobs == 0 || numjobs > 65536) options.fail("numjobs", "must be in 1..65536");
+  if (config.size / numjobs < block_size) {
+    options.fail("numjobs", "the range gives each job less than one block of bs");
+  }
+  config.numjobs = static_cast<unsigned>(numjobs);
+
+  const uint64_t iodepth = options.count("iodepth", 1);
+  if (iodepth == 0 || iodepth > 65535) options.fail("iodepth", "must be in 1..65535");
+  config.iodepth = static_cast<unsigned>(iodepth);
+
+  const uint64_t read_percent = options.count("rwmixread", 50);
+  if (read_percent > 100) options.fail("rwmixread", "must be in 0..100");
+  config.read_percent = static_cast<unsigned>(read_percent);
+
+  if (options.has("io") && options.has("io_size")) options.fail("give io= or io_size=, not both");
+  if (options.has("io")) {
+    config.requests_per_job = options.count("io", 0);
+    if (config.requests_per_job == 0) options.fail("io", "must be greater than 0");
+  } else if (options.has("io_size")) {
+    const uint64_t io_size = options.bytes("io_size", 0);
+    if (io_size < block_size) options.fail("io_size", "smaller than bs");
+    config.requests_per_job = io_size / block_size;
+  } else {
+    config.requests_per_job = config.size / numjobs / block_size;
+  }
+
+  config.align = options.bytes("align", block_size);
+  if (config.align == 0 || config.align % kSector != 0) {
+    options.fail("align", "must be a non-zero multiple of 512");
+  }
+  config.distribution = parse_distribution(options, "random_distribution");
+  const uint64_t positions = (config.size - block_size) / config.align + 1;
+  if (config.distribution.kind == DistributionSpec::Kind::HotCold && positions < 2) {
+    options.fail("random_distribution", "hotcold needs at least two blocks in the range");
+  }
+  config.scramble = options.flag("scramble", true);
+  config.seed = options.count("seed", 0);
+  return config;
+}
+
+}  // namespace ssdvp::workload

@@ -1,0 +1,52 @@
+// The parameters of a fio-like job ("fio:rw=randread,bs=4k,iodepth=32,..."), parsed and
+// validated against the namespace capacity.
+//
+// Models: the subset of fio's job options that shapes the block request stream (pattern,
+// block size, range, mix, depth, job count, amount of I/O, random distribution, alignment,
+// seed).  `size` is the whole range shared by the jobs (fio's offset_increment layout), not
+// a per-job size as in fio.
+// Leaves out: time-based runs, rate limits, think time, bssplit, verify, files and engines.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "traces/block_distribution.h"
+#include "traces/workload.h"
+
+namespace ssdvp::workload {
+
+enum class FioPattern {
+  Read,
+  Write,
+  Trim,
+  ReadWrite,
+  RandRead,
+  RandWrite,
+  RandTrim,
+  RandReadWrite
+};
+
+const char* fio_pattern_name(FioPattern pattern);
+bool is_random(FioPattern pattern);
+bool is_mixed(FioPattern pattern);
+
+struct FioConfig {
+  FioPattern pattern = FioPattern::Read;
+  uint32_t block_size = 4096;     // bs, bytes
+  unsigned iodepth = 1;           // requests kept outstanding per job
+  unsigned numjobs = 1;           // streams
+  uint64_t offset = 0;            // first byte of the range
+  uint64_t size = 0;              // bytes in the range [offset, offset + size)
+  unsigned read_percent = 50;     // rwmixread, mixed patterns only
+  uint64_t requests_per_job = 0;  // io, or io_size / bs
+  DistributionSpec distribution;  // random patterns only
+  bool scramble = true;           // spread skewed ranks over the range
+  uint64_t align = 4096;          // random offsets are offset + k * align
+  uint64_t seed = 0;              // mixed with the context seed and the job number
+};
+
+// Parses `spec` (starting with "fio:"); throws WorkloadError naming the key and the spec.
+FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& context);
+
+}  // namespace ssdvp::workload

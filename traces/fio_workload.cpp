@@ -1,0 +1,78 @@
+// fio-like closed-loop generator: see fio_workload.h.
+#include "traces/fio_workload.h"
+
+#include <sstream>
+
+namespace ssdvp::workload {
+
+namespace {
+
+uint64_t random_positions(const FioConfig& config) {
+  return (config.size - config.block_size) / config.align + 1;
+}
+
+}  // namespace
+
+FioWorkload::FioWorkload(const FioConfig& config, uint64_t context_seed)
+    : config_(config),
+      distribution_(config.distribution, random_positions(config), config.scramble,
+                    mix_seeds(context_seed, config.seed, 0x5C4A3B1EULL)) {
+  const uint64_t job_share =
+      config_.size / config_.numjobs / config_.block_size * config_.block_size;
+  jobs_.reserve(config_.numjobs);
+  for (unsigned job = 0; job < config_.numjobs; ++job) {
+    jobs_.push_back(Job{Rng(mix_seeds(context_seed, config_.seed, job)),
+                        config_.offset + job * job_share, config_.requests_per_job});
+  }
+}
+
+Op FioWorkload::next_op(Rng& rng) const {
+  switch (config_.pattern) {
+    case FioPattern::Read:
+    case FioPattern::RandRead: return Op::Read;
+    case FioPattern::Write:
+    case FioPattern::RandWrite: return Op::Write;
+    case FioPattern::Trim:
+    case FioPattern::RandTrim: return Op::Trim;
+    case FioPattern::ReadWrite:
+    case FioPattern::RandReadWrite:
+      return rng.below(100) < config_.read_percent ? Op::Read : Op::Write;
+  }
+  return Op::Read;  // unreachable: every pattern returns above
+}
+
+std::optional<Request> FioWorkload::next(unsigned stream) {
+  Job& job = jobs_.at(stream);
+  if (job.remaining == 0) return std::nullopt;
+  --job.remaining;
+  Request request;
+  request.op = next_op(job.rng);
+  request.length = config_.block_size;
+  request.stream = static_cast<uint16_t>(stream);
+  if (is_random(config_.pattern)) {
+    request.offset = config_.offset + distribution_.sample(job.rng) * config_.align;
+  } else {
+    if (job.cursor + config_.block_size > config_.offset + config_.size)
+      job.cursor = config_.offset;
+    request.offset = job.cursor;
+    job.cursor += config_.block_size;
+  }
+  return request;
+}
+
+std::string FioWorkload::describe() const {
+  std::ostringstream text;
+  text << "fio " << fio_pattern_name(config_.pattern) << " bs=" << config_.block_size
+       << " iodepth=" << config_.iodepth << " numjobs=" << config_.numjobs
+       << " offset=" << config_.offset << " size=" << config_.size
+       << " io=" << config_.requests_per_job << "/job";
+  if (is_mixed(config_.pattern)) text << " rwmixread=" << config_.read_percent;
+  if (is_random(config_.pattern)) {
+    text << " random_distribution=" << distribution_name(config_.distribution);
+    if (config_.align != config_.block_size) text << " align=" << config_.align;
+  }
+  text << " seed=" << config_.seed;
+  return text.str();
+}
+
+}  // namespace ssdvp::workload

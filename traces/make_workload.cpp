@@ -1,0 +1,45 @@
+// The workload factory: dispatches a spec string on its prefix (fio:, rr:, trace:) or treats
+// a spec whose part before the first ',' names an existing file as a trace.  See workload.h
+// and docs/traces.md for the grammar.
+#include <filesystem>
+#include <string_view>
+
+#include "traces/fio_config.h"
+#include "traces/fio_workload.h"
+#include "traces/rr_workload.h"
+#include "traces/trace_workload.h"
+#include "traces/workload.h"
+
+namespace ssdvp::workload {
+
+namespace {
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+bool names_existing_file(const std::string& spec) {
+  std::error_code error;
+  return std::filesystem::is_regular_file(spec.substr(0, spec.find(',')), error);
+}
+
+}  // namespace
+
+std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadContext& ctx) {
+  if (starts_with(spec, "fio:")) {
+    return std::make_unique<FioWorkload>(parse_fio_config(spec, ctx), ctx.seed);
+  }
+  if (starts_with(spec, "rr:")) {
+    return std::make_unique<RrWorkload>(parse_rr_config(spec, ctx), ctx.seed);
+  }
+  if (starts_with(spec, "trace:")) {
+    return std::make_unique<TraceWorkload>(parse_trace_options(spec, 6), spec);
+  }
+  if (names_existing_file(spec)) {
+    return std::make_unique<TraceWorkload>(parse_trace_options(spec, 0), spec);
+  }
+  throw WorkloadError("workload '" + spec +
+                      "': not fio:..., rr:..., trace:PATH... nor the path of an existing file");
+}
+
+}  // namespace ssdvp::workload

@@ -1,0 +1,123 @@
+// Workload spec option lists: see spec_options.h.
+#include "traces/spec_options.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "traces/text_fields.h"
+#include "traces/workload.h"
+
+namespace ssdvp::workload {
+
+std::optional<uint64_t> parse_byte_size(std::string_view text) {
+  unsigned shift = 0;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'k':
+      case 'K': shift = 10; break;
+      case 'm':
+      case 'M': shift = 20; break;
+      case 'g':
+      case 'G': shift = 30; break;
+      case 't':
+      case 'T': shift = 40; break;
+      default: break;
+    }
+  }
+  if (shift != 0) text.remove_suffix(1);
+  const std::optional<uint64_t> value = parse_unsigned(text);
+  if (!value || *value > (std::numeric_limits<uint64_t>::max() >> shift)) return std::nullopt;
+  return *value << shift;
+}
+
+SpecOptions::SpecOptions(std::string spec, size_t list_start,
+                         std::initializer_list<std::string_view> known_keys)
+    : spec_(std::move(spec)) {
+  const std::string_view list = std::string_view(spec_).substr(std::min(list_start, spec_.size()));
+  if (trim(list).empty()) return;
+  std::vector<std::string_view> parts;
+  split_on(list, ',', parts);
+  for (const std::string_view part : parts) {
+    const size_t equals = part.find('=');
+    if (equals == std::string_view::npos) fail("'" + std::string(part) + "' is not key=value");
+    const std::string_view key = trim(part.substr(0, equals));
+    const std::string_view value = trim(part.substr(equals + 1));
+    if (std::find(known_keys.begin(), known_keys.end(), key) == known_keys.end()) {
+      std::string known;
+      for (const std::string_view k : known_keys)
+        known += (known.empty() ? "" : ", ") + std::string(k);
+      fail("unknown option '" + std::string(key) + "' (known: " + known + ")");
+    }
+    if (has(key)) fail("option '" + std::string(key) + "' given twice");
+    items_.emplace_back(key, value);
+  }
+}
+
+bool SpecOptions::has(std::string_view key) const {
+  return text(key).has_value();
+}
+
+std::optional<std::string_view> SpecOptions::text(std::string_view key) const {
+  for (const auto& [k, v] : items_) {
+    if (k == key) return v;
+  }
+  return std::nullopt;
+}
+
+uint64_t SpecOptions::count(std::string_view key, uint64_t fallback) const {
+  const std::optional<std::string_view> value = text(key);
+  if (!value) return fallback;
+  const std::optional<uint64_t> number = parse_unsigned(*value);
+  if (!number) fail(key, "not a non-negative integer");
+  return *number;
+}
+
+uint64_t SpecOptions::bytes(std::string_view key, uint64_t fallback) const {
+  const std::optional<std::string_view> value = text(key);
+  if (!value) return fallback;
+  const std::optional<uint64_t> number = parse_byte_size(*value);
+  if (!number) fail(key, "not a byte size (integer with optional k, m, g or t suffix)");
+  return *number;
+}
+
+uint64_t SpecOptions::bytes_or_percent(std::string_view key, uint64_t fallback, uint64_t whole,
+                                       uint64_t unit) const {
+  const std::optional<std::string_view> value = text(key);
+  if (!value) return fallback;
+  if (value->empty() || value->back() != '%') return bytes(key, fallback);
+  const std::optional<double> percent = parse_real(value->substr(0, value->size() - 1));
+  if (!percent || *percent <= 0 || *percent > 100) fail(key, "percentage must be in (0, 100]");
+  if (whole == 0) fail(key, "a percentage needs the namespace capacity, which is not known");
+  const auto share =
+      static_cast<uint64_t>(std::floor(static_cast<long double>(whole) * *percent / 100));
+  return share / unit * unit;
+}
+
+double SpecOptions::real(std::string_view key, double fallback) const {
+  const std::optional<std::string_view> value = text(key);
+  if (!value) return fallback;
+  const std::optional<double> number = parse_real(*value);
+  if (!number) fail(key, "not a number");
+  return *number;
+}
+
+bool SpecOptions::flag(std::string_view key, bool fallback) const {
+  const std::optional<std::string_view> value = text(key);
+  if (!value) return fallback;
+  if (*value == "0") return false;
+  if (*value == "1") return true;
+  fail(key, "must be 0 or 1");
+}
+
+void SpecOptions::fail(const std::string& what) const {
+  throw WorkloadError("workload '" + spec_ + "': " + what);
+}
+
+void SpecOptions::fail(std::string_view key, const std::string& what) const {
+  const std::optional<std::string_view> value = text(key);
+  fail(std::string(key) + (value ? "=" + std::string(*value) : std::string(" (default)")) + ": " +
+       what);
+}
+
+}  // namespace ssdvp::workload

@@ -1,0 +1,37 @@
+// A trace file read one content line at a time (blank lines and '#' comments skipped), with
+// errors that point at the file and line.
+//
+// Models: streaming line access with bounded memory (one line at a time), however large the
+// file; error messages "PATH:LINE: what is wrong (line text)" and "PATH: what is wrong".
+// Leaves out: parsing (TraceLineParser), seeking.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <string_view>
+
+namespace ssdvp::workload {
+
+class TraceFile {
+ public:
+  // Throws WorkloadError naming `path` when it cannot be opened or is a directory.
+  explicit TraceFile(std::string path);
+
+  // Advances to the next content line; false at end of file.  Throws on a read error.
+  bool next_content_line();
+  std::string_view line() const { return line_; }
+  uint64_t line_number() const { return line_number_; }
+  const std::string& path() const { return path_; }
+
+  // Throws WorkloadError "PATH:LINE: what (current line)".
+  [[noreturn]] void fail_at_line(const std::string& what) const;
+
+ private:
+  std::string path_;
+  std::ifstream stream_;
+  std::string line_;
+  uint64_t line_number_ = 0;
+};
+
+}  // namespace ssdvp::workload

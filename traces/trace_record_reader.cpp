@@ -1,0 +1,22 @@
+// Trace records in file order: see trace_record_reader.h.
+#include "traces/trace_record_reader.h"
+
+namespace ssdvp::workload {
+
+TraceRecordReader::TraceRecordReader(std::string path, const TraceFormat& format,
+                                     const TraceParserOptions& options, bool skip_bad)
+    : file_(std::move(path)), parser_(format.make_parser(options)), skip_bad_(skip_bad) {}
+
+std::optional<TraceRecord> TraceRecordReader::next() {
+  while (file_.next_content_line()) {
+    try {
+      if (std::optional<TraceRecord> record = parser_->parse(file_.line())) return record;
+    } catch (const TraceLineError& error) {
+      if (!skip_bad_) file_.fail_at_line(error.what());
+      ++skipped_lines_;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace ssdvp::workload

@@ -1,0 +1,188 @@
+// Open-loop trace replay: see trace_workload.h.
+#include "traces/trace_workload.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "traces/spec_options.h"
+
+namespace ssdvp::workload {
+
+namespace {
+
+const TraceFormat& resolve_format(const TraceOptions& options) {
+  return options.format != nullptr ? *options.format : detect_trace_format(options.path);
+}
+
+[[noreturn]] void fail_spec(const std::string& spec, const std::string& what) {
+  throw WorkloadError("workload '" + spec + "': " + what);
+}
+
+const char* mapping_name(StreamMapping mapping) {
+  switch (mapping) {
+    case StreamMapping::Single: return "single";
+    case StreamMapping::ByDevice: return "by_device";
+    case StreamMapping::ByPid: return "by_pid";
+  }
+  return "?";
+}
+
+}  // namespace
+
+TraceOptions parse_trace_options(const std::string& spec, size_t path_start) {
+  const size_t comma = spec.find(',', path_start);
+  const size_t options_start = comma == std::string::npos ? spec.size() : comma + 1;
+  const SpecOptions options(spec, options_start,
+                            {"format", "scale", "skip_bad", "max", "streams", "action"});
+  TraceOptions trace;
+  trace.path =
+      spec.substr(path_start, comma == std::string::npos ? std::string::npos : comma - path_start);
+  if (trace.path.empty()) options.fail("no trace file path");
+
+  const std::string_view format = options.text("format").value_or("auto");
+  if (format != "auto") {
+    trace.format = find_trace_format(format);
+    if (trace.format == nullptr) {
+      std::string names = "auto";
+      for (const TraceFormat* known : trace_formats()) names += ", " + std::string(known->name);
+      options.fail("format", "unknown trace format (" + names + ")");
+    }
+  }
+  trace.scale = options.real("scale", 1.0);
+  if (trace.scale < 0) options.fail("scale", "must be >= 0");
+  trace.skip_bad = options.flag("skip_bad", false);
+  if (options.has("max")) {
+    trace.max_requests = options.count("max", 0);
+    if (trace.max_requests == 0) options.fail("max", "must be greater than 0");
+  }
+  const std::string_view streams = options.text("streams").value_or("single");
+  if (streams == "single") {
+    trace.streams = StreamMapping::Single;
+  } else if (streams == "by_device") {
+    trace.streams = StreamMapping::ByDevice;
+  } else if (streams == "by_pid") {
+    trace.streams = StreamMapping::ByPid;
+  } else {
+    options.fail("streams", "must be single, by_device or by_pid");
+  }
+  const std::string_view action = options.text("action").value_or("D");
+  if (action.size() != 1 || action[0] < 'A' || action[0] > 'Z') {
+    options.fail("action", "must be one blkparse action letter, e.g. D or Q");
+  }
+  trace.parser.action = action[0];
+  // Whether the format has the columns and events these options name is checked once the
+  // format is known (it may be detected from the file).
+  return trace;
+}
+
+TraceWorkload::TraceWorkload(const TraceOptions& options, const std::string& spec)
+    : options_(options),
+      format_(resolve_format(options)),
+      records_(options.path, format_, options.parser, options.skip_bad) {
+  const std::string format_name(format_.name);
+  if (options_.streams == StreamMapping::ByDevice && !format_.has_device) {
+    fail_spec(spec, "streams=by_device: format " + format_name + " has no device column");
+  }
+  if (options_.streams == StreamMapping::ByPid && !format_.has_pid) {
+    fail_spec(spec, "streams=by_pid: format " + format_name + " has no pid column");
+  }
+  if (options_.parser.action != 'D' && !format_.has_action) {
+    fail_spec(spec, "action=: format " + format_name + " has no event actions");
+  }
+  if (&format_ == &blkparse_events_trace_format() && options_.parser.action != 'D' &&
+      options_.parser.action != 'C') {
+    fail_spec(spec, "action=: format " + format_name + " has only actions D and C");
+  }
+  if (options_.streams == StreamMapping::Single) {
+    pending_.resize(1);
+  } else {
+    number_streams(options_.parser);
+  }
+}
+
+std::string_view TraceWorkload::stream_key(const TraceRecord& record) const {
+  return options_.streams == StreamMapping::ByDevice ? record.device : record.pid;
+}
+
+void TraceWorkload::number_streams(const TraceParserOptions& parser_options) {
+  TraceRecordReader prescan(options_.path, format_, parser_options, options_.skip_bad);
+  uint64_t records = 0;
+  while (options_.max_requests == 0 || records < options_.max_requests) {
+    const std::optional<TraceRecord> record = prescan.next();
+    if (!record) break;
+    ++records;
+    const auto [entry, inserted] =
+        stream_numbers_.try_emplace(std::string(stream_key(*record)), static_cast<uint16_t>(0));
+    if (!inserted) continue;
+    if (stream_numbers_.size() > std::numeric_limits<uint16_t>::max() + size_t{1}) {
+      prescan.fail_at_line("more than 65536 distinct stream keys");
+    }
+    entry->second = static_cast<uint16_t>(stream_numbers_.size() - 1);
+  }
+  pending_.resize(std::max<size_t>(1, stream_numbers_.size()));
+}
+
+bool TraceWorkload::read_ahead() {
+  if (options_.max_requests != 0 && requests_read_ == options_.max_requests) return false;
+  const std::optional<TraceRecord> record = records_.next();
+  if (!record) return false;
+  ++requests_read_;
+
+  uint64_t time_ns = record->time_ns;
+  if (!first_time_ns_) {
+    first_time_ns_ = time_ns;
+    last_time_ns_ = time_ns;
+  }
+  if (time_ns < last_time_ns_) {
+    time_ns = last_time_ns_;
+    ++clamped_arrivals_;
+  }
+  last_time_ns_ = time_ns;
+
+  Request request;
+  const uint64_t elapsed_ns = time_ns - *first_time_ns_;
+  request.arrival_ns = options_.scale == 1.0
+                           ? elapsed_ns
+                           : static_cast<uint64_t>(std::llround(
+                                 static_cast<long double>(elapsed_ns) * options_.scale));
+  request.op = record->op;
+  request.offset = record->offset;
+  request.length = record->length;
+  if (options_.streams != StreamMapping::Single) {
+    const auto number = stream_numbers_.find(std::string(stream_key(*record)));
+    if (number == stream_numbers_.end()) {
+      records_.fail_at_line("stream key not seen when the file was first scanned (file changed?)");
+    }
+    request.stream = number->second;
+  }
+  pending_[request.stream].push_back(request);
+  return true;
+}
+
+std::optional<Request> TraceWorkload::next(unsigned stream) {
+  if (stream >= pending_.size()) {
+    throw std::out_of_range("trace workload has " + std::to_string(pending_.size()) +
+                            " streams, asked for stream " + std::to_string(stream));
+  }
+  std::deque<Request>& queue = pending_[stream];
+  while (queue.empty()) {
+    if (!read_ahead()) return std::nullopt;
+  }
+  const Request request = queue.front();
+  queue.pop_front();
+  return request;
+}
+
+std::string TraceWorkload::describe() const {
+  std::ostringstream text;
+  text << "trace " << options_.path << " format=" << format_.name << " scale=" << options_.scale
+       << " streams=" << mapping_name(options_.streams) << " (" << pending_.size() << ")";
+  if (options_.max_requests != 0) text << " max=" << options_.max_requests;
+  if (format_.has_action) text << " action=" << options_.parser.action;
+  return text.str();
+}
+
+}  // namespace ssdvp::workload

@@ -1,0 +1,16 @@
+// Names of the request operations: see workload.h.
+#include "traces/workload.h"
+
+namespace ssdvp::workload {
+
+const char* op_name(Op op) {
+  switch (op) {
+    case Op::Read: return "read";
+    case Op::Write: return "write";
+    case Op::Flush: return "flush";
+    case Op::Trim: return "trim";
+  }
+  return "unknown";
+}
+
+}  // namespace ssdvp::workload

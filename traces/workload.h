@@ -1,0 +1,68 @@
+// Workload interface (architecture seam 5): a stream of host block requests.
+//
+// Models: what a host issues to the drive — operation, byte offset and length, the stream
+// (host thread / submission queue) it belongs to, and, for open-loop sources (traces), its
+// arrival time.  Closed-loop sources (fio-like generators) instead give a queue depth per
+// stream and the driver keeps that many requests outstanding.
+// Leaves out: file-system effects, request merging, host CPU time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace ssdvp::workload {
+
+enum class Op : uint8_t { Read = 0, Write = 1, Flush = 2, Trim = 3 };
+
+const char* op_name(Op op);
+
+struct Request {
+  uint64_t arrival_ns = 0;   // open loop: arrival time (already time-scaled); closed loop: 0
+  Op op = Op::Read;
+  uint64_t offset = 0;       // bytes from the start of the namespace
+  uint32_t length = 0;       // bytes (> 0 for Read/Write/Trim)
+  uint16_t stream = 0;       // host thread / job; the driver maps it to a submission queue
+};
+
+// Thrown for malformed input; what() reads "file:line: what is wrong" for traces and
+// "workload 'spec': what is wrong" for generator specs.
+class WorkloadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct WorkloadContext {
+  uint64_t capacity_bytes = 0;  // logical capacity of the namespace (for size=NN% and bounds)
+  uint64_t seed = 1;            // base seed for generators (each stream derives its own)
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  // Number of independent streams (jobs / threads).  Requests of stream s come from next(s).
+  virtual unsigned streams() const = 0;
+  // Next request of `stream`, or nullopt when that stream is exhausted.
+  // Open-loop sources return requests in non-decreasing arrival_ns order per stream.
+  virtual std::optional<Request> next(unsigned stream) = 0;
+  // true: keep queue_depth() requests outstanding per stream; false: issue at arrival_ns.
+  virtual bool closed_loop() const = 0;
+  virtual unsigned queue_depth() const { return 1; }
+  // One line for the run summary, e.g. "fio randread bs=4096 iodepth=32 numjobs=1".
+  virtual std::string describe() const = 0;
+  // Counters a reader keeps (lines skipped when skip_bad is on, requests out of range, ...).
+  virtual uint64_t skipped_lines() const { return 0; }
+  // Requests whose trace timestamp went backwards; their arrival was clamped to the previous
+  // request's arrival so that arrivals never decrease.
+  virtual uint64_t clamped_arrivals() const { return 0; }
+};
+
+// Builds a workload from a spec string (see docs/traces.md):
+//   "fio:rw=randread,bs=4k,iodepth=32,..."  fio-like generator
+//   "rr:ratio=50,..."                         ratio-of-random read mix (read-ahead paper)
+//   "trace:PATH[,format=...,scale=...,skip_bad=1,...]" or a bare PATH that names a file
+std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadContext& ctx);
+
+}  // namespace ssdvp::workload
