@@ -11,9 +11,9 @@ namespace ssdvp {
 
 void print_summary(std::ostream& out, const nlohmann::json& r) {
   out << fmt::format("ssdvp run — platform '{}', workload: {}\n", r.value("platform", ""), r.value("workload", ""));
-  out << fmt::format("  simulated {:.3f} ms in {:.2f} s wall ({:.0f} host requests/s)\n",
-                     r.value("sim_time_s", 0.0) * 1e3, r.value("wall_time_s", 0.0),
-                     r.value("host_requests_per_wall_s", 0.0));
+  out << fmt::format("  simulated {:.3f} ms in {:.2f} s wall ({:.0f} host requests/s; preconditioning {:.2f} s)\n",
+                     r.value("sim_time_s", 0.0) * 1e3, r.value("run_wall_time_s", 0.0),
+                     r.value("host_requests_per_wall_s", 0.0), r.value("precondition_wall_time_s", 0.0));
   out << fmt::format("  {:<6} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10}\n", "op", "requests", "IOPS",
                      "MB/s", "mean us", "p50 us", "p99 us", "p99.9 us", "p99.99 us", "max us");
   for (const auto& [name, o] : r["ops"].items()) {

@@ -49,6 +49,7 @@ class SsdPlatform {
   // Access for tests.
   const PlatformParams& params() const { return p_; }
   HostDriver& driver() { return *driver_; }
+  HostInterface& host_interface() { return *hif_; }
   FlashController& flash_controller() { return *fctl_; }
   nand::Die& die(uint32_t i) { return *dies_.at(i); }
   Dram& dram() { return *dram_; }

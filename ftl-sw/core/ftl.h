@@ -14,7 +14,7 @@
 
 #define SECTOR_BYTES     4096u
 #define NONE32           0xFFFFFFFFu
-#define GC_RESERVE       2u      /* free superblocks per die only GC may take */
+#define GC_RESERVE       1u      /* free superblocks per die only GC may take */
 #define FOP_MAX          4096u   /* flash operations in flight */
 #define FLASH_RING       1024u
 #define HIF_CMD_RING     1024u
@@ -25,9 +25,11 @@ struct ftl_geo {
   uint32_t channels, ways, planes, blocks, pages, spp;
   uint32_t dies;
   uint32_t unit;            /* sectors in a superpage: planes * spp */
-  uint32_t sb_sectors;      /* sectors in a superblock: pages * unit */
+  uint32_t sb_sectors;      /* address stride of a superblock: pages * unit (pages = the
+                               largest pages per block of any die) */
   uint32_t superblocks;     /* dies * blocks */
-  uint32_t phys_sectors;
+  uint32_t phys_sectors;    /* address space: superblocks * sb_sectors */
+  uint32_t usable_sectors;  /* sectors that exist (SLC dies have fewer pages per block) */
   uint32_t logical_sectors;
 };
 
@@ -40,6 +42,8 @@ struct fw_heap {
 enum sb_state { SB_FREE = 0, SB_OPEN, SB_FULL, SB_VICTIM };
 
 struct die_state {
+  uint32_t pages;                  /* pages per block of this die (SLC or MLC/TLC) */
+  uint32_t sb_capacity;            /* sectors in one of its superblocks: pages * unit */
   uint32_t free_head, free_tail, free_count;
   uint32_t host_sb, host_page;     /* open superblock for host data, next superpage */
   uint32_t gc_sb, gc_page;         /* open superblock for GC copies */
@@ -132,6 +136,7 @@ struct ftl {
   uint16_t *sb_progs_inflight;     /* programs submitted, not completed: never a GC victim */
   struct die_state *die;
   uint32_t next_host_die;
+  uint8_t  gc_pending;             /* some die is cleaning or below gc_low_blocks */
   uint32_t write_seq;
 
   /* buffers */

@@ -13,26 +13,37 @@ static void fatal(const char *why, uint32_t code) {
   for (;;) hal_sleep();
 }
 
+static int die_is_slc(const struct ssd_geometry *hw, uint32_t die) {
+  if (die >= 64) return 0;
+  return die < 32 ? (hw->slc_dies_mask_lo >> die) & 1u : (hw->slc_dies_mask_hi >> (die - 32)) & 1u;
+}
+
 static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
   struct ftl_geo *g = &f->geo;
   g->channels = hw->channels;
   g->ways = hw->ways;
   g->planes = hw->planes;
   g->blocks = hw->blocks_per_plane;
-  g->pages = hw->pages_per_block;
   g->spp = hw->sectors_per_page;
   g->dies = g->channels * g->ways;
   g->unit = g->planes * g->spp;
+  g->pages = hw->pages_per_block;
+  g->usable_sectors = 0;
+  for (uint32_t d = 0; d < g->dies; d++) {
+    uint32_t p = die_is_slc(hw, d) ? hw->slc_pages_per_block : hw->pages_per_block;
+    if (p > g->pages) g->pages = p;
+    g->usable_sectors += g->blocks * p * g->unit;
+  }
   g->sb_sectors = g->pages * g->unit;
   g->superblocks = g->dies * g->blocks;
   g->phys_sectors = g->superblocks * g->sb_sectors;
   /* Logical space: the configured over-provisioning, and never less spare than GC needs to
    * make progress (its thresholds, its reserve and the two open superblocks per die). */
-  uint64_t logical = (uint64_t)g->phys_sectors * (1000u - f->cfg.op_permille) / 1000u;
+  uint64_t logical = (uint64_t)g->usable_sectors * (1000u - f->cfg.op_permille) / 1000u;
   uint64_t min_spare =
       (uint64_t)g->dies * (f->cfg.gc_high_blocks + GC_RESERVE + 2u) * g->sb_sectors;
-  if (logical + min_spare > g->phys_sectors) logical = g->phys_sectors - min_spare;
-  if (g->phys_sectors <= min_spare) fatal("fw: device too small for its GC thresholds\n", FW_HALT_BAD_CONFIG | 1u);
+  if (g->usable_sectors <= min_spare) fatal("fw: device too small for its GC thresholds\n", FW_HALT_BAD_CONFIG | 1u);
+  if (logical + min_spare > g->usable_sectors) logical = g->usable_sectors - min_spare;
   g->logical_sectors = (uint32_t)logical;
 }
 
@@ -56,7 +67,8 @@ static struct ftl *boot(void) {
   f->heap.used = base - cfg->dram_heap_addr + (uint32_t)sizeof(*f);
   if (f->heap.used > f->heap.size) fatal("fw: DRAM heap too small\n", FW_HALT_BAD_CONFIG | 2u);
 
-  derive_geometry(f, hal_dram_ptr(hal_read32(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR)));
+  const struct ssd_geometry *hw = hal_dram_ptr(hal_read32(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR));
+  derive_geometry(f, hw);
   const struct ftl_geo *g = &f->geo;
   if (f->cfg.wbuf_sectors < 2u * SSD_MDTS_SECTORS + g->unit || f->cfg.wbuf_sectors > 65535u)
     fatal("fw: write buffer size out of range\n", FW_HALT_BAD_CONFIG | 3u);
@@ -65,6 +77,10 @@ static struct ftl *boot(void) {
   f->stats->magic = SSD_FW_STATS_MAGIC;
   map_init(f);
   blocks_init(f);
+  for (uint32_t d = 0; d < g->dies; d++) {
+    f->die[d].pages = die_is_slc(hw, d) ? hw->slc_pages_per_block : hw->pages_per_block;
+    f->die[d].sb_capacity = f->die[d].pages * g->unit;
+  }
   wbuf_init(f);
   rbuf_init(f);
   f->zero_sector_addr = hal_dram_addr(fw_alloc(f, SECTOR_BYTES, SECTOR_BYTES));

@@ -39,6 +39,7 @@ uint32_t blocks_take_free(struct ftl *f, uint32_t die) {
   ds->free_head = f->sb_next[sb];
   if (ds->free_head == NONE32) ds->free_tail = NONE32;
   ds->free_count--;
+  if (ds->free_count < f->cfg.gc_low_blocks) f->gc_pending = 1;
   f->sb_state[sb] = SB_OPEN;
   return sb;
 }
@@ -53,7 +54,7 @@ uint32_t blocks_next_superpage(struct ftl *f, uint32_t die, int gc) {
     *page = 0;
   }
   uint32_t ppa = *sb * f->geo.sb_sectors + *page * f->geo.unit;
-  if (++*page == f->geo.pages) {
+  if (++*page == ds->pages) {
     f->sb_state[*sb] = SB_FULL;
     f->sb_closed_seq[*sb] = f->write_seq;
     *sb = NONE32;

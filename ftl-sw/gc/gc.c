@@ -16,17 +16,18 @@ uint32_t gc_pick_victim(const struct ftl *f, uint32_t die) {
     uint32_t sb = die * g->blocks + b;
     if (f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb]) continue;
     uint32_t valid = f->sb_valid[sb];
-    if (valid >= g->sb_sectors) continue;            /* nothing to gain */
+    const uint32_t capacity = f->die[die].sb_capacity;
+    if (valid >= capacity) continue;                 /* nothing to gain */
     uint64_t score;
     switch (f->cfg.gc_policy) {
       case SSD_GC_FIFO: score = (uint64_t)(f->write_seq - f->sb_closed_seq[sb]) + 1u; break;
       case SSD_GC_COST_BENEFIT: {
         uint64_t age = (uint64_t)(f->write_seq - f->sb_closed_seq[sb]) + 1u;
-        uint64_t invalid = g->sb_sectors - valid;
+        uint64_t invalid = capacity - valid;
         score = (age * invalid * 1024u) / (2u * (uint64_t)valid + 1u);
         break;
       }
-      default: score = g->sb_sectors - valid; break;
+      default: score = capacity - valid; break;
     }
     if (score > best_score) { best_score = score; best = sb; }
   }
@@ -44,7 +45,7 @@ static int gc_issue_reads(struct ftl *f, uint32_t die) {
   int n = 0;
   uint32_t half = ds->gc_half;
   if (ds->gc_half_busy[half]) return 0;
-  while (ds->victim_cursor < g->sb_sectors && ds->gc_gathered + ds->gc_pending_reads < g->unit &&
+  while (ds->victim_cursor < ds->sb_capacity && ds->gc_gathered + ds->gc_pending_reads < g->unit &&
          flash_can_submit(f)) {
     uint32_t ppa = ds->victim * g->sb_sectors + ds->victim_cursor;
     ds->victim_cursor++;
@@ -56,7 +57,7 @@ static int gc_issue_reads(struct ftl *f, uint32_t die) {
     f->gc_src_ppa[first] = ppa;
     f->gc_lpa[first] = f->p2l[ppa];
     /* Take the following valid sectors of the same page and plane in the same read. */
-    while (k + nsect < g->unit && ds->victim_cursor < g->sb_sectors &&
+    while (k + nsect < g->unit && ds->victim_cursor < ds->sb_capacity &&
            (ppa + nsect) % g->spp != 0 && f->p2l[ppa + nsect] != NONE32) {
       f->gc_src_ppa[first + nsect] = ppa + nsect;
       f->gc_lpa[first + nsect] = f->p2l[ppa + nsect];
@@ -75,7 +76,7 @@ static int gc_issue_reads(struct ftl *f, uint32_t die) {
 static int gc_issue_program(struct ftl *f, uint32_t die) {
   struct die_state *ds = &f->die[die];
   const struct ftl_geo *g = &f->geo;
-  int victim_drained = ds->victim_cursor == g->sb_sectors && ds->gc_pending_reads == 0;
+  int victim_drained = ds->victim_cursor == ds->sb_capacity && ds->gc_pending_reads == 0;
   if (ds->gc_gathered == 0 || ds->gc_pending_reads) return 0;
   if (ds->gc_gathered < g->unit && !victim_drained) return 0;
   if (!flash_can_submit(f)) return 0;
@@ -117,7 +118,7 @@ static int gc_issue_program(struct ftl *f, uint32_t die) {
 
 static int gc_issue_erase(struct ftl *f, uint32_t die) {
   struct die_state *ds = &f->die[die];
-  if (ds->erase_inflight || ds->victim_cursor < f->geo.sb_sectors || ds->gc_pending_reads ||
+  if (ds->erase_inflight || ds->victim_cursor < ds->sb_capacity || ds->gc_pending_reads ||
       ds->gc_gathered || ds->gc_progs_inflight || !flash_can_submit(f))
     return 0;
   if (f->sb_valid[ds->victim] != 0) {
@@ -133,22 +134,28 @@ static int gc_issue_erase(struct ftl *f, uint32_t die) {
 
 int gc_step(struct ftl *f) {
   int n = 0;
+  uint32_t busy = 0;
+  if (!f->gc_pending) return 0;
   for (uint32_t die = 0; die < f->geo.dies; die++) {
     struct die_state *ds = &f->die[die];
     if (ds->victim == NONE32) {
       uint32_t threshold = ds->gc_active ? f->cfg.gc_high_blocks : f->cfg.gc_low_blocks;
       if (ds->free_count >= threshold) { ds->gc_active = 0; continue; }
       ds->gc_active = 1;
+      busy++;
       uint32_t v = gc_pick_victim(f, die);
       if (v == NONE32) continue;
       ds->victim = v;
       ds->victim_cursor = 0;
       f->sb_state[v] = SB_VICTIM;
+    } else {
+      busy++;
     }
     n += gc_issue_reads(f, die);
     n += gc_issue_program(f, die);
     n += gc_issue_erase(f, die);
   }
+  f->gc_pending = busy != 0;
   return n;
 }
 

@@ -172,6 +172,11 @@ Config Config::load(const std::string& path, const std::vector<std::string>& ove
         if (key == s.key) spec = &s;
       if (!spec) throw ConfigError(where + ": unknown configuration key '" + key + "'");
       std::string text;
+      if (spec->type != KeyType::String && node->is_string()) {
+        const char* want = spec->type == KeyType::Bool ? "true or false"
+                           : spec->type == KeyType::Int ? "an integer" : "a number";
+        throw ConfigError(where + ": " + key + ": expected " + want + ", not a string");
+      }
       if (spec->type == KeyType::String) {
         auto str = node->value_exact<std::string>();
         if (!str) throw ConfigError(where + ": " + key + ": expected a string");

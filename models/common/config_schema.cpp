@@ -35,8 +35,8 @@ const std::vector<KeySpec>& config_schema() {
       // ---------------------------------------------------------------- NAND geometry
       {"nand.channels", K::Int, "8", 1, 64, nullptr, "Flash channels."},
       {"nand.ways", K::Int, "4", 1, 32, nullptr, "Dies (ways) per channel."},
-      {"nand.planes", K::Int, "4", 1, 8, nullptr, "Planes per die."},
-      {"nand.blocks_per_plane", K::Int, "128", 8, 65535, nullptr, "Blocks per plane."},
+      {"nand.planes", K::Int, "2", 1, 8, nullptr, "Planes per die."},
+      {"nand.blocks_per_plane", K::Int, "512", 8, 65535, nullptr, "Blocks per plane."},
       {"nand.page_bytes", K::Int, "4096", 4096, 65536, nullptr, "Page data size, a multiple of 4096 (the host sector)."},
       {"nand.oob_bytes", K::Int, "128", 16, 4096, nullptr, "Spare (OOB) bytes per page; must hold 8 bytes per 4 KiB sector."},
       {"nand.cell", K::String, "\"mlc\"", 0, 0, "slc|mlc|tlc", "Cell type of the dies (see nand.slc_dies for mixed devices)."},

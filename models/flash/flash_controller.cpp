@@ -90,18 +90,19 @@ bool FlashController::decode(const ssd_flash_desc& d, FlashOp& op) {
   op.desc = d;
   op.status = SSD_FST_OK;
   op.sector_addrs.clear();
-  std::ostringstream err;
+  std::string err;
   const uint32_t planes = uint32_t(__builtin_popcount(d.plane_mask));
-  if (d.opcode < SSD_FOP_READ || d.opcode > SSD_FOP_ERASE) err << "unknown opcode " << int(d.opcode);
-  else if (d.channel >= nand_.channels) err << "channel " << int(d.channel) << " out of range";
-  else if (d.way >= nand_.ways) err << "way " << int(d.way) << " out of range";
-  else if (d.plane_mask == 0 || (d.plane_mask >> nand_.planes)) err << "plane mask 0x" << std::hex << int(d.plane_mask);
-  else if (d.block >= nand_.blocks_per_plane) err << "block " << d.block << " out of range";
+  auto num = [](uint64_t v) { return std::to_string(v); };
+  if (d.opcode < SSD_FOP_READ || d.opcode > SSD_FOP_ERASE) err = "unknown opcode " + num(d.opcode);
+  else if (d.channel >= nand_.channels) err = "channel " + num(d.channel) + " out of range";
+  else if (d.way >= nand_.ways) err = "way " + num(d.way) + " out of range";
+  else if (d.plane_mask == 0 || (d.plane_mask >> nand_.planes)) err = "plane mask " + num(d.plane_mask) + " out of range";
+  else if (d.block >= nand_.blocks_per_plane) err = "block " + num(d.block) + " out of range";
   else if (d.opcode == SSD_FOP_READ && (d.nsect == 0 || d.sect_off + d.nsect > nand_.sectors_per_page))
-    err << "read of sectors " << d.sect_off << "+" << d.nsect << " outside the page";
+    err = "read of sectors " + num(d.sect_off) + "+" + num(d.nsect) + " outside the page";
   else if (d.opcode == SSD_FOP_PROGRAM && d.nsect != nand_.sectors_per_page)
-    err << "program of " << d.nsect << " sectors (a page has " << nand_.sectors_per_page << ")";
-  if (err.str().empty() && d.opcode != SSD_FOP_ERASE) {
+    err = "program of " + num(d.nsect) + " sectors (a page has " + num(nand_.sectors_per_page) + ")";
+  if (err.empty() && d.opcode != SSD_FOP_ERASE) {
     const uint32_t n = planes * d.nsect;
     try {
       const bool sgl = d.flags & SSD_FDF_SGL;
@@ -113,13 +114,11 @@ bool FlashController::decode(const ssd_flash_desc& d, FlashOp& op) {
       }
       if (d.oob_addr) dram_.at(d.oob_addr, sizeof(ssd_oob) * n);
     } catch (const std::out_of_range& e) {
-      err << e.what();
+      err = e.what();
     }
   }
-  if (!err.str().empty()) {
-    std::ostringstream s;
-    s << "flash controller: bad descriptor (firmware bug), tag " << d.tag << ": " << err.str();
-    report_fatal(s.str());
+  if (!err.empty()) {
+    report_fatal("flash controller: bad descriptor (firmware bug), tag " + num(d.tag) + ": " + err);
     op.status = SSD_FST_BAD_DESC;
     return false;
   }

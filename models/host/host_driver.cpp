@@ -109,10 +109,12 @@ void HostDriver::main_thread() {
     });
   }
   if (on_measure_start) on_measure_start();
+  measure_wall_start_ = std::chrono::steady_clock::now();
   streams_running_ = unsigned(streams_.size());
   start_.notify(sc_core::SC_ZERO_TIME);
   if (streams_running_) wait(all_done_);
   t_end_ = sc_core::sc_time_stamp();
+  measured_wall_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - measure_wall_start_).count();
   if (on_measure_end) on_measure_end();
   if (o_.flush_at_end) {
     admin_ = HostCommand{};
@@ -180,7 +182,7 @@ void HostDriver::issue(Request* rq, sc_time& delay) {
     rq->seq = checker_->write_submitted(rq->lba, rq->nsect, ns_of(now), rq->data.data());
     if (o_.payload)
       for (uint32_t i = 0; i < rq->nsect; i++)
-        std::memset(&rq->payload[size_t(i) * 4096], int((rq->seq + i) & 0xFF), 4096);
+        std::memset(&rq->payload[size_t(i) * 4096], payload_byte(rq->data[i]), 4096);
   } else if (rq->req.op == Op::Read && in_range) {
     checker_->read_submitted(rq->lba, rq->nsect, rq->snap);
   }
@@ -241,6 +243,23 @@ void HostDriver::stream_thread(unsigned s) {
   if (--streams_running_ == 0) all_done_.notify(sc_core::SC_ZERO_TIME);
 }
 
+// Bytes 8..4095 of a host-written sector repeat one byte derived from its tag.
+int HostDriver::payload_byte(const ssd_sector_tag& t) { return int((t.seq * 31u + t.lba) & 0xFF); }
+
+void HostDriver::check_payload(const Request* rq) {
+  for (uint32_t i = 0; i < rq->nsect; i++) {
+    const ssd_sector_tag& t = rq->data[i];
+    if (t.seq == 0) continue;   // preconditioned or never written: no host payload
+    const uint8_t* p = &rq->payload[size_t(i) * 4096];
+    const uint8_t want = uint8_t(payload_byte(t));
+    for (uint32_t b = 8; b < 4096; b++)
+      if (p[b] != want) {
+        checker_->payload_mismatch(rq->lba + i, b);
+        break;
+      }
+  }
+}
+
 void HostDriver::count_status(uint16_t status) {
   for (auto& [s, n] : status_counts_)
     if (s == status) { n++; return; }
@@ -273,7 +292,10 @@ void HostDriver::request_done(Request* rq) {
       if (rq->seq) checker_->write_completed(rq->seq, ok, now_ns);
       break;
     case Op::Read:
-      if (ok) checker_->read_completed(rq->lba, rq->nsect, rq->snap, rq->data.data());
+      if (ok) {
+        checker_->read_completed(rq->lba, rq->nsect, rq->snap, rq->data.data());
+        if (o_.payload) check_payload(rq);
+      }
       break;
     case Op::Trim:
       if (rq->lba + rq->nsect <= capacity_) checker_->trim_completed(rq->lba, rq->nsect, ns_of(rq->cmds[0].t_submit), ok);

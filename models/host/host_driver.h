@@ -68,6 +68,8 @@ class HostDriver : public sc_core::sc_module {
   uint64_t error_status_count(uint16_t status) const;
   const std::vector<std::pair<uint16_t, uint64_t>>& error_statuses() const { return status_counts_; }
   double wall_seconds() const;
+  // Wall time of the measured phase (after preconditioning).
+  double measured_wall_seconds() const { return measured_wall_s_; }
 
  private:
   struct Request;
@@ -85,6 +87,8 @@ class HostDriver : public sc_core::sc_module {
   void command_done(HostCommand* c);
   void request_done(Request* rq);
   void count_status(uint16_t st);
+  static int payload_byte(const ssd_sector_tag& t);
+  void check_payload(const Request* rq);
   void progress();
   Request* alloc_request();
   bool may_issue_more() const;
@@ -107,7 +111,8 @@ class HostDriver : public sc_core::sc_module {
   unsigned streams_running_ = 0;
   bool finished_ = false, stop_issuing_ = false;
   sc_core::sc_time t_start_, t_end_;
-  std::chrono::steady_clock::time_point wall_start_, last_progress_;
+  std::chrono::steady_clock::time_point wall_start_, last_progress_, measure_wall_start_;
+  double measured_wall_s_ = 0;
 };
 
 }  // namespace ssdvp

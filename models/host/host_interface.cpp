@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <sstream>
 
 #include "models/common/fatal.h"
 #include "models/cpu/sysctl.h"
@@ -158,20 +157,21 @@ void HostInterface::run_dma(sc_time at) {
     dma_head_++;
     HostCommand* c = d.slot < SSD_HOST_SLOTS ? slots_[d.slot].cmd : nullptr;
     std::vector<uint32_t> sectors;
-    std::ostringstream err;
-    if (!c) err << "slot " << d.slot << " holds no command";
+    std::string err;
+    auto num = [](uint64_t v) { return std::to_string(v); };
+    if (!c) err = "slot " + num(d.slot) + " holds no command";
     else if (d.dir != SSD_DMA_NONE && (d.sect_off + d.nsect > c->nsect || d.nsect == 0))
-      err << "sectors " << d.sect_off << "+" << d.nsect << " outside the command's " << c->nsect;
-    else if (d.dir > SSD_DMA_FROM_HOST) err << "direction " << int(d.dir);
-    if (err.str().empty() && d.dir != SSD_DMA_NONE) {
+      err = "sectors " + num(d.sect_off) + "+" + num(d.nsect) + " outside the command's " + num(c->nsect);
+    else if (d.dir > SSD_DMA_FROM_HOST) err = "direction " + num(d.dir);
+    if (err.empty() && d.dir != SSD_DMA_NONE) {
       try {
         sectors = sector_list(d);
       } catch (const std::out_of_range& e) {
-        err << e.what();
+        err = e.what();
       }
     }
-    if (!err.str().empty()) {
-      report_fatal("host interface: bad DMA descriptor (firmware bug): " + err.str());
+    if (!err.empty()) {
+      report_fatal("host interface: bad DMA descriptor (firmware bug): " + err);
       return;
     }
     const uint64_t bytes = uint64_t(d.nsect) * 4096;
@@ -185,12 +185,13 @@ void HostInterface::run_dma(sc_time at) {
     events_.at(data_done, [this, d, c, sectors = std::move(sectors)] {
       for (uint32_t i = 0; i < d.nsect && d.dir != SSD_DMA_NONE; i++) {
         const uint32_t s = d.sect_off + i;
+        // The tag is the sector's first 8 bytes: with payloads it is copied last so the two agree.
         if (d.dir == SSD_DMA_TO_HOST) {
-          std::memcpy(&c->data[s], dram_.at(sectors[i]), sizeof(ssd_sector_tag));
           if (c->payload) std::memcpy(c->payload + size_t(s) * 4096, dram_.at(sectors[i], 4096), 4096);
+          std::memcpy(&c->data[s], dram_.at(sectors[i]), sizeof(ssd_sector_tag));
         } else {
-          std::memcpy(dram_.at(sectors[i]), &c->data[s], sizeof(ssd_sector_tag));
           if (c->payload) std::memcpy(dram_.at(sectors[i], 4096), c->payload + size_t(s) * 4096, 4096);
+          std::memcpy(dram_.at(sectors[i]), &c->data[s], sizeof(ssd_sector_tag));
         }
       }
       if (d.flags & SSD_DMAF_COMPLETE) complete(d.slot, d.status, sc_core::sc_time_stamp());

@@ -88,4 +88,10 @@ uint32_t IntegrityChecker::read_completed(uint64_t lba, uint32_t nsect, const st
   return bad;
 }
 
+void IntegrityChecker::payload_mismatch(uint64_t lba, uint32_t offset) {
+  mismatches_++;
+  if (errors_.size() < 20)
+    errors_.push_back("lba " + std::to_string(lba) + ": payload differs at byte " + std::to_string(offset));
+}
+
 }  // namespace ssdvp

@@ -36,6 +36,9 @@ class IntegrityChecker {
   uint32_t read_completed(uint64_t lba, uint32_t nsect, const std::vector<ReadSnapshot>& snap,
                           const ssd_sector_tag* data);
 
+  // A sector whose tag was right but whose payload differs at byte `offset`.
+  void payload_mismatch(uint64_t lba, uint32_t offset);
+
   uint64_t sectors_checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
   const std::vector<std::string>& first_errors() const { return errors_; }

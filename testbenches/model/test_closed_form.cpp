@@ -1,0 +1,152 @@
+// Closed-form checks: the platform must reproduce the timing its configuration implies.
+//  * QD1 4 KiB random read on one die: every request's latency equals the sum of the
+//    configured path (host, PCIe, firmware cost model, flash controller, bus, tR, DMA).
+//  * Sequential read and write bandwidth saturate at the analytical bound — the minimum of
+//    the channel buses, the dies' arrays and the host link — within 2%.
+// Each TEST builds its own platform and therefore runs in its own process.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "model/platform_test_support.h"
+#include "models/host/host_driver.h"
+
+extern "C" {
+#include "ftl-sw/hal/hal.h"
+}
+
+using namespace ssdvp;
+using ssdvp::test::run_platform;
+using ssdvp::test::small_platform;
+
+namespace {
+
+double bytes_ns(double bytes, double mbps) { return bytes / (mbps * 1e-3); }   // MB/s = bytes/us
+
+// Analytical per-sector times of single-plane 4 KiB reads and two-plane programs.
+struct Bounds {
+  double read_bus_ns, read_die_ns, write_bus_ns, write_die_ns;
+};
+Bounds bounds(const PlatformParams& p) {
+  const auto& ch = p.channel;
+  const double xfer = bytes_ns(4096, ch.bus_mbps);
+  const double cmd = test::ns(ch.cmd_addr), setup = test::ns(ch.data_setup), status = test::ns(ch.status);
+  const double planes = p.nand.planes;
+  Bounds b;
+  b.read_bus_ns = cmd + setup + xfer;
+  b.read_die_ns = cmd + test::ns(p.nand.mlc.t_read[0]) + setup + xfer;
+  b.write_bus_ns = (planes * (cmd + setup + xfer) + status) / planes;
+  b.write_die_ns = (planes * (cmd + setup + xfer) + test::ns(p.nand.mlc.t_prog[0]) + status) / planes;
+  return b;
+}
+
+// MB/s the platform can move for an op with `sectors` per command, from each limit.
+double analytic_read_mbps(const PlatformParams& p, uint32_t sectors_per_cmd) {
+  const Bounds b = bounds(p);
+  const double channels = p.nand.channels, dies = p.nand.dies();
+  const double bus = channels * 4096 / b.read_bus_ns * 1e3;
+  const double die = dies * 4096 / b.read_die_ns * 1e3;
+  const double data = sectors_per_cmd * 4096.0;
+  const double wire = sectors_per_cmd * (4096.0 + p.host.tlp_overhead_bytes) + 16 + p.host.tlp_overhead_bytes;
+  const double link = p.host.link_mbps * data / wire;
+  return std::min({bus, die, link});
+}
+
+double analytic_write_mbps(const PlatformParams& p, uint32_t sectors_per_cmd) {
+  const Bounds b = bounds(p);
+  const double bus = p.nand.channels * 4096 / b.write_bus_ns * 1e3;
+  const double die = p.nand.dies() * 4096 / b.write_die_ns * 1e3;
+  const double data = sectors_per_cmd * 4096.0;
+  const double wire = sectors_per_cmd * (4096.0 + p.host.tlp_overhead_bytes);
+  const double link = p.host.link_mbps * data / wire;
+  return std::min({bus, die, link});
+}
+
+}  // namespace
+
+TEST(ClosedForm, Qd1RandomReadOnOneDieEqualsConfiguredPath) {
+  auto run = run_platform({"nand.channels=1", "nand.ways=1", "nand.blocks_per_plane=64", "dram.size_mib=128",
+                           "precondition.fill=0.5", "precondition.overwrite=0"},
+                          "fio:rw=randread,bs=4k,iodepth=1,size=40%,io=300");
+  const auto& r = run.results;
+  test::expect_clean(r);
+  const PlatformParams& p = run.platform->params();
+  const double bw = p.host.link_mbps, L = test::ns(p.host.link_latency), ov = p.host.tlp_overhead_bytes;
+  const auto& c = p.firmware.cost;
+  const double dram_4k = bytes_ns(4096, p.dram.bandwidth_mbps) + test::ns(p.dram.latency);
+  const double expected =
+      test::ns(p.host.submit)                                    // host builds the command
+      + bytes_ns(4 + ov, bw) + L                                  // doorbell
+      + L + bytes_ns(64 + ov, bw) + L                             // SQE fetch (read request + data)
+      + test::ns(c[HAL_COST_HOST_CMD] + c[HAL_COST_SECTOR] + c[HAL_COST_FLASH_SUBMIT])
+      + test::ns(p.fctl.desc)                                     // descriptor fetch/decode
+      + test::ns(p.channel.cmd_addr) + test::ns(p.nand.mlc.t_read[0])
+      + std::max(test::ns(p.channel.data_setup) + bytes_ns(4096, p.channel.bus_mbps),
+                 test::ns(p.channel.data_setup) + dram_4k)        // data out, into DRAM
+      + test::ns(p.fctl.cpl)                                      // completion posted
+      + test::ns(c[HAL_COST_FLASH_DONE] + c[HAL_COST_DMA_SUBMIT])
+      + std::max(bytes_ns(4096 + ov, bw) + L, dram_4k)            // DMA to the host
+      + bytes_ns(16 + ov, bw) + L + test::ns(p.host.irq);         // CQE + interrupt
+  const auto& h = run.platform->driver().stats(workload::Op::Read).latency;
+  ASSERT_EQ(h.count(), 300u);
+  EXPECT_NEAR(double(h.min()), expected, 2.0) << "expected " << expected << " ns";
+  EXPECT_NEAR(double(h.max()), expected, 2.0) << "expected " << expected << " ns";
+  EXPECT_EQ(r["ftl"]["flash_reads"].get<uint64_t>(), 300u);
+  EXPECT_EQ(r["ftl"]["unmapped_reads"].get<uint64_t>(), 0u);
+}
+
+TEST(ClosedForm, SequentialReadSaturatesDieArrays) {
+  // One die per channel: nothing shares a bus, the arrays are the limit.
+  auto run = run_platform({"nand.channels=8", "nand.ways=1", "nand.blocks_per_plane=64", "dram.size_mib=256",
+                           "precondition.overwrite=0"},
+                          "fio:rw=read,bs=128k,iodepth=32,io=2000");
+  test::expect_clean(run.results);
+  const double bound = analytic_read_mbps(run.platform->params(), 32);
+  const double got = run.results["ops"]["read"]["mbps"].get<double>();
+  EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
+}
+
+TEST(ClosedForm, SequentialReadSaturatesChannelBus) {
+  auto run = run_platform({"nand.channels=2", "nand.ways=8", "nand.blocks_per_plane=32", "channel.bus_mbps=40",
+                           "dram.size_mib=256", "precondition.overwrite=0"},
+                          "fio:rw=read,bs=128k,iodepth=32,io=300");
+  test::expect_clean(run.results);
+  const PlatformParams& p = run.platform->params();
+  const double bound = analytic_read_mbps(p, 32);
+  ASSERT_LT(bound, p.nand.dies() * 4096 / bounds(p).read_die_ns * 1e3);   // really bus-bound
+  const double got = run.results["ops"]["read"]["mbps"].get<double>();
+  EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
+}
+
+TEST(ClosedForm, SequentialReadSaturatesHostLink) {
+  auto run = run_platform({"nand.channels=8", "nand.ways=4", "nand.blocks_per_plane=32", "host.link_mbps=200",
+                           "dram.size_mib=256", "precondition.overwrite=0"},
+                          "fio:rw=read,bs=128k,iodepth=32,io=2000");
+  test::expect_clean(run.results);
+  const double bound = analytic_read_mbps(run.platform->params(), 32);
+  const double got = run.results["ops"]["read"]["mbps"].get<double>();
+  EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
+}
+
+TEST(ClosedForm, SequentialWriteSaturatesDieArrays) {
+  // Fresh drive (no GC during the run), small write buffer so that its fill is < 2% of the data.
+  auto run = run_platform({"nand.channels=8", "nand.ways=1", "nand.blocks_per_plane=64", "dram.size_mib=256",
+                           "ftl.write_buffer_mib=2.1"},
+                          "fio:rw=write,bs=128k,iodepth=32,io=1500", false);
+  test::expect_clean(run.results);
+  const double bound = analytic_write_mbps(run.platform->params(), 32);
+  const double got = run.results["ops"]["write"]["mbps"].get<double>();
+  EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
+  EXPECT_EQ(run.results["ftl"]["gc_runs"].get<uint64_t>(), 0u);
+}
+
+TEST(ClosedForm, SequentialWriteSaturatesHostLink) {
+  auto run = run_platform({"nand.channels=8", "nand.ways=4", "nand.blocks_per_plane=64", "dram.size_mib=256",
+                           "host.link_mbps=100", "ftl.write_buffer_mib=2.1",
+                           "nand.mlc.t_prog_us=[200]"},
+                          "fio:rw=write,bs=128k,iodepth=32,io=1500", false);
+  test::expect_clean(run.results);
+  const double bound = analytic_write_mbps(run.platform->params(), 32);
+  const double got = run.results["ops"]["write"]["mbps"].get<double>();
+  EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
+}

@@ -1,0 +1,114 @@
+// Configuration: defaults, TOML loading, --set overrides, and every kind of bad value
+// named by key (and file:line for file values); docs/config.md equals the generated text.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "models/common/config.h"
+#include "models/common/params.h"
+
+using ssdvp::Config;
+using ssdvp::ConfigError;
+using ssdvp::PlatformParams;
+
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("ssdvp_cfg_" + std::to_string(::getpid()) + "_" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+std::string error_of(const std::string& toml, const std::vector<std::string>& sets = {}) {
+  try {
+    const std::string path = toml.empty() ? std::string() : write_temp("t.toml", toml);
+    Config c = Config::load(path, sets);
+    PlatformParams::from(c);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(Config, DefaultsMakeAValidPlatform) {
+  Config c;
+  PlatformParams p = PlatformParams::from(c);
+  EXPECT_EQ(p.nand.channels, 8u);
+  EXPECT_EQ(p.nand.sectors_per_page, 1u);
+  EXPECT_EQ(p.ftl.gc_policy, "greedy");
+}
+
+TEST(Config, EveryShippedPlatformLoads) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(SSDVP_SOURCE_DIR) + "/platforms")) {
+    if (e.path().extension() != ".toml") continue;
+    SCOPED_TRACE(e.path().string());
+    Config c = Config::load(e.path().string());
+    EXPECT_NO_THROW(PlatformParams::from(c));
+    n++;
+  }
+  EXPECT_GE(n, 4);
+}
+
+TEST(Config, FileValuesAndOverrides) {
+  const std::string path = write_temp("ok.toml", "[nand]\nchannels = 2\n[nand.mlc]\nt_read_us = [50, 70]\n");
+  Config c = Config::load(path, {"nand.ways=3", "ftl.gc_policy=fifo"});
+  EXPECT_EQ(c.get_int("nand.channels"), 2);
+  EXPECT_EQ(c.get_int("nand.ways"), 3);
+  EXPECT_EQ(c.get_string("ftl.gc_policy"), "fifo");
+  EXPECT_EQ(c.get_list("nand.mlc.t_read_us"), (std::vector<double>{50, 70}));
+  EXPECT_EQ(c.origin("nand.channels"), path + ":2");
+}
+
+TEST(Config, UnknownKeyNamesKeyAndLine) {
+  const std::string e = error_of("[nand]\nchannels = 2\nchanels = 3\n");
+  EXPECT_NE(e.find("unknown configuration key 'nand.chanels'"), std::string::npos) << e;
+  EXPECT_NE(e.find(":3"), std::string::npos) << e;
+}
+
+TEST(Config, UnknownKeyInSet) {
+  EXPECT_NE(error_of("", {"nand.bogus=1"}).find("'nand.bogus'"), std::string::npos);
+  EXPECT_NE(error_of("", {"novalue"}).find("expected key=value"), std::string::npos);
+}
+
+TEST(Config, WrongTypes) {
+  EXPECT_NE(error_of("[nand]\nchannels = \"eight\"\n").find("nand.channels: expected an integer"), std::string::npos);
+  EXPECT_NE(error_of("", {"sim.payload=maybe"}).find("sim.payload"), std::string::npos);
+  EXPECT_NE(error_of("[nand]\ncell = 3\n").find("nand.cell: expected a string"), std::string::npos);
+}
+
+TEST(Config, ImpossibleValuesNameTheKey) {
+  EXPECT_NE(error_of("", {"nand.channels=0"}).find("nand.channels = 0 is outside"), std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.op=0.95"}).find("ftl.op = 0.95 is outside"), std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.op=-0.1"}).find("ftl.op"), std::string::npos);
+  EXPECT_NE(error_of("", {"nand.page_bytes=6144"}).find("nand.page_bytes = 6144 is not a multiple of 4096"),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"nand.cell=qlc"}).find("not one of slc|mlc|tlc"), std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.gc_low_blocks=9", "ftl.gc_high_blocks=4"}).find("ftl.gc_high_blocks"), std::string::npos);
+  EXPECT_NE(error_of("", {"nand.mlc.t_read_us=[1,2,3]"}).find("give 1 or 2"), std::string::npos);
+  EXPECT_NE(error_of("", {"nand.slc_dies=999"}).find("nand.slc_dies"), std::string::npos);
+  EXPECT_NE(error_of("", {"host.max_transfer_kib=130"}).find("multiple of 4"), std::string::npos);
+}
+
+TEST(Config, MoreDramUseThanDramIsAnError) {
+  const std::string e = error_of("", {"nand.blocks_per_plane=8192", "dram.size_mib=64"});
+  EXPECT_NE(e.find("dram.size_mib = 64 is too small"), std::string::npos) << e;
+}
+
+TEST(Config, MalformedTomlNamesFileAndLine) {
+  const std::string e = error_of("[nand]\nchannels = = 2\n");
+  EXPECT_NE(e.find(":2"), std::string::npos) << e;
+}
+
+TEST(Config, DocsEqualGeneratedReference) {
+  std::ifstream in(std::string(SSDVP_SOURCE_DIR) + "/docs/config.md");
+  std::stringstream s;
+  s << in.rdbuf();
+  EXPECT_EQ(s.str(), ssdvp::config_reference_markdown())
+      << "docs/config.md is out of date: regenerate it with `ssdvp config-doc > docs/config.md`";
+}

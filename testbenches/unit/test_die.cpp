@@ -1,0 +1,154 @@
+// NAND die rules and timing: erase-before-write, in-order programming, busy checks,
+// per-cell and per-page-type array times, multi-plane, erase counts, data round trip,
+// injected ECC faults.
+#include <gtest/gtest.h>
+
+#include "models/common/config.h"
+#include "models/common/params.h"
+#include "models/nand/die.h"
+
+using namespace ssdvp;
+using nand::ArrayOp;
+using nand::Die;
+using nand::RuleViolation;
+using sc_core::sc_time;
+using sc_core::SC_US;
+
+namespace {
+
+NandParams small_nand(std::vector<std::string> sets = {}) {
+  sets.push_back("nand.blocks_per_plane=32");
+  sets.push_back("nand.planes=2");
+  sets.push_back("nand.page_bytes=8192");
+  sets.push_back("nand.oob_bytes=64");
+  return PlatformParams::from(Config::load("", sets)).nand;
+}
+
+// Programs one page on the planes of `mask` with tags (lba = base + plane*8 + sector).
+sc_time program(Die& d, uint8_t mask, uint32_t block, uint32_t page, sc_time now, uint32_t base = 100) {
+  d.latch(ArrayOp::Program, mask, block, page, now);
+  for (uint32_t pl = 0; pl < d.planes(); pl++) {
+    if (!(mask >> pl & 1u)) continue;
+    for (uint32_t s = 0; s < d.sectors_per_page(); s++) {
+      d.page_register(pl)[s].tag = ssd_sector_tag{base + pl * 8 + s, page + 1};
+      d.page_register(pl)[s].oob = ssd_oob{base + pl * 8 + s, 7};
+    }
+  }
+  return d.start_array(now);
+}
+
+}  // namespace
+
+TEST(Die, ProgramThenReadBackTagsAndOob) {
+  NandParams p = small_nand();
+  Die d(0, CellType::MLC, p, false);
+  sc_time t = program(d, 0x3, 2, 0, sc_time(0, SC_US));
+  d.latch(ArrayOp::Read, 0x2, 2, 0, t);
+  d.start_array(t);
+  EXPECT_EQ(d.page_register(1)[1].tag.lba, 100u + 8 + 1);
+  EXPECT_EQ(d.page_register(1)[1].tag.seq, 1u);
+  EXPECT_EQ(d.page_register(1)[1].oob.lpa, 100u + 8 + 1);
+}
+
+TEST(Die, ArrayTimesByCellAndPageType) {
+  NandParams p = small_nand({"nand.mlc.t_prog_us=[500, 1500]", "nand.mlc.t_read_us=[40, 70]"});
+  Die mlc(0, CellType::MLC, p, false);
+  sc_time t0(0, SC_US);
+  sc_time t1 = program(mlc, 0x1, 0, 0, t0);
+  EXPECT_EQ(t1 - t0, sc_time(500, SC_US));            // LSB page
+  sc_time t2 = program(mlc, 0x1, 0, 1, t1);
+  EXPECT_EQ(t2 - t1, sc_time(1500, SC_US));           // MSB page
+  mlc.latch(ArrayOp::Read, 0x1, 0, 1, t2);
+  EXPECT_EQ(mlc.start_array(t2) - t2, sc_time(70, SC_US));
+  mlc.latch(ArrayOp::Erase, 0x1, 0, 0, t2 + sc_time(70, SC_US));
+  EXPECT_EQ(mlc.start_array(t2 + sc_time(70, SC_US)) - (t2 + sc_time(70, SC_US)), sc_time(3000, SC_US));
+
+  Die slc(1, CellType::SLC, p, false);
+  EXPECT_EQ(slc.pages_per_block(), 64u);
+  EXPECT_EQ(program(slc, 0x1, 0, 0, t0) - t0, sc_time(200, SC_US));
+  slc.latch(ArrayOp::Read, 0x1, 0, 0, sc_time(200, SC_US));
+  EXPECT_EQ(slc.start_array(sc_time(200, SC_US)), sc_time(220, SC_US));
+}
+
+TEST(Die, ProgramOutOfOrderIsAViolationNamingTheAddress) {
+  Die d(3, CellType::MLC, small_nand(), false);
+  program(d, 0x1, 5, 0, sc_time(0, SC_US));
+  try {
+    d.latch(ArrayOp::Program, 0x1, 5, 2, sc_time(10000, SC_US));
+    FAIL() << "no violation";
+  } catch (const RuleViolation& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("out of order"), std::string::npos) << m;
+    EXPECT_NE(m.find("die 3"), std::string::npos) << m;
+    EXPECT_NE(m.find("block 5 page 2"), std::string::npos) << m;
+  }
+}
+
+TEST(Die, RewriteWithoutEraseIsAViolation) {
+  Die d(0, CellType::MLC, small_nand(), false);
+  sc_time t = program(d, 0x1, 1, 0, sc_time(0, SC_US));
+  t = program(d, 0x1, 1, 1, t);
+  EXPECT_THROW(d.latch(ArrayOp::Program, 0x1, 1, 0, t), RuleViolation);
+  d.latch(ArrayOp::Erase, 0x1, 1, 0, t);
+  t = d.start_array(t);
+  EXPECT_EQ(d.erase_count(0, 1), 1u);
+  EXPECT_EQ(d.next_page(0, 1), 0u);
+  EXPECT_NO_THROW(program(d, 0x1, 1, 0, t));
+}
+
+TEST(Die, CommandWhileBusyIsAViolation) {
+  Die d(0, CellType::MLC, small_nand(), false);
+  sc_time done = program(d, 0x1, 0, 0, sc_time(0, SC_US));
+  EXPECT_FALSE(d.ready(done - sc_time(1, SC_US)));
+  EXPECT_THROW(d.latch(ArrayOp::Read, 0x1, 0, 0, done - sc_time(1, SC_US)), RuleViolation);
+  EXPECT_TRUE(d.ready(done));
+}
+
+TEST(Die, AddressesOutOfRange) {
+  Die d(0, CellType::MLC, small_nand(), false);
+  EXPECT_THROW(d.latch(ArrayOp::Read, 0x1, 32, 0, sc_time(0, SC_US)), RuleViolation);
+  EXPECT_THROW(d.latch(ArrayOp::Read, 0x1, 0, 128, sc_time(0, SC_US)), RuleViolation);
+  EXPECT_THROW(d.latch(ArrayOp::Read, 0x4, 0, 0, sc_time(0, SC_US)), RuleViolation);
+  EXPECT_THROW(d.latch(ArrayOp::Read, 0x0, 0, 0, sc_time(0, SC_US)), RuleViolation);
+}
+
+TEST(Die, MultiPlaneEraseCountsEveryPlaneAndAddsConfiguredTime) {
+  NandParams p = small_nand({"nand.multiplane_extra_us=5"});
+  Die d(0, CellType::MLC, p, false);
+  d.latch(ArrayOp::Erase, 0x3, 7, 0, sc_time(0, SC_US));
+  EXPECT_EQ(d.start_array(sc_time(0, SC_US)), sc_time(3005, SC_US));
+  EXPECT_EQ(d.erase_count(0, 7), 1u);
+  EXPECT_EQ(d.erase_count(1, 7), 1u);
+  EXPECT_EQ(d.erase_count(0, 6), 0u);
+}
+
+TEST(Die, ErasedPagesReadAsOnes) {
+  Die d(0, CellType::MLC, small_nand(), false);
+  d.latch(ArrayOp::Read, 0x1, 0, 3, sc_time(0, SC_US));
+  d.start_array(sc_time(0, SC_US));
+  EXPECT_EQ(d.page_register(0)[0].tag.lba, 0xFFFFFFFFu);
+}
+
+TEST(Die, InjectedUncorrectableRateIsHonoured) {
+  NandParams p = small_nand({"nand.uncorrectable_per_million=100000"});  // 10%
+  Die d(0, CellType::MLC, p, false);
+  sc_time t(0, SC_US);
+  int bad = 0, total = 0;
+  for (int i = 0; i < 2000; i++) {
+    d.latch(ArrayOp::Read, 0x1, 0, 0, t);
+    t = d.start_array(t);
+    for (uint32_t s = 0; s < d.sectors_per_page(); s++, total++) bad += d.read_status(0, s).uncorrectable;
+  }
+  EXPECT_NEAR(double(bad) / total, 0.10, 0.02);
+}
+
+TEST(Die, FunctionalOperationsLeaveTimingAlone) {
+  Die d(0, CellType::MLC, small_nand(), false);
+  d.functional(ArrayOp::Program, 0x1, 0, 0, [&](uint32_t pl) { d.page_register(pl)[0].tag = {42, 1}; },
+               [](uint32_t) {});
+  EXPECT_TRUE(d.ready(sc_time(0, SC_US)));
+  EXPECT_EQ(d.array_busy_ps(), 0u);
+  EXPECT_EQ(d.next_page(0, 0), 1u);
+  EXPECT_EQ(d.stored(0, 0, 0)[0].tag.lba, 42u);
+  EXPECT_THROW(d.functional(ArrayOp::Program, 0x1, 0, 0, [](uint32_t) {}, [](uint32_t) {}), RuleViolation);
+}

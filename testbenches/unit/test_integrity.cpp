@@ -1,0 +1,70 @@
+// The integrity checker must accept every legal answer and reject stale or foreign data.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "models/host/integrity.h"
+
+using ssdvp::IntegrityChecker;
+
+namespace {
+std::vector<IntegrityChecker::ReadSnapshot> snap(const IntegrityChecker& c, uint64_t lba, uint32_t n) {
+  std::vector<IntegrityChecker::ReadSnapshot> s;
+  c.read_submitted(lba, n, s);
+  return s;
+}
+}  // namespace
+
+TEST(Integrity, NewestAcknowledgedWriteIsRequired) {
+  IntegrityChecker c(100);
+  ssd_sector_tag w1[2], w2[2];
+  const uint32_t s1 = c.write_submitted(10, 2, 100, w1);
+  c.write_completed(s1, true, 200);
+  const uint32_t s2 = c.write_submitted(10, 2, 300, w2);
+  c.write_completed(s2, true, 400);
+  auto sn = snap(c, 10, 2);
+  EXPECT_EQ(c.read_completed(10, 2, sn, w2), 0u);
+  EXPECT_EQ(c.read_completed(10, 2, sn, w1), 2u);   // stale
+  EXPECT_EQ(c.mismatches(), 2u);
+}
+
+TEST(Integrity, InFlightWritesMayOrMayNotBeSeen) {
+  IntegrityChecker c(100);
+  ssd_sector_tag w1[1], w2[1];
+  const uint32_t s1 = c.write_submitted(5, 1, 100, w1);
+  c.write_completed(s1, true, 200);
+  auto sn = snap(c, 5, 1);
+  c.write_submitted(5, 1, 300, w2);                 // overlaps the read
+  EXPECT_EQ(c.read_completed(5, 1, sn, w1), 0u);
+  EXPECT_EQ(c.read_completed(5, 1, sn, w2), 0u);
+}
+
+TEST(Integrity, ForeignTagsAndUnwrittenSectors) {
+  IntegrityChecker c(100);
+  ssd_sector_tag w[1];
+  const uint32_t s = c.write_submitted(7, 1, 100, w);
+  c.write_completed(s, true, 200);
+  ssd_sector_tag other[1] = {{8, s}};
+  auto sn = snap(c, 7, 1);
+  EXPECT_EQ(c.read_completed(7, 1, sn, other), 1u);          // names another sector
+  ssd_sector_tag never[1] = {{7, 99}};
+  EXPECT_EQ(c.read_completed(7, 1, sn, never), 1u);          // sequence never issued
+  ssd_sector_tag zero[1] = {{0, 0}};
+  auto sn2 = snap(c, 3, 1);
+  EXPECT_EQ(c.read_completed(3, 1, sn2, zero), 0u);           // never written: zeros
+  ssd_sector_tag pre[1] = {{3, 0}};
+  EXPECT_EQ(c.read_completed(3, 1, sn2, pre), 0u);            // preconditioned
+  EXPECT_EQ(c.read_completed(7, 1, sn, zero), 1u);            // written: zeros are wrong
+}
+
+TEST(Integrity, TrimmedSectorsReadAsZeros) {
+  IntegrityChecker c(100);
+  ssd_sector_tag w[1];
+  const uint32_t s = c.write_submitted(9, 1, 100, w);
+  c.write_completed(s, true, 200);
+  c.trim_completed(9, 1, 300, true);
+  auto sn = snap(c, 9, 1);
+  ssd_sector_tag zero[1] = {{0, 0}};
+  EXPECT_EQ(c.read_completed(9, 1, sn, zero), 0u);
+  EXPECT_EQ(c.read_completed(9, 1, sn, w), 1u);
+}
