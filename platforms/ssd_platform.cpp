@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "models/bus/router.h"
+#include "models/common/event_queue.h"
 #include "models/common/fatal.h"
 #include "models/cpu/native_core.h"
 #include "models/cpu/sysctl.h"
@@ -33,6 +34,7 @@ uint32_t gc_policy_code(const std::string& p) {
 
 SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), p_(PlatformParams::from(cfg)) {
   const NandParams& n = p_.nand;
+  events_ = std::make_unique<EventQueue>("events");
   dram_ = std::make_unique<Dram>(p_.dram);
   for (uint32_t d = 0; d < n.dies(); d++)
     dies_.push_back(std::make_unique<nand::Die>(d, n.cell_of(d), n, p_.payload));
@@ -70,15 +72,16 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   router_ = std::make_unique<Router>("bus");
   std::vector<nand::Die*> die_ptrs;
   for (auto& d : dies_) die_ptrs.push_back(d.get());
-  fctl_ = std::make_unique<FlashController>("fctl", p_.fctl, n, *dram_, *sysctl_, die_ptrs, kGeometryAddr, p_.payload);
+  fctl_ = std::make_unique<FlashController>("fctl", p_.fctl, n, *dram_, *sysctl_, die_ptrs, kGeometryAddr, p_.payload,
+                                           *events_);
   for (uint32_t c = 0; c < n.channels; c++) {
     std::vector<nand::Die*> on_channel;
     for (uint32_t w = 0; w < n.ways; w++) on_channel.push_back(die_ptrs[w * n.channels + c]);
     channels_.push_back(std::make_unique<TlmChannel>(sc_core::sc_gen_unique_name("channel"), p_.channel,
-                                                     on_channel, *fctl_));
+                                                     on_channel, *fctl_, *events_));
     fctl_->attach_channel(c, channels_.back().get());
   }
-  hif_ = std::make_unique<HostInterface>("hif", p_.host, *dram_, *sysctl_, p_.payload);
+  hif_ = std::make_unique<HostInterface>("hif", p_.host, *dram_, *sysctl_, p_.payload, *events_);
 
   // Peripheral windows, in the order of the register map.
   int port = 0;

@@ -22,6 +22,7 @@ extern "C" {
 namespace ssdvp {
 
 class Dram;
+class EventQueue;
 class SysCtl;
 class Timer;
 class Uart;
@@ -71,6 +72,7 @@ class SsdPlatform {
   Config cfg_;
   PlatformParams p_;
   std::unique_ptr<workload::Workload> workload_;
+  std::unique_ptr<EventQueue> events_;
   std::unique_ptr<Dram> dram_;
   std::vector<std::unique_ptr<nand::Die>> dies_;
   std::unique_ptr<SysCtl> sysctl_;

@@ -124,6 +124,7 @@ static void fifo_skip_dead(struct wbuf *w) {
 }
 
 static uint32_t pick_die(struct ftl *f) {
+  if (f->blocked_epoch == f->space_epoch) return NONE32;   /* nothing was freed since */
   for (uint32_t k = 0; k < f->geo.dies; k++) {
     uint32_t d = (f->next_host_die + k) % f->geo.dies;
     struct die_state *ds = &f->die[d];
@@ -132,6 +133,7 @@ static uint32_t pick_die(struct ftl *f) {
       return d;
     }
   }
+  f->blocked_epoch = f->space_epoch;
   return NONE32;
 }
 

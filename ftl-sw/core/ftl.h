@@ -58,6 +58,7 @@ struct die_state {
   uint8_t  gc_half_busy[2];        /* a program owns that half */
   uint8_t  erase_inflight;
   uint8_t  gc_active;              /* cleaning until gc_high_blocks are free */
+  uint8_t  gc_listed;              /* in ftl.gc_dies */
 };
 
 /* ---- host commands */
@@ -136,7 +137,10 @@ struct ftl {
   uint16_t *sb_progs_inflight;     /* programs submitted, not completed: never a GC victim */
   struct die_state *die;
   uint32_t next_host_die;
-  uint8_t  gc_pending;             /* some die is cleaning or below gc_low_blocks */
+  uint32_t *gc_dies;               /* dies that are cleaning or below gc_low_blocks */
+  uint32_t gc_ndies;
+  uint32_t space_epoch;            /* bumped whenever a superblock is freed */
+  uint32_t blocked_epoch;          /* space_epoch when no die could take host data */
   uint32_t write_seq;
 
   /* buffers */
@@ -164,6 +168,7 @@ struct ftl {
 
   /* rings */
   struct ssd_host_cmd *cmd_ring;   struct ring_pos cmd_pos;
+  volatile uint32_t *cmd_tail;     /* the HIF's shadow of HIF_CMD_TAIL */
   struct ssd_hif_dma *dma_ring;    struct ring_pos dma_pos;  uint32_t dma_inflight;
   struct ssd_hif_done *done_ring;  struct ring_pos done_pos;
   struct ssd_flash_desc *fsub;     struct ring_pos fsub_pos;
@@ -243,6 +248,7 @@ void gc_read_done(struct ftl *f, uint32_t tag);
 void gc_program_done(struct ftl *f, uint32_t tag);
 void gc_erase_done(struct ftl *f, uint32_t tag);
 uint32_t gc_pick_victim(const struct ftl *f, uint32_t die);
+void gc_watch(struct ftl *f, uint32_t die);   /* a die may need cleaning */
 
 /* preconditioning (core/precondition.c) */
 void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *cmd);

@@ -114,6 +114,8 @@ static struct ftl *boot(void) {
   f->done_ring = fw_alloc(f, HIF_DMA_RING * (uint32_t)sizeof(struct ssd_hif_done), 64);
   f->fsub = fw_alloc(f, FLASH_RING * (uint32_t)sizeof(struct ssd_flash_desc), 64);
   f->fcpl = fw_alloc(f, FOP_MAX * (uint32_t)sizeof(struct ssd_flash_cpl), 64);
+  f->cmd_tail = fw_alloc(f, 64, 64);
+  hal_write32(SSD_HIF_BASE + HIF_CMD_TAIL_SHADOW, hal_dram_addr((const void *)f->cmd_tail));
   f->cmd_pos.size = HIF_CMD_RING;
   f->dma_pos.size = HIF_DMA_RING;
   f->done_pos = (struct ring_pos){0, 0, HIF_DMA_RING, 1};
@@ -153,6 +155,9 @@ int ftl_poll(struct ftl *f) {
 void fw_main(void) {
   struct ftl *f = boot();
   for (;;) {
+    if (ftl_poll(f)) continue;
+    /* Nothing to do: clear the interrupt lines, look once more, then sleep.  Anything that
+     * arrives after the clear sets a line again and the sleep returns at once. */
     hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_PENDING, 0xFFFFFFFFu);
     if (!ftl_poll(f)) hal_sleep();
   }

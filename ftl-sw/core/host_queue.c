@@ -53,7 +53,7 @@ int hif_poll_done(struct ftl *f) {
 
 int hif_poll_cmds(struct ftl *f) {
   struct ring_pos *p = &f->cmd_pos;
-  uint32_t tail = hal_read32(SSD_HIF_BASE + HIF_CMD_TAIL);
+  uint32_t tail = *f->cmd_tail;
   int n = 0;
   while (p->head != tail) {
     const struct ssd_host_cmd *c = &f->cmd_ring[p->head & (p->size - 1u)];

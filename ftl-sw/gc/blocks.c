@@ -13,6 +13,8 @@ void blocks_init(struct ftl *f) {
   f->sb_closed_seq = fw_alloc(f, g->superblocks * 4u, 64);
   f->sb_progs_inflight = fw_alloc(f, g->superblocks * 2u, 64);
   f->die = fw_alloc(f, g->dies * (uint32_t)sizeof(struct die_state), 64);
+  f->gc_dies = fw_alloc(f, g->dies * 4u, 64);
+  f->blocked_epoch = NONE32;
   for (uint32_t d = 0; d < g->dies; d++) {
     struct die_state *ds = &f->die[d];
     ds->free_head = ds->free_tail = NONE32;
@@ -30,6 +32,7 @@ void blocks_put_free(struct ftl *f, uint32_t sb) {
   else f->sb_next[ds->free_tail] = sb;
   ds->free_tail = sb;
   ds->free_count++;
+  f->space_epoch++;
 }
 
 uint32_t blocks_take_free(struct ftl *f, uint32_t die) {
@@ -39,7 +42,7 @@ uint32_t blocks_take_free(struct ftl *f, uint32_t die) {
   ds->free_head = f->sb_next[sb];
   if (ds->free_head == NONE32) ds->free_tail = NONE32;
   ds->free_count--;
-  if (ds->free_count < f->cfg.gc_low_blocks) f->gc_pending = 1;
+  if (ds->free_count < f->cfg.gc_low_blocks) gc_watch(f, die);
   f->sb_state[sb] = SB_OPEN;
   return sb;
 }

@@ -132,30 +132,42 @@ static int gc_issue_erase(struct ftl *f, uint32_t die) {
   return 1;
 }
 
+void gc_watch(struct ftl *f, uint32_t die) {
+  if (f->die[die].gc_listed) return;
+  f->die[die].gc_listed = 1;
+  f->gc_dies[f->gc_ndies++] = die;
+}
+
+/* Advances cleaning on every die that needs it; a die leaves the list once it has
+ * gc_high_blocks free and no victim. */
 int gc_step(struct ftl *f) {
   int n = 0;
-  uint32_t busy = 0;
-  if (!f->gc_pending) return 0;
-  for (uint32_t die = 0; die < f->geo.dies; die++) {
+  for (uint32_t i = 0; i < f->gc_ndies;) {
+    const uint32_t die = f->gc_dies[i];
     struct die_state *ds = &f->die[die];
     if (ds->victim == NONE32) {
       uint32_t threshold = ds->gc_active ? f->cfg.gc_high_blocks : f->cfg.gc_low_blocks;
-      if (ds->free_count >= threshold) { ds->gc_active = 0; continue; }
+      if (ds->free_count >= threshold) {
+        ds->gc_active = 0;
+        ds->gc_listed = 0;
+        f->gc_dies[i] = f->gc_dies[--f->gc_ndies];
+        continue;
+      }
       ds->gc_active = 1;
-      busy++;
       uint32_t v = gc_pick_victim(f, die);
-      if (v == NONE32) continue;
-      ds->victim = v;
-      ds->victim_cursor = 0;
-      f->sb_state[v] = SB_VICTIM;
-    } else {
-      busy++;
+      if (v != NONE32) {
+        ds->victim = v;
+        ds->victim_cursor = 0;
+        f->sb_state[v] = SB_VICTIM;
+      }
     }
-    n += gc_issue_reads(f, die);
-    n += gc_issue_program(f, die);
-    n += gc_issue_erase(f, die);
+    if (ds->victim != NONE32) {
+      n += gc_issue_reads(f, die);
+      n += gc_issue_program(f, die);
+      n += gc_issue_erase(f, die);
+    }
+    i++;
   }
-  f->gc_pending = busy != 0;
   return n;
 }
 

@@ -81,6 +81,8 @@
 #define HIF_ENABLE            0x2Cu  /* RW: 1 = fetch host commands                          */
 #define HIF_NSECTORS_LO       0x30u  /* RW: namespace size in 4 KiB sectors (firmware sets)  */
 #define HIF_NSECTORS_HI       0x34u
+#define HIF_CMD_TAIL_SHADOW   0x38u  /* RW: DRAM address of a uint32_t the HIF keeps equal to  */
+                                     /*     HIF_CMD_TAIL (0 = none): polling without MMIO      */
 
 #define SSD_HOST_SLOTS     1024u  /* host commands in flight in the controller at most      */
 #define SSD_MDTS_SECTORS   256u   /* largest command: 1 MiB; the host splits larger requests */

@@ -1,14 +1,16 @@
-// A module-owned queue of timed actions: each action runs in an SC_METHOD at its simulated
+// The platform's queue of timed actions: each action runs in one SC_METHOD at its simulated
 // time, in time order (FIFO among equal times).  Blocks use it to make their visible
 // effects (ring entries, interrupts, state changes) happen at the exact time a
-// loosely-timed computation says, without a thread hand-off per step.
+// loosely-timed computation says, without a thread hand-off per step.  One queue serves all
+// blocks, so the SystemC kernel only ever holds its earliest item: a new action costs a
+// kernel notification only when it becomes the earliest of all.
 #pragma once
 
 #include <systemc>
 
 #include <cstdint>
 #include <functional>
-#include <queue>
+#include <algorithm>
 #include <vector>
 
 namespace ssdvp {
@@ -28,33 +30,55 @@ class EventQueue : public sc_core::sc_module {
   void at(sc_core::sc_time at, Action action) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     if (at < now) at = now;
-    items_.push(Item{at, seq_++, std::move(action)});
-    if (items_.top().seq == seq_ - 1) wake_.notify(at - now);  // new earliest item
+    uint32_t slot;
+    if (free_.empty()) {
+      slot = uint32_t(actions_.size());
+      actions_.push_back(std::move(action));
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+      actions_[slot] = std::move(action);
+    }
+    const Item item{at.value(), seq_++, slot};
+    heap_.push_back(item);
+    std::push_heap(heap_.begin(), heap_.end(), Later{});
+    if (heap_.front().seq == item.seq) wake_.notify(at - now);  // new earliest item
   }
   void after(const sc_core::sc_time& delay, Action action) {
     at(sc_core::sc_time_stamp() + delay, std::move(action));
   }
-  bool empty() const { return items_.empty(); }
+  bool empty() const { return heap_.empty(); }
 
  private:
+  // Heap entries are small and trivially copyable; the actions stay put in their slots.
   struct Item {
-    sc_core::sc_time at;
+    uint64_t at_ps;
     uint64_t seq;
-    Action action;
-    bool operator>(const Item& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+    uint32_t slot;
+  };
+  struct Later {
+    bool operator()(const Item& a, const Item& b) const {
+      return a.at_ps != b.at_ps ? a.at_ps > b.at_ps : a.seq > b.seq;
+    }
   };
 
   void run() {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    while (!items_.empty() && items_.top().at <= now) {
-      Action a = std::move(const_cast<Item&>(items_.top()).action);
-      items_.pop();
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    while (!heap_.empty() && heap_.front().at_ps <= now) {
+      const uint32_t slot = heap_.front().slot;
+      std::pop_heap(heap_.begin(), heap_.end(), Later{});
+      heap_.pop_back();
+      Action a = std::move(actions_[slot]);
+      free_.push_back(slot);
       a();
     }
-    if (!items_.empty()) wake_.notify(items_.top().at - now);
+    if (!heap_.empty())
+      wake_.notify(sc_core::sc_time::from_value(heap_.front().at_ps) - sc_core::sc_time_stamp());
   }
 
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> items_;
+  std::vector<Item> heap_;
+  std::vector<Action> actions_;
+  std::vector<uint32_t> free_;
   uint64_t seq_ = 0;
   sc_core::sc_event wake_;
 };

@@ -15,7 +15,8 @@ using sc_core::sc_time;
 
 FlashController::FlashController(sc_core::sc_module_name name, const FctlParams& p,
                                  const NandParams& nand, Dram& dram, SysCtl& irq,
-                                 std::vector<nand::Die*> dies, uint32_t geometry_addr, bool payload)
+                                 std::vector<nand::Die*> dies, uint32_t geometry_addr, bool payload,
+                                 EventQueue& events)
     : MmioDevice(name),
       p_(p),
       nand_(nand),
@@ -24,7 +25,7 @@ FlashController::FlashController(sc_core::sc_module_name name, const FctlParams&
       dies_(std::move(dies)),
       channels_(nand.channels, nullptr),
       payload_(payload),
-      events_("events"),
+      events_(events),
       geometry_addr_(geometry_addr) {}
 
 void FlashController::attach_channel(uint32_t channel, ChannelIf* ch) {

@@ -31,7 +31,7 @@ class FlashController : public MmioDevice, public FlashDataPort {
  public:
   FlashController(sc_core::sc_module_name name, const FctlParams& p, const NandParams& nand,
                   Dram& dram, SysCtl& irq, std::vector<nand::Die*> dies, uint32_t geometry_addr,
-                  bool payload);
+                  bool payload, EventQueue& events);
 
   void attach_channel(uint32_t channel, ChannelIf* ch);
 
@@ -62,7 +62,7 @@ class FlashController : public MmioDevice, public FlashDataPort {
   std::vector<nand::Die*> dies_;
   std::vector<ChannelIf*> channels_;
   bool payload_;
-  EventQueue events_;
+  EventQueue& events_;
 
   uint32_t sub_addr_ = 0, sub_size_ = 0, sub_head_ = 0, sub_tail_ = 0;
   uint32_t cpl_addr_ = 0, cpl_size_ = 0, cpl_tail_ = 0, cpl_head_ = 0, cpl_phase_ = 1;

@@ -9,12 +9,18 @@ using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
 TlmChannel::TlmChannel(sc_core::sc_module_name name, const ChannelParams& p,
-                       std::vector<nand::Die*> dies, FlashDataPort& port)
-    : sc_core::sc_module(name), p_(p), dies_(std::move(dies)), port_(port), ways_(dies_.size()) {
-  SC_HAS_PROCESS(TlmChannel);
-  SC_METHOD(advance);
-  sensitive << wake_;
-  dont_initialize();
+                       std::vector<nand::Die*> dies, FlashDataPort& port, EventQueue& events)
+    : sc_core::sc_module(name), p_(p), dies_(std::move(dies)), port_(port), ways_(dies_.size()), events_(events) {}
+
+// Schedules advance() at t unless an earlier wake-up is already scheduled.
+void TlmChannel::wake_at(sc_time t) {
+  if (has_wake_ && wake_pending_ <= t) return;
+  has_wake_ = true;
+  wake_pending_ = t;
+  events_.at(t, [this, t] {
+    if (has_wake_ && wake_pending_ == t) has_wake_ = false;
+    advance();
+  });
 }
 
 uint32_t TlmChannel::planes_of(const FlashOp& op) const {
@@ -25,7 +31,7 @@ void TlmChannel::submit(FlashOp* op) {
   const sc_time now = sc_core::sc_time_stamp();
   if (op->t_submit < now) op->t_submit = now;
   ways_.at(op->desc.way).queue.push_back(op);
-  wake_.notify(op->t_submit - now);
+  wake_at(op->t_submit);
 }
 
 // Starts the bus phase way `w` is waiting for, at `now` (the bus is free).
@@ -140,7 +146,7 @@ void TlmChannel::advance() {
     if (way.phase == Phase::Idle && !way.queue.empty()) consider(way.queue.front()->t_submit);
   }
   if (waiting) consider(bus_free_);
-  if (any) wake_.notify(next - now);
+  if (any) wake_at(next);
 }
 
 }  // namespace ssdvp

@@ -14,6 +14,7 @@
 #include <deque>
 #include <vector>
 
+#include "models/common/event_queue.h"
 #include "models/common/params.h"
 #include "models/flash/channel_if.h"
 
@@ -24,7 +25,7 @@ namespace nand { class Die; }
 class TlmChannel : public sc_core::sc_module, public ChannelIf {
  public:
   TlmChannel(sc_core::sc_module_name name, const ChannelParams& p, std::vector<nand::Die*> dies,
-             FlashDataPort& port);
+             FlashDataPort& port, EventQueue& events);
 
   void submit(FlashOp* op) override;
   void on_done(DoneFn fn) override { done_ = std::move(fn); }
@@ -42,6 +43,7 @@ class TlmChannel : public sc_core::sc_module, public ChannelIf {
   };
 
   void advance();
+  void wake_at(sc_core::sc_time t);
   void start_bus_phase(uint32_t w, sc_core::sc_time now);
   uint32_t planes_of(const FlashOp& op) const;
 
@@ -51,7 +53,9 @@ class TlmChannel : public sc_core::sc_module, public ChannelIf {
   std::vector<Way> ways_;
   DoneFn done_;
   sc_core::sc_time bus_free_ = sc_core::SC_ZERO_TIME;
-  sc_core::sc_event wake_;
+  EventQueue& events_;
+  sc_core::sc_time wake_pending_ = sc_core::SC_ZERO_TIME;   // earliest scheduled wake-up
+  bool has_wake_ = false;
   uint64_t bus_busy_ps_ = 0, ops_done_ = 0;
 };
 

@@ -16,14 +16,14 @@ constexpr uint32_t kSqeBytes = 64, kCqeBytes = 16, kDoorbellBytes = 4;
 }
 
 HostInterface::HostInterface(sc_core::sc_module_name name, const HostParams& p, Dram& dram,
-                             SysCtl& irq, bool payload)
+                             SysCtl& irq, bool payload, EventQueue& events)
     : MmioDevice(name),
       p_(p),
       dram_(dram),
       irq_(irq),
       payload_(payload),
       link_(p),
-      events_("events"),
+      events_(events),
       sq_(p.queues),
       slots_(SSD_HOST_SLOTS) {
   for (uint32_t s = SSD_HOST_SLOTS; s-- > 0;) free_slots_.push_back(uint16_t(s));
@@ -76,6 +76,7 @@ void HostInterface::deliver(const std::vector<HostCommand*>& cmds) {
     fetched_++;
   }
   in_transit_ -= uint32_t(cmds.size());
+  if (cmd_tail_shadow_) *dram_.as<uint32_t>(cmd_tail_shadow_) = cmd_tail_;
   irq_.raise(SSD_IRQ_HIF);
 }
 
@@ -95,6 +96,7 @@ uint32_t HostInterface::read32(uint32_t offset, sc_time&) {
     case HIF_ENABLE: return enabled_;
     case HIF_NSECTORS_LO: return uint32_t(nsectors_);
     case HIF_NSECTORS_HI: return uint32_t(nsectors_ >> 32);
+    case HIF_CMD_TAIL_SHADOW: return cmd_tail_shadow_;
     default: return 0;
   }
 }
@@ -115,6 +117,10 @@ void HostInterface::write32(uint32_t offset, uint32_t value, sc_time& delay) {
     case HIF_DONE_HEAD: done_head_ = value; break;
     case HIF_NSECTORS_LO: nsectors_ = (nsectors_ & ~0xFFFFFFFFull) | value; break;
     case HIF_NSECTORS_HI: nsectors_ = (nsectors_ & 0xFFFFFFFFull) | (uint64_t(value) << 32); break;
+    case HIF_CMD_TAIL_SHADOW:
+      cmd_tail_shadow_ = value;
+      if (value) *dram_.as<uint32_t>(value) = cmd_tail_;
+      break;
     case HIF_ENABLE: {
       const bool was = enabled_;
       enabled_ = value & 1u;

@@ -47,7 +47,8 @@ struct HostCommand {
 
 class HostInterface : public MmioDevice {
  public:
-  HostInterface(sc_core::sc_module_name name, const HostParams& p, Dram& dram, SysCtl& irq, bool payload);
+  HostInterface(sc_core::sc_module_name name, const HostParams& p, Dram& dram, SysCtl& irq, bool payload,
+                EventQueue& events);
 
   // Host side.  The host rings a submission queue's doorbell after putting commands on it;
   // `delay` is the host thread's local time offset.
@@ -83,7 +84,7 @@ class HostInterface : public MmioDevice {
   SysCtl& irq_;
   bool payload_;
   PcieLink link_;
-  EventQueue events_;
+  EventQueue& events_;
   sc_core::sc_event ready_;
 
   std::vector<std::deque<HostCommand*>> sq_;   // submitted, doorbell not yet seen
@@ -94,7 +95,7 @@ class HostInterface : public MmioDevice {
 
   bool enabled_ = false;
   uint64_t nsectors_ = 0;
-  uint32_t cmd_addr_ = 0, cmd_size_ = 0, cmd_tail_ = 0, cmd_head_ = 0;
+  uint32_t cmd_addr_ = 0, cmd_size_ = 0, cmd_tail_ = 0, cmd_head_ = 0, cmd_tail_shadow_ = 0;
   uint32_t dma_addr_ = 0, dma_size_ = 0, dma_tail_ = 0, dma_head_ = 0;
   uint32_t done_addr_ = 0, done_size_ = 0, done_tail_ = 0, done_head_ = 0, done_phase_ = 1;
   uint64_t fetched_ = 0;

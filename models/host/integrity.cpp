@@ -6,7 +6,9 @@
 namespace ssdvp {
 
 IntegrityChecker::IntegrityChecker(uint64_t logical_sectors)
-    : acked_submit_(logical_sectors, 0), trimmed_(logical_sectors, 0) {}
+    : acked_(logical_sectors, 0) {
+  writes_.reserve(1 << 20);
+}
 
 uint32_t IntegrityChecker::write_submitted(uint64_t lba, uint32_t nsect, uint64_t t_ns, ssd_sector_tag* data) {
   writes_.push_back(WriteRecord{lba, nsect, t_ns, UINT64_MAX});
@@ -20,28 +22,25 @@ void IntegrityChecker::write_completed(uint32_t seq, bool ok, uint64_t t_ns) {
   if (!ok) return;   // not acknowledged: may or may not have happened; stays "in flight"
   w.complete_ns = t_ns;
   for (uint32_t i = 0; i < w.nsect; i++) {
-    uint64_t& a = acked_submit_[w.lba + i];
-    if (w.submit_ns + 1 >= a) {
-      a = w.submit_ns + 1;
-      trimmed_[w.lba + i] = 0;
-    }
+    uint64_t& a = acked_[w.lba + i];
+    if (w.submit_ns + 1 >= (a & ~kTrim)) a = w.submit_ns + 1;
   }
 }
 
 void IntegrityChecker::trim_completed(uint64_t lba, uint32_t nsect, uint64_t t_submit_ns, bool ok) {
   if (!ok) return;
   for (uint32_t i = 0; i < nsect; i++) {
-    uint64_t& a = acked_submit_[lba + i];
-    if (t_submit_ns + 1 >= a) {
-      a = t_submit_ns + 1;
-      trimmed_[lba + i] = 1;
-    }
+    uint64_t& a = acked_[lba + i];
+    if (t_submit_ns + 1 >= (a & ~kTrim)) a = (t_submit_ns + 1) | kTrim;
   }
 }
 
 void IntegrityChecker::read_submitted(uint64_t lba, uint32_t nsect, std::vector<ReadSnapshot>& out) const {
   out.resize(nsect);
-  for (uint32_t i = 0; i < nsect; i++) out[i] = ReadSnapshot{acked_submit_[lba + i], trimmed_[lba + i] != 0};
+  for (uint32_t i = 0; i < nsect; i++) {
+    const uint64_t a = acked_[lba + i];
+    out[i] = ReadSnapshot{a & ~kTrim, (a & kTrim) != 0};
+  }
 }
 
 uint32_t IntegrityChecker::read_completed(uint64_t lba, uint32_t nsect, const std::vector<ReadSnapshot>& snap,

@@ -50,8 +50,10 @@ class IntegrityChecker {
     uint64_t submit_ns, complete_ns;   // complete_ns = UINT64_MAX while in flight
   };
   std::vector<WriteRecord> writes_;      // index = seq - 1
-  std::vector<uint64_t> acked_submit_;   // per sector
-  std::vector<uint8_t> trimmed_;
+  // Per sector: submit time (ns) + 1 of the newest acknowledged write or trim, with the top
+  // bit set when that was a trim (one word, one cache miss per sector).
+  std::vector<uint64_t> acked_;
+  static constexpr uint64_t kTrim = uint64_t(1) << 63;
   uint64_t checked_ = 0, mismatches_ = 0;
   std::vector<std::string> errors_;
 };

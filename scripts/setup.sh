@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Set-up for a fresh Debian 12 machine: installs the Debian packages ssdvp needs if any is
+# missing (as root, or through sudo), then configures and builds everything (Release).
+# Sourced by run-default.sh and run-tests.sh; safe to run again (it only does what is missing).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libsystemc-dev libboost-dev libgtest-dev
+  libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  python3 python3-matplotlib
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  echo "ssdvp setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+build_type="${SSDVP_BUILD_TYPE:-Release}"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$build_type" >/dev/null
+cmake --build build --parallel "$(nproc)"
