@@ -48,6 +48,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   fc->gc_low_blocks = p_.ftl.gc_low_blocks;
   fc->gc_high_blocks = p_.ftl.gc_high_blocks;
   fc->wbuf_sectors = p_.ftl.wbuf_sectors;
+  fc->die_prog_limit = p_.ftl.die_program_queue;
   fc->dram_heap_addr = uint32_t(SSD_DRAM_BASE + p_.dram.reserved_bytes);
   fc->dram_heap_bytes = uint32_t(p_.dram.size_bytes - p_.dram.reserved_bytes);
   fc->mapping = SSD_MAP_OPT;
@@ -228,6 +229,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   const uint64_t host_w = b.host_write_sectors - a.host_write_sectors;
   const uint64_t prog = b.flash_prog_sectors - a.flash_prog_sectors;
   r["waf"] = host_w ? double(prog) / double(host_w) : 0.0;
+  r["program_unit_sectors"] = uint64_t(p_.nand.planes) * p_.nand.sectors_per_page;
   r["ftl"] = {{"host_write_sectors", host_w},
               {"host_read_sectors", b.host_read_sectors - a.host_read_sectors},
               {"flash_program_sectors", prog},

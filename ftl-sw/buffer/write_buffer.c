@@ -128,6 +128,7 @@ static uint32_t pick_die(struct ftl *f) {
   for (uint32_t k = 0; k < f->geo.dies; k++) {
     uint32_t d = (f->next_host_die + k) % f->geo.dies;
     struct die_state *ds = &f->die[d];
+    if (ds->host_progs_inflight >= f->cfg.die_prog_limit) continue;
     if (ds->host_sb != NONE32 || ds->free_count > GC_RESERVE) {
       f->next_host_die = (d + 1u) % f->geo.dies;
       return d;
@@ -176,6 +177,7 @@ int wbuf_flush_step(struct ftl *f, int force) {
     f->stats->pad_sectors++;
   }
   f->sb_progs_inflight[ppa_sb(f, ppa)]++;
+  f->die[die].host_progs_inflight++;
   f->progs_inflight++;
   f->stats->flash_prog_sectors += unit;
   flash_submit(f, tag, SSD_FOP_PROGRAM, ppa, unit, hal_dram_addr(op->sgl), hal_dram_addr(op->oob),
@@ -198,6 +200,8 @@ void wbuf_program_done(struct ftl *f, uint32_t tag) {
     else { w->state[s] = SL_DEAD; w->lpa[s] = NONE32; }
   }
   f->sb_progs_inflight[ppa_sb(f, op->ppa)]--;
+  f->die[op->die].host_progs_inflight--;
+  f->blocked_epoch = NONE32;       /* the die can take data again */
   f->progs_inflight--;
   fop_release(f, tag);
 }

@@ -57,6 +57,7 @@ struct die_state {
   uint32_t gc_half;                /* which half of the die's GC buffers is being gathered */
   uint8_t  gc_half_busy[2];        /* a program owns that half */
   uint8_t  erase_inflight;
+  uint32_t host_progs_inflight;    /* write-buffer programs queued on this die */
   uint8_t  gc_active;              /* cleaning until gc_high_blocks are free */
   uint8_t  gc_listed;              /* in ftl.gc_dies */
 };

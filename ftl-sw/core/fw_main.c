@@ -70,6 +70,7 @@ static struct ftl *boot(void) {
   const struct ssd_geometry *hw = hal_dram_ptr(hal_read32(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR));
   derive_geometry(f, hw);
   const struct ftl_geo *g = &f->geo;
+  if (f->cfg.die_prog_limit == 0) fatal("fw: die_prog_limit is 0\n", FW_HALT_BAD_CONFIG | 4u);
   if (f->cfg.wbuf_sectors < 2u * SSD_MDTS_SECTORS + g->unit || f->cfg.wbuf_sectors > 65535u)
     fatal("fw: write buffer size out of range\n", FW_HALT_BAD_CONFIG | 3u);
 

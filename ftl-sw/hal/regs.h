@@ -226,7 +226,8 @@ struct ssd_fw_config {
   uint32_t mapping;            /* SSD_MAP_* */
   uint32_t gc_policy;          /* SSD_GC_* */
   uint32_t cmt_permille;       /* mapping cache size for demand-based FTLs */
-  uint32_t rsvd[21];
+  uint32_t die_prog_limit;     /* host-data programs queued per die at most */
+  uint32_t rsvd[20];
 };
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
 #define SSD_MAP_OPT           0u

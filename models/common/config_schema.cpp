@@ -88,6 +88,7 @@ const std::vector<KeySpec>& config_schema() {
       {"ftl.gc_low_blocks", K::Int, "3", 1, 1000, nullptr, "A die starts GC when its free superblocks drop below this."},
       {"ftl.gc_high_blocks", K::Int, "5", 1, 1000, nullptr, "GC on a die goes on until this many superblocks are free (>= gc_low_blocks)."},
       {"ftl.write_buffer_mib", K::Double, "16", 2.1, 255, nullptr, "DRAM write buffer, MiB (host writes are acknowledged once their data is in it)."},
+      {"ftl.die_program_queue", K::Int, "2", 1, 64, nullptr, "Write-buffer programs queued on one die at most; more data waits in the buffer, so reads do not queue behind long program backlogs."},
 
       // ---------------------------------------------------------------- preconditioning
       {"precondition.fill", K::Double, "1.0", 0, 1, nullptr, "Fraction of the logical space written sequentially before the run (functional, no time)."},

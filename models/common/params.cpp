@@ -158,6 +158,7 @@ PlatformParams PlatformParams::from(const Config& c) {
                       std::to_string(f.gc_high_blocks) + " is below ftl.gc_low_blocks = " +
                       std::to_string(f.gc_low_blocks));
   f.wbuf_sectors = uint32_t(c.get_double("ftl.write_buffer_mib") * 256.0);
+  f.die_program_queue = uint32_t(c.get_int("ftl.die_program_queue"));
   if (f.wbuf_sectors < 2 * SSD_MDTS_SECTORS + n.planes * n.sectors_per_page)
     throw ConfigError(c.origin("ftl.write_buffer_mib") +
                       ": ftl.write_buffer_mib is too small: it must hold two largest commands "

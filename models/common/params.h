@@ -81,6 +81,7 @@ struct FtlParams {
   double op = 0;
   uint32_t gc_low_blocks = 0, gc_high_blocks = 0;
   uint32_t wbuf_sectors = 0;
+  uint32_t die_program_queue = 0;
 };
 
 struct PreconditionParams {

@@ -109,7 +109,7 @@ void HostDriver::main_thread() {
     });
   }
   if (on_measure_start) on_measure_start();
-  measure_wall_start_ = std::chrono::steady_clock::now();
+  measure_wall_start_ = last_progress_ = std::chrono::steady_clock::now();
   streams_running_ = unsigned(streams_.size());
   start_.notify(sc_core::SC_ZERO_TIME);
   if (streams_running_) wait(all_done_);
@@ -321,7 +321,7 @@ void HostDriver::progress() {
   const auto now = std::chrono::steady_clock::now();
   if (std::chrono::duration<double>(now - last_progress_).count() < 2.0) return;
   last_progress_ = now;
-  const double wall = wall_seconds();
+  const double wall = std::chrono::duration<double>(now - measure_wall_start_).count();
   std::fprintf(stderr, "\r  %llu requests, %.3f ms simulated, %.1f s wall, %.0f req/s   ",
                static_cast<unsigned long long>(done_),
                (sc_core::sc_time_stamp() - t_start_).to_seconds() * 1e3, wall, double(done_) / wall);

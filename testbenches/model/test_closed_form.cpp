@@ -62,6 +62,11 @@ double analytic_write_mbps(const PlatformParams& p, uint32_t sectors_per_cmd) {
   return std::min({bus, die, link});
 }
 
+void record(double bound, double got) {
+  ::testing::Test::RecordProperty("bound_mbps", std::to_string(bound));
+  ::testing::Test::RecordProperty("measured_mbps", std::to_string(got));
+}
+
 }  // namespace
 
 TEST(ClosedForm, Qd1RandomReadOnOneDieEqualsConfiguredPath) {
@@ -89,6 +94,9 @@ TEST(ClosedForm, Qd1RandomReadOnOneDieEqualsConfiguredPath) {
       + bytes_ns(16 + ov, bw) + L + test::ns(p.host.irq);         // CQE + interrupt
   const auto& h = run.platform->driver().stats(workload::Op::Read).latency;
   ASSERT_EQ(h.count(), 300u);
+  ::testing::Test::RecordProperty("expected_ns", std::to_string(expected));
+  ::testing::Test::RecordProperty("measured_min_ns", std::to_string(h.min()));
+  ::testing::Test::RecordProperty("measured_max_ns", std::to_string(h.max()));
   EXPECT_NEAR(double(h.min()), expected, 2.0) << "expected " << expected << " ns";
   EXPECT_NEAR(double(h.max()), expected, 2.0) << "expected " << expected << " ns";
   EXPECT_EQ(r["ftl"]["flash_reads"].get<uint64_t>(), 300u);
@@ -103,6 +111,7 @@ TEST(ClosedForm, SequentialReadSaturatesDieArrays) {
   test::expect_clean(run.results);
   const double bound = analytic_read_mbps(run.platform->params(), 32);
   const double got = run.results["ops"]["read"]["mbps"].get<double>();
+  record(bound, got);
   EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
 }
 
@@ -115,6 +124,7 @@ TEST(ClosedForm, SequentialReadSaturatesChannelBus) {
   const double bound = analytic_read_mbps(p, 32);
   ASSERT_LT(bound, p.nand.dies() * 4096 / bounds(p).read_die_ns * 1e3);   // really bus-bound
   const double got = run.results["ops"]["read"]["mbps"].get<double>();
+  record(bound, got);
   EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
 }
 
@@ -125,6 +135,7 @@ TEST(ClosedForm, SequentialReadSaturatesHostLink) {
   test::expect_clean(run.results);
   const double bound = analytic_read_mbps(run.platform->params(), 32);
   const double got = run.results["ops"]["read"]["mbps"].get<double>();
+  record(bound, got);
   EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
 }
 
@@ -136,6 +147,7 @@ TEST(ClosedForm, SequentialWriteSaturatesDieArrays) {
   test::expect_clean(run.results);
   const double bound = analytic_write_mbps(run.platform->params(), 32);
   const double got = run.results["ops"]["write"]["mbps"].get<double>();
+  record(bound, got);
   EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
   EXPECT_EQ(run.results["ftl"]["gc_runs"].get<uint64_t>(), 0u);
 }
@@ -148,5 +160,6 @@ TEST(ClosedForm, SequentialWriteSaturatesHostLink) {
   test::expect_clean(run.results);
   const double bound = analytic_write_mbps(run.platform->params(), 32);
   const double got = run.results["ops"]["write"]["mbps"].get<double>();
+  record(bound, got);
   EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
 }
