@@ -71,6 +71,7 @@ nlohmann::json bench_case(const std::string& platform, const std::string& worklo
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   CLI::App app{"ssdvp: SystemC/TLM virtual platform of a NAND-flash SSD"};
   app.require_subcommand(0, 1);
   std::string platform, workload, out_dir;
