@@ -105,6 +105,6 @@ int flash_poll(struct ftl *f) {
     flash_done(f, &copy);
     n++;
   }
-  if (n) hal_write32(SSD_FCTL_BASE + FCTL_CPL_HEAD, f->fcpl_pos.head);
+  if (n && ring_report_due(&f->fcpl_pos)) hal_write32(SSD_FCTL_BASE + FCTL_CPL_HEAD, f->fcpl_pos.head);
   return n;
 }

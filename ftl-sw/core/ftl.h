@@ -17,8 +17,13 @@
 #define GC_RESERVE       1u      /* free superblocks per die only GC may take */
 #define FOP_MAX          4096u   /* flash operations in flight */
 #define FLASH_RING       1024u
-#define HIF_CMD_RING     1024u
+/* Consumer indices are reported to the producer lazily, every quarter ring (one MMIO write
+ * instead of one per pass).  The rings are sized so that what is in flight plus what has
+ * been consumed but not yet reported always fits: */
+#define FLASH_CPL_RING   8192u   /* >= FOP_MAX + FLASH_CPL_RING / 4 */
+#define HIF_CMD_RING     4096u   /* >= SSD_HOST_SLOTS + HIF_CMD_RING / 4 */
 #define HIF_DMA_RING     2048u   /* > SSD_HOST_SLOTS: each command has one DMA in flight */
+#define HIF_DONE_RING    4096u   /* >= SSD_HOST_SLOTS + HIF_DONE_RING / 4 */
 
 /* ---- geometry, derived once at boot */
 struct ftl_geo {
@@ -119,7 +124,15 @@ struct rbuf {
 
 struct ring_pos {
   uint32_t head, tail, size, phase;
+  uint32_t reported;               /* consumer index last written to the producer */
 };
+
+/* Tells the producer how far the consumer got, once a quarter of the ring is consumed. */
+static inline int ring_report_due(struct ring_pos *p) {
+  if (p->head - p->reported < p->size / 4u) return 0;
+  p->reported = p->head;
+  return 1;
+}
 
 struct ftl {
   struct ssd_fw_config cfg;

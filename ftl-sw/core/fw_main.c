@@ -112,21 +112,21 @@ static struct ftl *boot(void) {
 
   f->cmd_ring = fw_alloc(f, HIF_CMD_RING * (uint32_t)sizeof(struct ssd_host_cmd), 64);
   f->dma_ring = fw_alloc(f, HIF_DMA_RING * (uint32_t)sizeof(struct ssd_hif_dma), 64);
-  f->done_ring = fw_alloc(f, HIF_DMA_RING * (uint32_t)sizeof(struct ssd_hif_done), 64);
+  f->done_ring = fw_alloc(f, HIF_DONE_RING * (uint32_t)sizeof(struct ssd_hif_done), 64);
   f->fsub = fw_alloc(f, FLASH_RING * (uint32_t)sizeof(struct ssd_flash_desc), 64);
-  f->fcpl = fw_alloc(f, FOP_MAX * (uint32_t)sizeof(struct ssd_flash_cpl), 64);
+  f->fcpl = fw_alloc(f, FLASH_CPL_RING * (uint32_t)sizeof(struct ssd_flash_cpl), 64);
   f->cmd_tail = fw_alloc(f, 64, 64);
   hal_write32(SSD_HIF_BASE + HIF_CMD_TAIL_SHADOW, hal_dram_addr((const void *)f->cmd_tail));
   f->cmd_pos.size = HIF_CMD_RING;
   f->dma_pos.size = HIF_DMA_RING;
-  f->done_pos = (struct ring_pos){0, 0, HIF_DMA_RING, 1};
+  f->done_pos = (struct ring_pos){0, 0, HIF_DONE_RING, 1, 0};
   f->fsub_pos.size = FLASH_RING;
-  f->fcpl_pos = (struct ring_pos){0, 0, FOP_MAX, 1};
+  f->fcpl_pos = (struct ring_pos){0, 0, FLASH_CPL_RING, 1, 0};
   ring_setup(SSD_HIF_BASE, HIF_CMD_RING_ADDR, HIF_CMD_RING_SIZE, hal_dram_addr(f->cmd_ring), HIF_CMD_RING);
   ring_setup(SSD_HIF_BASE, HIF_DMA_RING_ADDR, HIF_DMA_RING_SIZE, hal_dram_addr(f->dma_ring), HIF_DMA_RING);
-  ring_setup(SSD_HIF_BASE, HIF_DONE_RING_ADDR, HIF_DONE_RING_SIZE, hal_dram_addr(f->done_ring), HIF_DMA_RING);
+  ring_setup(SSD_HIF_BASE, HIF_DONE_RING_ADDR, HIF_DONE_RING_SIZE, hal_dram_addr(f->done_ring), HIF_DONE_RING);
   ring_setup(SSD_FCTL_BASE, FCTL_SUB_RING_ADDR, FCTL_SUB_RING_SIZE, hal_dram_addr(f->fsub), FLASH_RING);
-  ring_setup(SSD_FCTL_BASE, FCTL_CPL_RING_ADDR, FCTL_CPL_RING_SIZE, hal_dram_addr(f->fcpl), FOP_MAX);
+  ring_setup(SSD_FCTL_BASE, FCTL_CPL_RING_ADDR, FCTL_CPL_RING_SIZE, hal_dram_addr(f->fcpl), FLASH_CPL_RING);
 
   f->stats->l2p_addr = hal_dram_addr(f->l2p);
   f->stats->logical_sectors = g->logical_sectors;

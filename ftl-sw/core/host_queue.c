@@ -47,7 +47,7 @@ int hif_poll_done(struct ftl *f) {
     hcmd_dma_done(f, (uint16_t)cookie);
     n++;
   }
-  if (n) hal_write32(SSD_HIF_BASE + HIF_DONE_HEAD, p->head);
+  if (n && ring_report_due(p)) hal_write32(SSD_HIF_BASE + HIF_DONE_HEAD, p->head);
   return n;
 }
 
@@ -67,6 +67,7 @@ int hif_poll_cmds(struct ftl *f) {
     if (c->opcode == SSD_HOP_PRECONDITION) {
       struct ssd_host_cmd copy = *c;
       p->head++;
+      p->reported = p->head;
       hal_write32(SSD_HIF_BASE + HIF_CMD_HEAD, p->head);
       precondition_run(f, c->slot, &copy);
       n++;
@@ -78,6 +79,6 @@ int hif_poll_cmds(struct ftl *f) {
     hcmd_start(f, c->slot);
     n++;
   }
-  if (n) hal_write32(SSD_HIF_BASE + HIF_CMD_HEAD, p->head);
+  if (n && ring_report_due(p)) hal_write32(SSD_HIF_BASE + HIF_CMD_HEAD, p->head);
   return n;
 }

@@ -111,6 +111,7 @@ void HostDriver::main_thread() {
   if (on_measure_start) on_measure_start();
   measure_wall_start_ = last_progress_ = std::chrono::steady_clock::now();
   streams_running_ = unsigned(streams_.size());
+  started_ = true;
   start_.notify(sc_core::SC_ZERO_TIME);
   if (streams_running_) wait(all_done_);
   t_end_ = sc_core::sc_time_stamp();
@@ -196,43 +197,55 @@ void HostDriver::issue(Request* rq, sc_time& delay) {
   streams_[rq->stream].outstanding++;
 }
 
-void HostDriver::stream_thread(unsigned s) {
-  wait(start_);
+// Issues what stream `s` may issue now (closed loop: up to its queue depth; open loop:
+// everything that has arrived) and rings the doorbell once for the batch.  Never waits, so
+// completions of closed-loop streams call it directly instead of waking the stream's thread.
+void HostDriver::pump(unsigned s) {
   Stream& st = streams_[s];
   const bool closed = wl_->closed_loop();
   const uint32_t depth = closed ? std::max(1u, wl_->queue_depth()) : UINT32_MAX;
   const uint32_t sq_room = p_.queue_entries - 1;
-  std::optional<workload::Request> pending;
-  for (;;) {
-    sc_time delay = sc_core::SC_ZERO_TIME;
-    bool rang = false;
-    while (!st.exhausted && st.outstanding < depth) {
-      if (!pending) {
-        if (!may_issue_more()) { st.exhausted = true; break; }
-        try {
-          pending = wl_->next(s);
-        } catch (const std::exception& e) {
-          report_fatal(e.what());
-          pending.reset();
-        }
-        if (!pending) { st.exhausted = true; break; }
+  sc_time delay = sc_core::SC_ZERO_TIME;
+  bool rang = false;
+  while (!st.exhausted && st.outstanding < depth) {
+    if (!st.pending) {
+      if (!may_issue_more()) { st.exhausted = true; break; }
+      try {
+        st.pending = wl_->next(s);
+      } catch (const std::exception& e) {
+        report_fatal(e.what());
+        st.pending.reset();
       }
-      const sc_time arrival = closed ? sc_core::SC_ZERO_TIME : t_start_ + sc_time(double(pending->arrival_ns), sc_core::SC_NS);
-      if (!closed && arrival > sc_core::sc_time_stamp() + delay) break;
-      const uint64_t nsect_est = pending->op == Op::Flush ? 1 : (pending->length + 8191) / 4096;
-      const uint32_t cmds = uint32_t((nsect_est + p_.max_transfer_sectors - 1) / p_.max_transfer_sectors);
-      if (queue_outstanding_[st.queue] + cmds > sq_room && queue_outstanding_[st.queue] > 0) break;
-      Request* rq = nullptr;
-      make_request(s, *pending, rq);
-      rq->t_start = closed ? sc_core::sc_time_stamp() + delay : arrival;
-      pending.reset();
-      issue(rq, delay);
-      rang = true;
+      if (!st.pending) { st.exhausted = true; break; }
     }
-    if (rang) hif_.ring_doorbell(st.queue, delay);
-    if (st.exhausted && st.outstanding == 0) break;
-    if (!closed && pending && !st.exhausted) {
-      const sc_time arrival = t_start_ + sc_time(double(pending->arrival_ns), sc_core::SC_NS);
+    const sc_time arrival = closed ? sc_core::SC_ZERO_TIME : t_start_ + sc_time(double(st.pending->arrival_ns), sc_core::SC_NS);
+    if (!closed && arrival > sc_core::sc_time_stamp() + delay) break;
+    const uint64_t nsect_est = st.pending->op == Op::Flush ? 1 : (st.pending->length + 8191) / 4096;
+    const uint32_t cmds = uint32_t((nsect_est + p_.max_transfer_sectors - 1) / p_.max_transfer_sectors);
+    if (queue_outstanding_[st.queue] + cmds > sq_room && queue_outstanding_[st.queue] > 0) break;
+    Request* rq = nullptr;
+    make_request(s, *st.pending, rq);
+    rq->t_start = closed ? sc_core::sc_time_stamp() + delay : arrival;
+    st.pending.reset();
+    issue(rq, delay);
+    rang = true;
+  }
+  if (rang) hif_.ring_doorbell(st.queue, delay);
+  if (st.exhausted && st.outstanding == 0 && !st.finished) {
+    st.finished = true;
+    if (--streams_running_ == 0) all_done_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void HostDriver::stream_thread(unsigned s) {
+  wait(start_);
+  Stream& st = streams_[s];
+  const bool closed = wl_->closed_loop();
+  for (;;) {
+    pump(s);
+    if (st.finished) return;
+    if (!closed && st.pending && !st.exhausted) {
+      const sc_time arrival = t_start_ + sc_time(double(st.pending->arrival_ns), sc_core::SC_NS);
       const sc_time now = sc_core::sc_time_stamp();
       if (arrival > now) wait(arrival - now, st.wake);
       else wait(st.wake);
@@ -240,7 +253,6 @@ void HostDriver::stream_thread(unsigned s) {
       wait(st.wake);
     }
   }
-  if (--streams_running_ == 0) all_done_.notify(sc_core::SC_ZERO_TIME);
 }
 
 // Bytes 8..4095 of a host-written sector repeat one byte derived from its tag.
@@ -310,8 +322,12 @@ void HostDriver::request_done(Request* rq) {
   Stream& s = streams_[rq->stream];
   s.outstanding--;
   queue_outstanding_[s.queue] -= uint32_t(rq->cmds.size());
-  // Every stream on this queue may have been waiting for room in it.
-  for (size_t i = s.queue; i < streams_.size(); i += p_.queues) streams_[i].wake.notify(sc_core::SC_ZERO_TIME);
+  // Every stream on this queue may have been waiting for room in it.  Closed-loop streams
+  // refill at once (no host think time); open-loop ones wake their thread.
+  for (size_t i = s.queue; i < streams_.size(); i += p_.queues) {
+    if (wl_->closed_loop() && started_) pump(unsigned(i));
+    else streams_[i].wake.notify(sc_core::SC_ZERO_TIME);
+  }
   free_.push_back(rq);
   if ((++done_ & 4095) == 0) progress();
 }

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "models/common/latency_histogram.h"
@@ -76,12 +77,14 @@ class HostDriver : public sc_core::sc_module {
   struct Stream {
     uint16_t queue = 0;
     uint32_t outstanding = 0;
-    bool exhausted = false;
+    bool exhausted = false, finished = false;
+    std::optional<workload::Request> pending;   // fetched from the workload, not yet issued
     sc_core::sc_event wake;
   };
 
   void main_thread();
   void stream_thread(unsigned s);
+  void pump(unsigned s);
   bool make_request(unsigned s, const workload::Request& r, Request*& out);
   void issue(Request* rq, sc_core::sc_time& delay);
   void command_done(HostCommand* c);
@@ -109,7 +112,7 @@ class HostDriver : public sc_core::sc_module {
   HostCommand admin_;
   uint64_t capacity_ = 0, issued_ = 0, done_ = 0, unaligned_ = 0, folded_ = 0;
   unsigned streams_running_ = 0;
-  bool finished_ = false, stop_issuing_ = false;
+  bool finished_ = false, stop_issuing_ = false, started_ = false;
   sc_core::sc_time t_start_, t_end_;
   std::chrono::steady_clock::time_point wall_start_, last_progress_, measure_wall_start_;
   double measured_wall_s_ = 0;
