@@ -28,11 +28,17 @@ constexpr uint32_t kConfigAddr = SSD_DRAM_BASE;
 constexpr uint32_t kGeometryAddr = SSD_DRAM_BASE + 0x1000;
 
 uint32_t gc_policy_code(const std::string& p) {
-  return p == "fifo" ? SSD_GC_FIFO : p == "cost-benefit" ? SSD_GC_COST_BENEFIT : SSD_GC_GREEDY;
+  if (p == "greedy") return SSD_GC_GREEDY;
+  if (p == "fifo") return SSD_GC_FIFO;
+  if (p == "cost-benefit") return SSD_GC_COST_BENEFIT;
+  throw ConfigError("ftl.gc_policy = \"" + p + "\" has no firmware code (platforms/ssd_platform.cpp)");
 }
 }  // namespace
 
 SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), p_(PlatformParams::from(cfg)) {
+  // Busy-time counters read sc_time::value() as picoseconds.
+  if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
+    throw std::logic_error("ssdvp needs the SystemC time resolution of 1 ps");
   const NandParams& n = p_.nand;
   events_ = std::make_unique<EventQueue>("events");
   dram_ = std::make_unique<Dram>(p_.dram);

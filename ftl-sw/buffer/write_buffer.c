@@ -25,6 +25,7 @@ void wbuf_init(struct ftl *f) {
   for (uint32_t i = 0; i < hsize; i++) w->hash_key[i] = NONE32;
   for (uint32_t i = 0; i < w->nslots; i++) w->free_list[i] = w->nslots - 1u - i;
   w->free_count = w->nslots;
+  f->prog_done = fw_alloc(f, FOP_MAX, 64);
 }
 
 uint32_t wbuf_lookup(const struct ftl *f, uint32_t lpa) {
@@ -95,6 +96,7 @@ void wbuf_commit_sector(struct ftl *f, uint16_t slot, uint32_t lpa) {
   w->state[slot] = SL_LIVE;
   w->fifo[(w->fifo_head + w->fifo_count) % w->nslots] = slot;
   w->fifo_count++;
+  w->pushed++;
   w->live_count++;
 }
 
@@ -118,6 +120,7 @@ static void fifo_skip_dead(struct wbuf *w) {
     uint32_t s = w->fifo[w->fifo_head];
     w->fifo_head = (w->fifo_head + 1u) % w->nslots;
     w->fifo_count--;
+    w->drained++;
     w->lpa[s] = NONE32;           /* marks "left the fifo" for wbuf_unpin */
     if (w->pins[s] == 0) slot_free(w, s);
   }
@@ -156,6 +159,7 @@ int wbuf_flush_step(struct ftl *f, int force) {
     uint32_t s = w->fifo[w->fifo_head];
     w->fifo_head = (w->fifo_head + 1u) % w->nslots;
     w->fifo_count--;
+    w->drained++;
     if (w->state[s] == SL_DEAD) {
       w->lpa[s] = NONE32;
       if (w->pins[s] == 0) slot_free(w, s);
@@ -176,9 +180,10 @@ int wbuf_flush_step(struct ftl *f, int force) {
     op->oob[n].seq = ++f->write_seq;
     f->stats->pad_sectors++;
   }
+  op->prog_id = f->prog_next++;
+  f->prog_done[op->prog_id % FOP_MAX] = 0;
   f->sb_progs_inflight[ppa_sb(f, ppa)]++;
   f->die[die].host_progs_inflight++;
-  f->progs_inflight++;
   f->stats->flash_prog_sectors += unit;
   flash_submit(f, tag, SSD_FOP_PROGRAM, ppa, unit, hal_dram_addr(op->sgl), hal_dram_addr(op->oob),
                SSD_FDF_SGL);
@@ -199,9 +204,10 @@ void wbuf_program_done(struct ftl *f, uint32_t tag) {
     if (w->pins[s] == 0) slot_free(w, s);
     else { w->state[s] = SL_DEAD; w->lpa[s] = NONE32; }
   }
+  f->prog_done[op->prog_id % FOP_MAX] = 1;
+  while (f->prog_oldest != f->prog_next && f->prog_done[f->prog_oldest % FOP_MAX]) f->prog_oldest++;
   f->sb_progs_inflight[ppa_sb(f, op->ppa)]--;
   f->die[op->die].host_progs_inflight--;
   f->blocked_epoch = NONE32;       /* the die can take data again */
-  f->progs_inflight--;
   fop_release(f, tag);
 }

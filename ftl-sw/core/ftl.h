@@ -55,7 +55,6 @@ struct die_state {
   /* GC in progress on this die */
   uint32_t victim;                 /* NONE32 when idle */
   uint32_t victim_cursor;          /* next sector of the victim to look at */
-  uint32_t gc_reads_inflight;
   uint32_t gc_progs_inflight;
   uint32_t gc_gathered;            /* sectors read and waiting in gc_slots */
   uint32_t gc_pending_reads;       /* sectors read-submitted into gc_slots, not yet returned */
@@ -79,6 +78,10 @@ struct hcmd {
   uint32_t next;                   /* wait-queue link */
   uint32_t *sgl;                   /* SSD_MDTS_SECTORS sector buffer addresses */
   uint16_t *slot_of;               /* which buffer slot each sector uses (or NONE16) */
+  /* flush: first the buffer drains past `barrier` (wbuf.pushed when the flush arrived),
+   * then every host program issued until then completes (barrier becomes a program id) */
+  uint32_t barrier;
+  uint8_t  flush_draining;
 };
 #define NONE16 0xFFFFu
 
@@ -93,6 +96,8 @@ struct fop {
   uint32_t ppa;                    /* first sector (programs: of the superpage) */
   uint32_t nsect;
   uint32_t next_free;
+  uint32_t gc_index;               /* FOP_GC_READ: first GC buffer entry it fills */
+  uint32_t prog_id;                /* FOP_HOST_PROG: its write-buffer program id */
   uint32_t *sgl;                   /* programs: unit sector addresses */
   struct ssd_oob *oob;             /* programs: unit OOB entries */
   uint16_t *slots;                 /* programs: write-buffer slot of each sector (NONE16 pad) */
@@ -112,6 +117,7 @@ struct wbuf {
   uint32_t *fifo;                  /* LIVE/DEAD slots in arrival order */
   uint32_t fifo_head, fifo_count;
   uint32_t live_count;             /* LIVE slots in the fifo */
+  uint32_t pushed, drained;        /* slots ever put into / taken out of the fifo */
   uint32_t *hash_key, *hash_val;   /* lpa -> slot, open addressing */
   uint32_t hash_mask;
 };
@@ -173,7 +179,9 @@ struct ftl {
   uint32_t wait_read_head, wait_read_tail;     /* reads waiting for read buffers */
   uint32_t flush_waiters;                      /* flush commands waiting */
   uint32_t flush_head;                         /* list of waiting flush commands */
-  uint32_t progs_inflight;
+  uint32_t prog_next;              /* id of the next write-buffer program */
+  uint32_t prog_oldest;            /* every program with a smaller id has completed */
+  uint8_t  *prog_done;             /* [FOP_MAX] completion flags by id % FOP_MAX */
 
   /* flash operations */
   struct fop fop[FOP_MAX];
@@ -189,9 +197,6 @@ struct ftl {
   struct ssd_flash_cpl *fcpl;      struct ring_pos fcpl_pos;
   uint8_t fsub_dirty, dma_dirty;
 
-  uint8_t preconditioning;
-  uint32_t precond_slot;           /* host slot of the precondition command, NONE32 if none */
-  uint64_t rng;
 };
 
 /* heap.c */
@@ -236,6 +241,7 @@ void hcmd_start(struct ftl *f, uint16_t slot);
 void hcmd_dma_done(struct ftl *f, uint16_t slot);
 void hcmd_read_done(struct ftl *f, uint32_t tag, uint16_t status);
 int  hcmd_retry_waiting(struct ftl *f);
+int  hcmd_flush_draining(const struct ftl *f);
 void hcmd_complete(struct ftl *f, uint16_t slot, uint16_t status);
 
 /* write buffer (buffer/write_buffer.c) */

@@ -145,7 +145,7 @@ int ftl_poll(struct ftl *f) {
   n += flash_poll(f);
   n += hif_poll_cmds(f);
   n += hcmd_retry_waiting(f);
-  while (wbuf_flush_step(f, f->flush_head != NONE32)) n++;
+  while (wbuf_flush_step(f, hcmd_flush_draining(f))) n++;
   n += gc_step(f);
   flash_commit(f);
   hif_commit(f);

@@ -108,6 +108,7 @@ static int write_try(struct ftl *f, uint16_t slot) {
 }
 
 static void trim(struct ftl *f, struct hcmd *h) {
+  hal_cost(HAL_COST_SECTOR, h->nsect);
   for (uint32_t i = 0; i < h->nsect; i++) {
     uint32_t lpa = h->lba + i;
     wbuf_discard_lpa(f, lpa);
@@ -154,8 +155,10 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
       trim(f, h);
       hcmd_complete(f, slot, SSD_ST_OK);
       break;
-    default: /* flush: done when everything buffered before it is on flash */
+    default: /* flush: done when everything acknowledged before it is on flash */
       h->state = HC_FLUSHING;
+      h->barrier = f->wb.pushed;
+      h->flush_draining = 1;
       h->next = f->flush_head;
       f->flush_head = slot;
       break;
@@ -179,6 +182,14 @@ void hcmd_dma_done(struct ftl *f, uint16_t slot) {
   h->state = HC_FREE;
 }
 
+/* A flush still waiting for the buffer to drain past its barrier: partial superpages must
+ * be programmed (padded) instead of waiting for more data. */
+int hcmd_flush_draining(const struct ftl *f) {
+  for (uint32_t s = f->flush_head; s != NONE32; s = f->hc[s].next)
+    if (f->hc[s].flush_draining) return 1;
+  return 0;
+}
+
 int hcmd_retry_waiting(struct ftl *f) {
   int n = 0;
   while (f->wait_write_head != NONE32 && write_try(f, (uint16_t)f->wait_write_head)) {
@@ -189,14 +200,22 @@ int hcmd_retry_waiting(struct ftl *f) {
     wait_pop(f, &f->wait_read_head, &f->wait_read_tail);
     n++;
   }
-  if (f->flush_head != NONE32 && f->wb.fifo_count == 0 && f->progs_inflight == 0 &&
-      f->wait_write_head == NONE32) {
-    while (f->flush_head != NONE32) {
-      uint16_t s = (uint16_t)f->flush_head;
-      f->flush_head = f->hc[s].next;
+  /* Flushes: drained past their barrier -> wait for the programs issued until then. */
+  uint32_t *link = &f->flush_head;
+  while (*link != NONE32) {
+    struct hcmd *h = &f->hc[*link];
+    if (h->flush_draining && (int32_t)(f->wb.drained - h->barrier) >= 0) {
+      h->flush_draining = 0;
+      h->barrier = f->prog_next;
+    }
+    if (!h->flush_draining && (int32_t)(f->prog_oldest - h->barrier) >= 0) {
+      uint16_t s = (uint16_t)*link;
+      *link = h->next;
       hcmd_complete(f, s, SSD_ST_OK);
       n++;
+      continue;
     }
+    link = &h->next;
   }
   return n;
 }

@@ -54,7 +54,9 @@ int hif_poll_done(struct ftl *f) {
 int hif_poll_cmds(struct ftl *f) {
   struct ring_pos *p = &f->cmd_pos;
   uint32_t tail = *f->cmd_tail;
-  int n = 0;
+  /* A slot the HIF reuses had its DMA-done entry posted before the new command could be
+   * fetched: consume done entries first so that the slot's old command is finished. */
+  int n = hif_poll_done(f);
   while (p->head != tail) {
     const struct ssd_host_cmd *c = &f->cmd_ring[p->head & (p->size - 1u)];
     struct hcmd *h = &f->hc[c->slot];

@@ -28,7 +28,6 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
   }
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_PRECOND);
   hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 1);
-  f->preconditioning = 1;
   uint64_t fill = (uint64_t)logical * cmd->cdw[0] / 1000u;
   uint64_t over = (uint64_t)logical * cmd->cdw[1] / 1000u;
   uint64_t rng = 0x9E3779B97F4A7C15ull ^ cmd->cdw[2];
@@ -46,6 +45,5 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
   while (f->wb.fifo_count || f->fops_inflight) drain_once(f, 1);
   hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 0);
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
-  f->preconditioning = 0;
   hcmd_complete(f, slot, SSD_ST_OK);
 }

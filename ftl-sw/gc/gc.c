@@ -65,7 +65,7 @@ static int gc_issue_reads(struct ftl *f, uint32_t die) {
       ds->victim_cursor++;
     }
     ds->gc_pending_reads += nsect;
-    ds->gc_reads_inflight++;
+    f->fop[tag].gc_index = first;
     flash_submit(f, tag, SSD_FOP_READ, ppa, nsect, hal_dram_addr(&f->gc_sgl[first]),
                  hal_dram_addr(&f->gc_oob[first]), SSD_FDF_SGL);
     n++;
@@ -174,7 +174,7 @@ int gc_step(struct ftl *f) {
 void gc_read_done(struct ftl *f, uint32_t tag) {
   struct fop *op = &f->fop[tag];
   struct die_state *ds = &f->die[op->die];
-  uint32_t first = gc_index(f, op->die, ds->gc_half, ds->gc_gathered);
+  const uint32_t first = op->gc_index;
   for (uint32_t k = 0; k < op->nsect; k++) {
     if (f->gc_oob[first + k].lpa != f->gc_lpa[first + k]) {
       hal_puts("fw: GC read OOB disagrees with the reverse map\n");
@@ -183,7 +183,6 @@ void gc_read_done(struct ftl *f, uint32_t tag) {
   }
   ds->gc_gathered += op->nsect;
   ds->gc_pending_reads -= op->nsect;
-  ds->gc_reads_inflight--;
   fop_release(f, tag);
 }
 

@@ -1,6 +1,6 @@
 /* Hardware abstraction: the only way the firmware reaches hardware.
  *
- * Two flavours implement it: native (hal_native.cpp in models/cpu/, the firmware built for the
+ * Two flavours implement it: native (end of models/cpu/native_core.cpp, the firmware built for the
  * host and run inside a SystemC thread, firmware time from a cost model) and MMIO (the
  * firmware cross-compiled for RV32 and run on the ISS, firmware time from instructions).
  * The firmware keeps no mutable static data: each core's state lives in its SRAM or in DRAM,

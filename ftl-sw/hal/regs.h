@@ -25,7 +25,7 @@
 #define SSD_HIF_BASE         0x40000000u   /* host interface (NVMe-like)          */
 #define SSD_FCTL_BASE        0x40001000u   /* flash controller                    */
 #define SSD_TIMER_BASE       0x40002000u   /* CLINT-like timer                    */
-#define SSD_MBOX_BASE        0x40003000u   /* inter-core mailbox                  */
+#define SSD_MBOX_BASE        0x40003000u   /* inter-core mailbox (multi-core work)  */
 #define SSD_UART_BASE        0x40004000u   /* UART (output to the run log)        */
 #define SSD_SYSCTL_BASE      0x40005000u   /* system control, debug, sleep        */
 #define SSD_PERIPH_SIZE      0x1000u
@@ -35,7 +35,8 @@
 #define SYSCTL_NUM_CORES      0x04u  /* RO                                                    */
 #define SYSCTL_DRAM_SIZE      0x08u  /* RO: bytes of controller DRAM                          */
 #define SYSCTL_SLEEP          0x0Cu  /* WO: any write: sleep until an enabled interrupt is    */
-                                     /*     pending (returns at once if one already is)       */
+                                     /*     pending (returns at once if one already is); the  */
+                                     /*     ISS core's WFI; native cores call hal_sleep()     */
 #define SYSCTL_IRQ_PENDING    0x10u  /* RW1C: bit per source (SSD_IRQ_*); write 1 to clear    */
 #define SYSCTL_IRQ_ENABLE     0x14u  /* RW                                                    */
 #define SYSCTL_CONFIG_ADDR    0x18u  /* RO: DRAM address of the struct ssd_fw_config          */
@@ -207,7 +208,7 @@ struct ssd_geometry {
   uint32_t blocks_per_plane;
   uint32_t pages_per_block;   /* of the die's native cell type */
   uint32_t sectors_per_page;  /* 4 KiB sectors */
-  uint32_t slc_dies_mask_lo;  /* bit per die (channel*ways+way): 1 = SLC die; dies >= 64 */
+  uint32_t slc_dies_mask_lo;  /* bit per die (way*channels+channel): 1 = SLC die; dies >= 64 */
   uint32_t slc_dies_mask_hi;  /*   are never SLC */
   uint32_t slc_pages_per_block;
   uint32_t rsvd[7];

@@ -1,4 +1,5 @@
-// Native firmware core: the firmware built for the host, run in an SC_THREAD.
+// Native firmware core: the firmware built for the host, run in an SC_THREAD.  The native
+// flavour of the HAL (hal_read32, hal_cost, ...) is at the end of native_core.cpp.
 //
 // Models: one controller core executing the firmware's event loop; firmware time from the
 // documented cost model (firmware.cost.*, charged through hal_cost) accumulated in a
@@ -31,7 +32,7 @@ class NativeCore : public sc_core::sc_module {
   NativeCore(sc_core::sc_module_name name, uint32_t core_id, const FirmwareParams& p, Dram& dram,
              SysCtl& sysctl, void (*entry)(void));
 
-  // HAL services (hal_native.cpp calls these on the current core).
+  // HAL services (the native HAL calls these on the current core).
   uint32_t read32(uint32_t addr);
   void write32(uint32_t addr, uint32_t value);
   void sleep();

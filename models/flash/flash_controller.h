@@ -3,8 +3,8 @@
 //
 // Models: descriptors fetched and decoded one after another (fctl.desc_ns each, from the
 // doorbell), scatter lists resolved to sector addresses, each operation handed to its
-// channel; completions posted one after another (fctl.cpl_ns each) with a phase bit and
-// SSD_IRQ_FCTL.  Functional mode (preconditioning) executes descriptors on the dies at
+// channel; each completion posted fctl.cpl_ns after the operation ends, with a phase bit
+// and SSD_IRQ_FCTL.  Functional mode (preconditioning) executes descriptors on the dies at
 // once, with no simulated time.  A bad descriptor (address out of range, scatter list
 // outside DRAM) is a firmware bug: completed with SSD_FST_BAD_DESC and reported as fatal.
 // Leaves out: copyback, descriptor priorities, ECC engine throughput limits.
@@ -67,7 +67,7 @@ class FlashController : public MmioDevice, public FlashDataPort {
   uint32_t sub_addr_ = 0, sub_size_ = 0, sub_head_ = 0, sub_tail_ = 0;
   uint32_t cpl_addr_ = 0, cpl_size_ = 0, cpl_tail_ = 0, cpl_head_ = 0, cpl_phase_ = 1;
   uint32_t functional_ = 0, geometry_addr_;
-  sc_core::sc_time decode_free_ = sc_core::SC_ZERO_TIME, post_free_ = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time decode_free_ = sc_core::SC_ZERO_TIME;
   std::vector<std::unique_ptr<FlashOp>> pool_;
   uint64_t next_id_ = 0, completed_ = 0, functional_ops_ = 0;
   FlashOp* alloc_op();

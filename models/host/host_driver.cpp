@@ -99,6 +99,7 @@ void HostDriver::main_thread() {
       report_fatal("preconditioning failed with status " + std::to_string(admin_.status));
       return;
     }
+    checker_->set_preconditioned_below(capacity_ * admin_.cdw[0] / 1000);
   }
   t_start_ = sc_core::sc_time_stamp();
   if (o_.max_sim_time != sc_core::SC_ZERO_TIME) {

@@ -54,10 +54,17 @@ uint32_t IntegrityChecker::read_completed(uint64_t lba, uint32_t nsect, const st
     std::string why;
     if (t.seq == 0) {
       // Preconditioned (lba, 0) or never written / trimmed (0, 0).
-      const bool zero = t.lba == 0;
-      ok = (t.lba == uint32_t(l) || zero) && (s.acked_submit == 0 || (zero && s.trimmed));
-      if (!ok) why = s.acked_submit ? "stale data: a newer write was acknowledged before the read"
-                                    : "tag names another sector";
+      const bool zero = t.lba == 0 && l != 0;
+      if (s.acked_submit != 0) {
+        ok = zero && s.trimmed;
+        why = "stale data: a newer write was acknowledged before the read";
+      } else if (zero) {
+        ok = l >= precond_below_;
+        why = "zeros where preconditioning wrote data";
+      } else {
+        ok = t.lba == uint32_t(l);
+        why = "tag names another sector";
+      }
     } else if (t.seq > writes_.size()) {
       ok = false;
       why = "tag with a sequence number never issued";

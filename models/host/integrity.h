@@ -39,6 +39,10 @@ class IntegrityChecker {
   // A sector whose tag was right but whose payload differs at byte `offset`.
   void payload_mismatch(uint64_t lba, uint32_t offset);
 
+  // Sectors below `lba` were written by preconditioning (its sequential fill): reading them
+  // back as never-written zeros is an error.
+  void set_preconditioned_below(uint64_t lba) { precond_below_ = lba; }
+
   uint64_t sectors_checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
   const std::vector<std::string>& first_errors() const { return errors_; }
@@ -54,7 +58,7 @@ class IntegrityChecker {
   // bit set when that was a trim (one word, one cache miss per sector).
   std::vector<uint64_t> acked_;
   static constexpr uint64_t kTrim = uint64_t(1) << 63;
-  uint64_t checked_ = 0, mismatches_ = 0;
+  uint64_t checked_ = 0, mismatches_ = 0, precond_below_ = 0;
   std::vector<std::string> errors_;
 };
 

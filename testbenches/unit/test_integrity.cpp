@@ -68,3 +68,14 @@ TEST(Integrity, TrimmedSectorsReadAsZeros) {
   EXPECT_EQ(c.read_completed(9, 1, sn, zero), 0u);
   EXPECT_EQ(c.read_completed(9, 1, sn, w), 1u);
 }
+
+TEST(Integrity, PreconditionedSectorsMustNotReadAsZeros) {
+  IntegrityChecker c(100);
+  c.set_preconditioned_below(50);
+  ssd_sector_tag zero[1] = {{0, 0}};
+  auto low = snap(c, 10, 1), high = snap(c, 60, 1);
+  EXPECT_EQ(c.read_completed(10, 1, low, zero), 1u);     // lost preconditioned data
+  EXPECT_EQ(c.read_completed(60, 1, high, zero), 0u);    // maybe never written
+  ssd_sector_tag pre[1] = {{10, 0}};
+  EXPECT_EQ(c.read_completed(10, 1, low, pre), 0u);
+}
