@@ -163,6 +163,10 @@ SsdPlatform::Snapshot SsdPlatform::snapshot() {
   s.link_busy_ps[0] = hif_->link().busy_ps(PcieLink::HostToDevice);
   s.link_busy_ps[1] = hif_->link().busy_ps(PcieLink::DeviceToHost);
   s.dram_busy_ps = dram_->busy_ps();
+  s.core_busy_s = core_->busy_time().to_seconds();
+  s.core_idle_s = core_->idle_time().to_seconds();
+  s.core_wakeups = core_->wakeups();
+  s.core_mmio = core_->mmio_accesses();
   return s;
 }
 
@@ -198,7 +202,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   r["host_requests"] = driver_->requests_done();
   const double run_wall = driver_->measured_wall_seconds();
   r["run_wall_time_s"] = run_wall;
-  r["precondition_wall_time_s"] = wall_s - run_wall;
+  r["precondition_wall_time_s"] = driver_->precondition_wall_seconds();
   // Simulation speed of the measured phase (preconditioning excluded).
   r["host_requests_per_wall_s"] = run_wall > 0 ? double(driver_->requests_done()) / run_wall : 0.0;
 
@@ -265,11 +269,29 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                       {"dram", util(end.dram_busy_ps, st.dram_busy_ps)}};
   r["firmware"] = {{"mode", p_.firmware.mode},
                    {"cores",
-                    json::array({{{"busy_s", core_->busy_time().to_seconds()},
-                                  {"idle_s", core_->idle_time().to_seconds()},
-                                  {"wakeups", core_->wakeups()},
-                                  {"mmio_accesses", core_->mmio_accesses()}}})},
+                    json::array({{{"busy_s", end.core_busy_s - st.core_busy_s},
+                                  {"idle_s", end.core_idle_s - st.core_idle_s},
+                                  {"wakeups", end.core_wakeups - st.core_wakeups},
+                                  {"mmio_accesses", end.core_mmio - st.core_mmio}}})},
                    {"uart", uart_->lines()}};
+  // Wear: erase counts of every block (preconditioning included), and timed erases per die.
+  uint64_t wear_min = UINT64_MAX, wear_max = 0, wear_sum = 0, blocks = 0;
+  json erases_per_die = json::array();
+  for (size_t d = 0; d < dies_.size(); d++) {
+    for (uint32_t pl = 0; pl < p_.nand.planes; pl++)
+      for (uint32_t b = 0; b < p_.nand.blocks_per_plane; b++) {
+        const uint64_t e = dies_[d]->erase_count(pl, b);
+        wear_min = std::min(wear_min, e);
+        wear_max = std::max(wear_max, e);
+        wear_sum += e;
+        blocks++;
+      }
+    erases_per_die.push_back(end.die_erases[d] - (st.die_erases.empty() ? 0 : st.die_erases[d]));
+  }
+  r["wear"] = {{"block_erases_min", blocks ? wear_min : 0},
+               {"block_erases_mean", blocks ? double(wear_sum) / double(blocks) : 0.0},
+               {"block_erases_max", wear_max},
+               {"erases_per_die", erases_per_die}};
   if (const IntegrityChecker* ic = driver_->integrity()) {
     r["integrity"] = {{"sectors_checked", ic->sectors_checked()},
                       {"mismatches", ic->mismatches()},

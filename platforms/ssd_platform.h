@@ -65,6 +65,8 @@ class SsdPlatform {
     std::vector<uint64_t> die_busy_ps, channel_busy_ps;
     uint64_t link_busy_ps[2] = {0, 0}, dram_busy_ps = 0;
     std::vector<uint64_t> die_erases;
+    double core_busy_s = 0, core_idle_s = 0;
+    uint64_t core_wakeups = 0, core_mmio = 0;
   };
   Snapshot snapshot();
   nlohmann::json results(double wall_s);

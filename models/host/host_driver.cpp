@@ -111,6 +111,7 @@ void HostDriver::main_thread() {
   }
   if (on_measure_start) on_measure_start();
   measure_wall_start_ = last_progress_ = std::chrono::steady_clock::now();
+  precondition_wall_s_ = wall_seconds();
   streams_running_ = unsigned(streams_.size());
   started_ = true;
   start_.notify(sc_core::SC_ZERO_TIME);

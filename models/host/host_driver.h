@@ -71,6 +71,9 @@ class HostDriver : public sc_core::sc_module {
   double wall_seconds() const;
   // Wall time of the measured phase (after preconditioning).
   double measured_wall_seconds() const { return measured_wall_s_; }
+  // Wall time from the start of the simulation to the start of the measured phase (boot and
+  // preconditioning).
+  double precondition_wall_seconds() const { return precondition_wall_s_; }
 
  private:
   struct Request;
@@ -115,7 +118,7 @@ class HostDriver : public sc_core::sc_module {
   bool finished_ = false, stop_issuing_ = false, started_ = false;
   sc_core::sc_time t_start_, t_end_;
   std::chrono::steady_clock::time_point wall_start_, last_progress_, measure_wall_start_;
-  double measured_wall_s_ = 0;
+  double measured_wall_s_ = 0, precondition_wall_s_ = 0;
 };
 
 }  // namespace ssdvp
