@@ -4,6 +4,7 @@
 #include <limits>
 #include <string_view>
 
+#include "traces/request_extent.h"
 #include "traces/spec_options.h"
 
 namespace ssdvp::workload {
@@ -72,30 +73,11 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
   FioConfig config;
   config.pattern = parse_pattern(options);
 
-  const uint64_t block_size = options.bytes("bs", 4096);
-  if (block_size == 0 || block_size % kSector != 0) {
-    options.fail("bs", "block size must be a non-zero multiple of 512");
-  }
-  if (block_size > std::numeric_limits<uint32_t>::max())
-    options.fail("bs", "block size must be below 4 GiB");
-  config.block_size = static_cast<uint32_t>(block_size);
-
-  config.offset = options.bytes_or_percent("offset", 0, capacity, kSector);
-  if (config.offset % kSector != 0) options.fail("offset", "must be a multiple of 512");
-  if (capacity != 0 && config.offset >= capacity) {
-    options.fail("offset", "at or beyond the capacity (" + std::to_string(capacity) + " bytes)");
-  }
-
-  if (!options.has("size") && capacity == 0) {
-    options.fail("size= is needed because the namespace capacity is not known");
-  }
-  config.size = options.bytes_or_percent("size", capacity - config.offset, capacity, kSector);
-  if (config.size == 0) options.fail("size", "must be greater than 0");
-  if (config.size < block_size) options.fail("size", "smaller than bs");
-  if (capacity != 0 && config.size > capacity - config.offset) {
-    options.fail("size",
-                 "offset + size exceeds the capacity (" + std::to_string(capacity) + " bytes)");
-  }
+  const RequestExtent extent = parse_request_extent(options, capacity, 4096);
+  const uint64_t block_size = extent.block_size;
+  config.block_size = extent.block_size;
+  config.offset = extent.offset;
+  config.size = extent.size;
 
   const uint64_t numjobs = options.count("numjobs", 1);
   if (numjobs == 0 || numjobs > 65536) options.fail("numjobs", "must be in 1..65536");

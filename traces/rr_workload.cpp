@@ -7,13 +7,13 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "traces/request_extent.h"
 #include "traces/spec_options.h"
 
 namespace ssdvp::workload {
 
 namespace {
 
-constexpr uint64_t kSector = 512;
 // The paper's LRU buffer and its hit ratio at RR=100: the default pool is the working set in
 // which that buffer hits that often under uniform draws.
 constexpr double kPaperBufferBytes = 2 << 20;
@@ -36,28 +36,11 @@ RrConfig parse_rr_config(const std::string& spec, const WorkloadContext& context
   config.requests = options.count("requests", 100000);
   if (config.requests == 0) options.fail("requests", "must be greater than 0");
 
-  const uint64_t block_size = options.bytes("bs", 2 << 20);
-  if (block_size == 0 || block_size % kSector != 0) {
-    options.fail("bs", "block size must be a non-zero multiple of 512");
-  }
-  if (block_size > std::numeric_limits<uint32_t>::max())
-    options.fail("bs", "block size must be below 4 GiB");
-  config.block_size = static_cast<uint32_t>(block_size);
-
-  config.offset = options.bytes_or_percent("offset", 0, capacity, kSector);
-  if (config.offset % kSector != 0) options.fail("offset", "must be a multiple of 512");
-  if (capacity != 0 && config.offset >= capacity) {
-    options.fail("offset", "at or beyond the capacity (" + std::to_string(capacity) + " bytes)");
-  }
-  if (!options.has("size") && capacity == 0) {
-    options.fail("size= is needed because the namespace capacity is not known");
-  }
-  config.size = options.bytes_or_percent("size", capacity - config.offset, capacity, kSector);
-  if (config.size < block_size) options.fail("size", "smaller than bs");
-  if (capacity != 0 && config.size > capacity - config.offset) {
-    options.fail("size",
-                 "offset + size exceeds the capacity (" + std::to_string(capacity) + " bytes)");
-  }
+  const RequestExtent extent = parse_request_extent(options, capacity, 2 << 20);
+  const uint64_t block_size = extent.block_size;
+  config.block_size = extent.block_size;
+  config.offset = extent.offset;
+  config.size = extent.size;
 
   const uint64_t pool_bytes = options.bytes("pool", kDefaultPoolBytes);
   if (pool_bytes == 0) options.fail("pool", "must be greater than 0");

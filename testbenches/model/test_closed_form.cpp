@@ -103,63 +103,55 @@ TEST(ClosedForm, Qd1RandomReadOnOneDieEqualsConfiguredPath) {
   EXPECT_EQ(r["ftl"]["unmapped_reads"].get<uint64_t>(), 0u);
 }
 
-TEST(ClosedForm, SequentialReadSaturatesDieArrays) {
-  // One die per channel: nothing shares a bus, the arrays are the limit.
-  auto run = run_platform({"nand.channels=8", "nand.ways=1", "nand.blocks_per_plane=64", "dram.size_mib=256",
-                           "precondition.overwrite=0"},
-                          "fio:rw=read,bs=128k,iodepth=32,io=2000");
-  test::expect_clean(run.results);
-  const double bound = analytic_read_mbps(run.platform->params(), 32);
-  const double got = run.results["ops"]["read"]["mbps"].get<double>();
-  record(bound, got);
-  EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
-}
+namespace {
 
-TEST(ClosedForm, SequentialReadSaturatesChannelBus) {
-  auto run = run_platform({"nand.channels=2", "nand.ways=8", "nand.blocks_per_plane=32", "channel.bus_mbps=40",
-                           "dram.size_mib=256", "precondition.overwrite=0"},
-                          "fio:rw=read,bs=128k,iodepth=32,io=300");
+// Runs a sequential 128 KiB QD32 workload and checks its bandwidth against the bound.
+void check_bandwidth(std::vector<std::string> sets, const std::string& rw, int requests, bool precondition,
+                     bool expect_bus_bound = false) {
+  sets.push_back("dram.size_mib=256");
+  if (precondition) sets.push_back("precondition.overwrite=0");
+  else sets.push_back("ftl.write_buffer_mib=2.1");   // its fill must be < 2% of the data
+  auto run = run_platform(sets, "fio:rw=" + rw + ",bs=128k,iodepth=32,io=" + std::to_string(requests), precondition);
   test::expect_clean(run.results);
   const PlatformParams& p = run.platform->params();
-  const double bound = analytic_read_mbps(p, 32);
-  ASSERT_LT(bound, p.nand.dies() * 4096 / bounds(p).read_die_ns * 1e3);   // really bus-bound
-  const double got = run.results["ops"]["read"]["mbps"].get<double>();
+  const bool read = rw == "read";
+  const double bound = read ? analytic_read_mbps(p, 32) : analytic_write_mbps(p, 32);
+  if (expect_bus_bound) {
+    ASSERT_LT(bound, p.nand.dies() * 4096 / bounds(p).read_die_ns * 1e3);
+  }
+  const double got = run.results["ops"][read ? "read" : "write"]["mbps"].get<double>();
   record(bound, got);
   EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
+  if (!precondition) {
+    EXPECT_EQ(run.results["ftl"]["gc_runs"].get<uint64_t>(), 0u);
+  }
+}
+
+}  // namespace
+
+// One die per channel: nothing shares a bus, the arrays are the limit.
+TEST(ClosedForm, SequentialReadSaturatesDieArrays) {
+  check_bandwidth({"nand.channels=8", "nand.ways=1", "nand.blocks_per_plane=64"}, "read", 2000, true);
+}
+
+// Eight dies on each slow bus.
+TEST(ClosedForm, SequentialReadSaturatesChannelBus) {
+  check_bandwidth({"nand.channels=2", "nand.ways=8", "nand.blocks_per_plane=32", "channel.bus_mbps=40"}, "read", 300,
+                  true, true);
 }
 
 TEST(ClosedForm, SequentialReadSaturatesHostLink) {
-  auto run = run_platform({"nand.channels=8", "nand.ways=4", "nand.blocks_per_plane=32", "host.link_mbps=200",
-                           "dram.size_mib=256", "precondition.overwrite=0"},
-                          "fio:rw=read,bs=128k,iodepth=32,io=2000");
-  test::expect_clean(run.results);
-  const double bound = analytic_read_mbps(run.platform->params(), 32);
-  const double got = run.results["ops"]["read"]["mbps"].get<double>();
-  record(bound, got);
-  EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
+  check_bandwidth({"nand.channels=8", "nand.ways=4", "nand.blocks_per_plane=32", "host.link_mbps=200"}, "read", 2000,
+                  true);
 }
 
+// Writes start from an empty drive, so no GC runs during the measurement.
 TEST(ClosedForm, SequentialWriteSaturatesDieArrays) {
-  // Fresh drive (no GC during the run), small write buffer so that its fill is < 2% of the data.
-  auto run = run_platform({"nand.channels=8", "nand.ways=1", "nand.blocks_per_plane=64", "dram.size_mib=256",
-                           "ftl.write_buffer_mib=2.1"},
-                          "fio:rw=write,bs=128k,iodepth=32,io=1500", false);
-  test::expect_clean(run.results);
-  const double bound = analytic_write_mbps(run.platform->params(), 32);
-  const double got = run.results["ops"]["write"]["mbps"].get<double>();
-  record(bound, got);
-  EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
-  EXPECT_EQ(run.results["ftl"]["gc_runs"].get<uint64_t>(), 0u);
+  check_bandwidth({"nand.channels=8", "nand.ways=1", "nand.blocks_per_plane=64"}, "write", 1500, false);
 }
 
 TEST(ClosedForm, SequentialWriteSaturatesHostLink) {
-  auto run = run_platform({"nand.channels=8", "nand.ways=4", "nand.blocks_per_plane=64", "dram.size_mib=256",
-                           "host.link_mbps=100", "ftl.write_buffer_mib=2.1",
-                           "nand.mlc.t_prog_us=[200]"},
-                          "fio:rw=write,bs=128k,iodepth=32,io=1500", false);
-  test::expect_clean(run.results);
-  const double bound = analytic_write_mbps(run.platform->params(), 32);
-  const double got = run.results["ops"]["write"]["mbps"].get<double>();
-  record(bound, got);
-  EXPECT_NEAR(got, bound, bound * 0.02) << "bound " << bound;
+  check_bandwidth({"nand.channels=8", "nand.ways=4", "nand.blocks_per_plane=64", "host.link_mbps=100",
+                   "nand.mlc.t_prog_us=[200]"},
+                  "write", 1500, false);
 }
