@@ -6,6 +6,8 @@
 #include "models/bus/router.h"
 #include "models/common/event_queue.h"
 #include "models/common/fatal.h"
+#include "models/cpu/elf_image.h"
+#include "models/cpu/iss_core.h"
 #include "models/cpu/native_core.h"
 #include "models/cpu/sysctl.h"
 #include "models/cpu/timer.h"
@@ -102,8 +104,23 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   map(SSD_UART_BASE, *uart_);
   map(SSD_SYSCTL_BASE, *sysctl_);
 
-  core_ = std::make_unique<NativeCore>("core0", 0, p_.firmware, *dram_, *sysctl_, &fw_main);
-  core_->socket.bind(router_->target);
+  if (p_.firmware.mode == "iss") {
+    const std::string path = p_.firmware.image.empty() ? std::string(SSDVP_DEFAULT_FIRMWARE) : p_.firmware.image;
+    const ElfImage image = ElfImage::load(path, IssCore::loadable_regions(0));
+    IssParams ip;
+    ip.clock_mhz = p_.firmware.clock_mhz;
+    ip.cpi = p_.firmware.cpi;
+    ip.quantum_instructions = p_.firmware.quantum_instructions;
+    auto core = std::make_unique<IssCore>("core0", 0, ip, *dram_, *sysctl_, image);
+    core->socket.bind(router_->target);
+    core_ = core.get();
+    core_module_ = std::move(core);
+  } else {
+    auto core = std::make_unique<NativeCore>("core0", 0, p_.firmware, *dram_, *sysctl_, &fw_main);
+    core->socket.bind(router_->target);
+    core_ = core.get();
+    core_module_ = std::move(core);
+  }
 
   DriverOptions o;
   o.precondition = opt.precondition;
@@ -167,6 +184,8 @@ SsdPlatform::Snapshot SsdPlatform::snapshot() {
   s.core_idle_s = core_->idle_time().to_seconds();
   s.core_wakeups = core_->wakeups();
   s.core_mmio = core_->mmio_accesses();
+  s.core_instructions = core_->instructions();
+  s.core_host_s = core_->host_seconds_executing();
   return s;
 }
 
@@ -272,7 +291,14 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                     json::array({{{"busy_s", end.core_busy_s - st.core_busy_s},
                                   {"idle_s", end.core_idle_s - st.core_idle_s},
                                   {"wakeups", end.core_wakeups - st.core_wakeups},
-                                  {"mmio_accesses", end.core_mmio - st.core_mmio}}})},
+                                  {"mmio_accesses", end.core_mmio - st.core_mmio},
+                                  {"instructions", end.core_instructions - st.core_instructions},
+                                  {"host_seconds_executing", end.core_host_s - st.core_host_s},
+                                  {"mips_while_executing",
+                                   end.core_host_s > st.core_host_s
+                                       ? double(end.core_instructions - st.core_instructions) /
+                                             (end.core_host_s - st.core_host_s) / 1e6
+                                       : 0.0}}})},
                    {"uart", uart_->lines()}};
   // Wear: erase counts of every block (preconditioning included), and timed erases per die.
   uint64_t wear_min = UINT64_MAX, wear_max = 0, wear_sum = 0, blocks = 0;

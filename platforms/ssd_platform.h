@@ -31,7 +31,7 @@ class FlashController;
 class TlmChannel;
 class HostInterface;
 class HostDriver;
-class NativeCore;
+class FirmwareCore;
 namespace nand { class Die; }
 
 struct RunOptions {
@@ -65,8 +65,8 @@ class SsdPlatform {
     std::vector<uint64_t> die_busy_ps, channel_busy_ps;
     uint64_t link_busy_ps[2] = {0, 0}, dram_busy_ps = 0;
     std::vector<uint64_t> die_erases;
-    double core_busy_s = 0, core_idle_s = 0;
-    uint64_t core_wakeups = 0, core_mmio = 0;
+    double core_busy_s = 0, core_idle_s = 0, core_host_s = 0;
+    uint64_t core_wakeups = 0, core_mmio = 0, core_instructions = 0;
   };
   Snapshot snapshot();
   nlohmann::json results(double wall_s);
@@ -84,7 +84,8 @@ class SsdPlatform {
   std::unique_ptr<FlashController> fctl_;
   std::vector<std::unique_ptr<TlmChannel>> channels_;
   std::unique_ptr<HostInterface> hif_;
-  std::unique_ptr<NativeCore> core_;
+  std::unique_ptr<sc_core::sc_module> core_module_;
+  FirmwareCore* core_ = nullptr;
   std::unique_ptr<HostDriver> driver_;
   Snapshot start_, end_;
   bool started_ = false, ended_ = false;

@@ -1,6 +1,6 @@
 /* Register map and in-memory structures shared by the firmware and the SystemC models
  * (architecture seams 1 and 2).  Plain C11, no includes beyond <stdint.h>: the models include
- * it from C++, the firmware from freestanding C.
+ * it from C++, the firmware from freestanding C and the start-up assembly (constants only).
  *
  * Address space as seen by a firmware core (32-bit):
  *   0x0000_0000  firmware code            (ISS mode: the ELF image; native: unused)
@@ -15,7 +15,9 @@
 #ifndef SSDVP_REGS_H
 #define SSDVP_REGS_H
 
+#ifndef __ASSEMBLER__
 #include <stdint.h>
+#endif
 
 #define SSD_SRAM_BASE        0x10000000u
 #define SSD_SRAM_PER_CORE    0x00040000u
@@ -89,6 +91,7 @@
 #define SSD_MDTS_SECTORS   256u   /* largest command: 1 MiB; the host splits larger requests */
 
 /* Host command as the firmware sees it (32 bytes). */
+#ifndef __ASSEMBLER__
 struct ssd_host_cmd {
   uint16_t slot;      /* HIF's command slot: names the command in DMA/completion descriptors */
   uint8_t  opcode;    /* SSD_HOP_* */
@@ -98,6 +101,7 @@ struct ssd_host_cmd {
   uint32_t lba_hi;
   uint32_t cdw[4];    /* opcode-specific (precondition parameters, ...) */
 };
+#endif
 
 #define SSD_HOP_FLUSH        0x00u
 #define SSD_HOP_WRITE        0x01u
@@ -117,6 +121,7 @@ struct ssd_host_cmd {
 #define SSD_ST_INTERNAL        0x0006u
 
 /* HIF DMA descriptor (32 bytes). */
+#ifndef __ASSEMBLER__
 struct ssd_hif_dma {
   uint16_t slot;        /* host command */
   uint8_t  dir;         /* SSD_DMA_TO_HOST / SSD_DMA_FROM_HOST / SSD_DMA_NONE */
@@ -130,6 +135,7 @@ struct ssd_hif_dma {
   uint32_t cookie;      /* echoed in struct ssd_hif_done */
   uint32_t rsvd2[2];
 };
+#endif
 #define SSD_DMA_NONE        0u
 #define SSD_DMA_TO_HOST     1u
 #define SSD_DMA_FROM_HOST   2u
@@ -138,11 +144,13 @@ struct ssd_hif_dma {
 #define SSD_DMAF_SGL        (1u << 2)   /* dram_addr names a scatter list (see above)    */
 
 /* HIF DMA done entry (8 bytes). */
+#ifndef __ASSEMBLER__
 struct ssd_hif_done {
   uint32_t cookie;
   uint16_t status;
   uint16_t phase;       /* toggles each pass over the ring; starts at 1 */
 };
+#endif
 
 /* ------------------------------------------------------------------ flash controller */
 #define FCTL_SUB_RING_ADDR    0x00u  /* RW: DRAM address of struct ssd_flash_desc[entries] */
@@ -157,6 +165,7 @@ struct ssd_hif_done {
 #define FCTL_GEOMETRY_ADDR    0x20u  /* RO: DRAM address of struct ssd_geometry             */
 
 /* Flash descriptor (32 bytes). */
+#ifndef __ASSEMBLER__
 struct ssd_flash_desc {
   uint8_t  opcode;      /* SSD_FOP_* */
   uint8_t  channel;
@@ -173,6 +182,7 @@ struct ssd_flash_desc {
   uint32_t flags;       /* SSD_FDF_* */
   uint32_t rsvd;
 };
+#endif
 #define SSD_FDF_SGL       (1u << 0)  /* dram_addr is the address of a uint32_t list of sector
                                         buffer addresses, one per sector, planes in order */
 #define SSD_FOP_READ      1u
@@ -180,12 +190,15 @@ struct ssd_flash_desc {
 #define SSD_FOP_ERASE     3u
 
 /* What the firmware keeps in each sector's spare area. */
+#ifndef __ASSEMBLER__
 struct ssd_oob {
   uint32_t lpa;         /* logical 4 KiB sector held here (0xFFFFFFFF = FTL metadata) */
   uint32_t seq;         /* FTL write sequence number */
 };
+#endif
 
 /* Flash completion (16 bytes). */
+#ifndef __ASSEMBLER__
 struct ssd_flash_cpl {
   uint32_t tag;
   uint16_t status;      /* SSD_FST_* */
@@ -193,6 +206,7 @@ struct ssd_flash_cpl {
   uint32_t t_done_lo;   /* completion time, ns */
   uint32_t t_done_hi;
 };
+#endif
 #define SSD_FST_OK             0u
 #define SSD_FST_ECC_CORRECTED  1u
 #define SSD_FST_UNCORRECTABLE  2u
@@ -201,6 +215,7 @@ struct ssd_flash_cpl {
 #define SSD_FST_BAD_DESC       5u   /* address out of range, rule violation: a firmware bug */
 
 /* Geometry, written by the platform into DRAM before the firmware boots. */
+#ifndef __ASSEMBLER__
 struct ssd_geometry {
   uint32_t channels;
   uint32_t ways;              /* dies per channel */
@@ -213,8 +228,10 @@ struct ssd_geometry {
   uint32_t slc_pages_per_block;
   uint32_t rsvd[7];
 };
+#endif
 
 /* Firmware configuration, written by the platform into DRAM before boot (from the TOML). */
+#ifndef __ASSEMBLER__
 struct ssd_fw_config {
   uint32_t magic;              /* SSD_FW_CONFIG_MAGIC */
   uint32_t version;
@@ -230,6 +247,7 @@ struct ssd_fw_config {
   uint32_t die_prog_limit;     /* host-data programs queued per die at most */
   uint32_t rsvd[20];
 };
+#endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
 #define SSD_MAP_OPT           0u
 #define SSD_GC_GREEDY         0u
@@ -238,6 +256,7 @@ struct ssd_fw_config {
 
 /* Firmware statistics and debug view: the firmware points SYSCTL_DEBUG_ADDR at this
  * structure in DRAM; the platform reads it for the run results and the final-map checks. */
+#ifndef __ASSEMBLER__
 struct ssd_fw_stats {
   uint32_t magic;               /* SSD_FW_STATS_MAGIC */
   uint32_t l2p_addr;            /* DRAM address of the logical-to-physical map (uint32_t[]) */
@@ -256,13 +275,16 @@ struct ssd_fw_stats {
   uint64_t media_errors;
   uint64_t write_stalls;        /* host writes that waited for buffer space */
 };
+#endif
 #define SSD_FW_STATS_MAGIC    0x53544154u   /* "STAT" */
 
 /* Data tag: the first 8 bytes of every 4 KiB host sector.  The host writes (lba, seq), the
  * tag travels through DRAM, channel and die, and every host read checks it. */
+#ifndef __ASSEMBLER__
 struct ssd_sector_tag {
   uint32_t lba;
   uint32_t seq;         /* host write sequence number; 0 = written by preconditioning */
 };
+#endif
 
 #endif /* SSDVP_REGS_H */

@@ -71,7 +71,11 @@ const std::vector<KeySpec>& config_schema() {
       {"fctl.cpl_ns", K::Double, "50", 0, kInf, nullptr, "Flash controller time to post one completion, ns."},
 
       // ---------------------------------------------------------------- firmware
-      {"firmware.mode", K::String, "\"native\"", 0, 0, "native", "How the firmware runs: native (host-compiled, cost model). The ISS mode comes with the firmware-in-the-loop work."},
+      {"firmware.mode", K::String, "\"native\"", 0, 0, "native|iss", "How the firmware runs: native (host-compiled, time from the cost model below) or iss (cross-compiled for RV32IMAC and run on Unicorn, time from instructions)."},
+      {"firmware.image", K::String, "\"\"", 0, 0, nullptr, "firmware.mode = iss: the ELF32 image to run; empty = the one built with ssdvp (build/ftl-sw-rv32/ssdvp-fw.elf)."},
+      {"firmware.clock_mhz", K::Double, "800", 1, 10000, nullptr, "firmware.mode = iss: core clock, MHz."},
+      {"firmware.cpi", K::Double, "1.0", 0.1, 100, nullptr, "firmware.mode = iss: cycles per instruction (every instruction alike)."},
+      {"firmware.quantum_instructions", K::Int, "1000", 1, 100000000, nullptr, "firmware.mode = iss: instructions a core runs before it synchronises with the rest of the platform (temporal decoupling)."},
       {"firmware.cores", K::Int, "1", 1, 1, nullptr, "Firmware cores (one until the multi-core work)."},
       {"firmware.cost.loop_ns", K::Double, "40", 0, kInf, nullptr, "Native cost model: an event-loop pass that found work, ns."},
       {"firmware.cost.host_cmd_ns", K::Double, "300", 0, kInf, nullptr, "Native cost model: decode and dispatch one host command, ns."},

@@ -136,6 +136,10 @@ PlatformParams PlatformParams::from(const Config& c) {
 
   FirmwareParams& fw = p.firmware;
   fw.mode = c.get_string("firmware.mode");
+  fw.image = c.get_string("firmware.image");
+  fw.clock_mhz = c.get_double("firmware.clock_mhz");
+  fw.cpi = c.get_double("firmware.cpi");
+  fw.quantum_instructions = uint32_t(c.get_int("firmware.quantum_instructions"));
   fw.cores = uint32_t(c.get_int("firmware.cores"));
   fw.cost.resize(HAL_COST_KINDS);
   fw.cost[HAL_COST_LOOP] = sc_time(c.get_double("firmware.cost.loop_ns"), SC_NS);

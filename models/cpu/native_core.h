@@ -19,13 +19,14 @@
 #include <vector>
 
 #include "models/common/params.h"
+#include "models/cpu/firmware_core.h"
 
 namespace ssdvp {
 
 class Dram;
 class SysCtl;
 
-class NativeCore : public sc_core::sc_module {
+class NativeCore : public sc_core::sc_module, public FirmwareCore {
  public:
   tlm_utils::simple_initiator_socket<NativeCore> socket;
 
@@ -43,10 +44,12 @@ class NativeCore : public sc_core::sc_module {
   static NativeCore* current();
 
   // Statistics.
-  sc_core::sc_time busy_time() const { return busy_; }
-  sc_core::sc_time idle_time() const { return idle_; }
-  uint64_t wakeups() const { return wakeups_; }
-  uint64_t mmio_accesses() const { return mmio_; }
+  sc_core::sc_time busy_time() const override { return busy_; }
+  sc_core::sc_time idle_time() const override { return idle_; }
+  uint64_t wakeups() const override { return wakeups_; }
+  uint64_t mmio_accesses() const override { return mmio_; }
+  uint64_t instructions() const override { return 0; }
+  double host_seconds_executing() const override { return 0; }
 
  private:
   void run();

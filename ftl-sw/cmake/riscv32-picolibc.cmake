@@ -1,0 +1,15 @@
+# Toolchain file: the firmware for the RV32IMAC cores, with Debian's riscv64-unknown-elf-gcc
+# (its rv32imac/ilp32 multilib) and picolibc.
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR riscv32)
+set(CMAKE_C_COMPILER riscv64-unknown-elf-gcc)
+set(CMAKE_ASM_COMPILER riscv64-unknown-elf-gcc)
+set(CMAKE_OBJCOPY riscv64-unknown-elf-objcopy CACHE FILEPATH "objcopy")
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+set(SSDVP_RV32_FLAGS "-march=rv32imac -mabi=ilp32 --specs=picolibc.specs -ffreestanding -fno-common -ffunction-sections -fdata-sections")
+set(CMAKE_C_FLAGS_INIT "${SSDVP_RV32_FLAGS}")
+set(CMAKE_ASM_FLAGS_INIT "${SSDVP_RV32_FLAGS}")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-nostartfiles -Wl,--gc-sections")
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

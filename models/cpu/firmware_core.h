@@ -1,0 +1,22 @@
+// What the platform needs from a firmware core, whichever kind runs the firmware: the native
+// core (host-compiled firmware, cost model) or the ISS core (RV32 firmware on Unicorn).
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+
+namespace ssdvp {
+
+class FirmwareCore {
+ public:
+  virtual ~FirmwareCore() = default;
+  virtual sc_core::sc_time busy_time() const = 0;     // simulated time spent executing
+  virtual sc_core::sc_time idle_time() const = 0;     // simulated time asleep
+  virtual uint64_t wakeups() const = 0;
+  virtual uint64_t mmio_accesses() const = 0;
+  virtual uint64_t instructions() const = 0;          // retired instructions (0: native)
+  virtual double host_seconds_executing() const = 0;  // wall time inside the firmware
+};
+
+}  // namespace ssdvp

@@ -1,0 +1,99 @@
+// Instruction-set-simulated firmware core: an RV32IMAC core run by Unicorn 2, wrapped as a
+// SystemC module with a TLM-2.0 initiator socket.
+//
+// Models: the firmware image (ELF32) in the core's 1 MiB code region, its SRAM window and the
+// controller DRAM mapped without copies (host pointers); execution in quanta of an exact
+// number of instructions (a code hook counts every instruction and stops the quantum), time
+// = instructions x CPI / clock; peripheral registers reached through MMIO callbacks that
+// become b_transport calls carrying the instructions already executed in the quantum as the
+// local time; "sleep until interrupt" (a write to SYSCTL_SLEEP) stops the core until an
+// enabled interrupt line is pending, costing no host time; synchronous traps (ecall,
+// ebreak) entered through mtvec with mepc/mcause/mstatus set as on silicon (Unicorn 2.0 does
+// not do it by itself), and machine external interrupts when mstatus.MIE and mie.MEIE allow.
+// Leaves out: pipeline and cache timing (one CPI for every instruction), the PMP, S/U modes,
+// mcycle/minstret (Unicorn returns host time there: firmware uses the modelled timer).
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/common/params.h"
+#include "models/cpu/elf_image.h"
+#include "models/cpu/firmware_core.h"
+
+struct uc_struct;
+
+namespace ssdvp {
+
+class Dram;
+class SysCtl;
+
+struct IssParams {
+  double clock_mhz = 800;
+  double cpi = 1.0;
+  uint32_t quantum_instructions = 1000;
+};
+
+class IssCore : public sc_core::sc_module, public FirmwareCore {
+ public:
+  tlm_utils::simple_initiator_socket<IssCore> socket;
+
+  static constexpr uint32_t kCodeBase = 0x00000000u;
+  static constexpr uint32_t kCodeSize = 0x00100000u;   // 1 MiB
+
+  IssCore(sc_core::sc_module_name name, uint32_t core_id, const IssParams& p, Dram& dram, SysCtl& sysctl,
+          const ElfImage& image);
+  ~IssCore() override;
+
+  // The regions an image for this core may load into (for ElfImage::load).
+  static std::vector<MemoryRegion> loadable_regions(uint32_t core_id);
+
+  uint64_t instructions() const override { return counter_; }
+  sc_core::sc_time busy_time() const override { return busy_; }
+  sc_core::sc_time idle_time() const override { return idle_; }
+  uint64_t wakeups() const override { return wakeups_; }
+  uint64_t mmio_accesses() const override { return mmio_; }
+  double host_seconds_executing() const override { return host_exec_s_; }
+  uint64_t traps() const { return traps_; }
+  uint32_t pc() const;
+
+ private:
+  void run();
+  uint64_t mmio_read(uint64_t offset, unsigned size);
+  void mmio_write(uint64_t offset, unsigned size, uint64_t value);
+  bool access(tlm::tlm_command cmd, uint32_t addr, uint32_t* data);
+  void end_quantum_after_this_instruction();
+  void enter_trap(uint32_t cause, uint32_t epc);
+  bool take_interrupt();
+  [[noreturn]] void halt_forever();
+
+  static void hook_code(uc_struct* uc, uint64_t address, uint32_t size, void* self);
+  static void hook_intr(uc_struct* uc, uint32_t intno, void* self);
+  static bool hook_invalid(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
+  static uint64_t mmio_read_cb(uc_struct* uc, uint64_t offset, unsigned size, void* self);
+  static void mmio_write_cb(uc_struct* uc, uint64_t offset, unsigned size, uint64_t value, void* self);
+
+  uint32_t id_;
+  IssParams p_;
+  Dram& dram_;
+  SysCtl& sysctl_;
+  uc_struct* uc_ = nullptr;
+  std::vector<uint8_t> code_, sram_;
+  double instr_ps_;
+  tlm::tlm_generic_payload trans_;
+
+  uint64_t counter_ = 0, limit_ = 0, quantum_start_ = 0;
+  bool sleep_requested_ = false, trap_pending_ = false, stop_error_ = false;
+  uint32_t trap_cause_ = 0, trap_epc_ = 0;
+  std::string error_;
+  sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME, idle_ = sc_core::SC_ZERO_TIME;
+  uint64_t wakeups_ = 0, mmio_ = 0, traps_ = 0;
+  double host_exec_s_ = 0;
+};
+
+}  // namespace ssdvp
