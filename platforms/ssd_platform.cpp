@@ -111,6 +111,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
     ip.clock_mhz = p_.firmware.clock_mhz;
     ip.cpi = p_.firmware.cpi;
     ip.quantum_instructions = p_.firmware.quantum_instructions;
+    ip.profile = p_.firmware.profile;
     auto core = std::make_unique<IssCore>("core0", 0, ip, *dram_, *sysctl_, image);
     core->socket.bind(router_->target);
     core_ = core.get();
@@ -143,6 +144,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
                                          },
                                          o);
   driver_->on_measure_start = [this] {
+    if (auto* iss = dynamic_cast<IssCore*>(core_)) iss->reset_profile();   // profile the measured phase
     start_ = snapshot();
     started_ = true;
   };
@@ -300,6 +302,11 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                                              (end.core_host_s - st.core_host_s) / 1e6
                                        : 0.0}}})},
                    {"uart", uart_->lines()}};
+  if (auto* iss = dynamic_cast<IssCore*>(core_); iss && p_.firmware.profile) {
+    json prof = json::array();
+    for (const auto& [fn, n] : iss->profile()) prof.push_back({{"function", fn}, {"instructions", n}});
+    r["firmware"]["profile"] = prof;
+  }
   // Wear: erase counts of every block (preconditioning included), and timed erases per die.
   uint64_t wear_min = UINT64_MAX, wear_max = 0, wear_sum = 0, blocks = 0;
   json erases_per_die = json::array();

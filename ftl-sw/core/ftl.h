@@ -173,18 +173,17 @@ struct ftl {
   uint32_t *gc_lpa;                /* [die][2][unit] its LPA (from the reverse map) */
   struct ssd_oob *gc_oob;          /* [die][2][unit] OOB read with the sector */
 
-  /* host commands */
-  struct hcmd hc[SSD_HOST_SLOTS];
+  /* host commands (the table itself is at the end of the struct) */
   uint32_t wait_write_head, wait_write_tail;   /* writes waiting for buffer space */
   uint32_t wait_read_head, wait_read_tail;     /* reads waiting for read buffers */
   uint32_t flush_waiters;                      /* flush commands waiting */
   uint32_t flush_head;                         /* list of waiting flush commands */
+  uint32_t flushes_draining;                   /* of which still draining the buffer */
   uint32_t prog_next;              /* id of the next write-buffer program */
   uint32_t prog_oldest;            /* every program with a smaller id has completed */
   uint8_t  *prog_done;             /* [FOP_MAX] completion flags by id % FOP_MAX */
 
-  /* flash operations */
-  struct fop fop[FOP_MAX];
+  /* flash operations (the table itself is at the end of the struct) */
   uint32_t fop_free;
   uint32_t fops_inflight;
 
@@ -196,6 +195,12 @@ struct ftl {
   struct ssd_flash_desc *fsub;     struct ring_pos fsub_pos;
   struct ssd_flash_cpl *fcpl;      struct ring_pos fcpl_pos;
   uint8_t fsub_dirty, dma_dirty;
+  uint8_t done_irq_all;            /* HIF_DONE_IRQ_ALL as last written */
+
+  /* Large tables last, so that the fields above sit at small offsets (one instruction to
+   * reach on RV32 instead of three). */
+  struct hcmd hc[SSD_HOST_SLOTS];
+  struct fop fop[FOP_MAX];
 
 };
 
@@ -241,7 +246,6 @@ void hcmd_start(struct ftl *f, uint16_t slot);
 void hcmd_dma_done(struct ftl *f, uint16_t slot);
 void hcmd_read_done(struct ftl *f, uint32_t tag, uint16_t status);
 int  hcmd_retry_waiting(struct ftl *f);
-int  hcmd_flush_draining(const struct ftl *f);
 void hcmd_complete(struct ftl *f, uint16_t slot, uint16_t status);
 
 /* write buffer (buffer/write_buffer.c) */

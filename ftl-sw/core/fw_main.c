@@ -134,21 +134,27 @@ static struct ftl *boot(void) {
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_DEBUG_ADDR, hal_dram_addr(f->stats));
   hal_write32(SSD_HIF_BASE + HIF_NSECTORS_LO, g->logical_sectors);
   hal_write32(SSD_HIF_BASE + HIF_NSECTORS_HI, 0);
+  hal_write32(SSD_HIF_BASE + HIF_DONE_IRQ_ALL, 0);
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, SSD_IRQ_HIF | SSD_IRQ_FCTL);
   hal_write32(SSD_HIF_BASE + HIF_ENABLE, 1);
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
   return f;
 }
 
+/* One pass over everything that may have work.  Each poller is called only when a cheap
+ * look says it has something to do: on the ISS an idle pass is a few dozen instructions. */
 int ftl_poll(struct ftl *f) {
-  int n = hif_poll_done(f);
-  n += flash_poll(f);
-  n += hif_poll_cmds(f);
-  n += hcmd_retry_waiting(f);
-  while (wbuf_flush_step(f, hcmd_flush_draining(f))) n++;
-  n += gc_step(f);
-  flash_commit(f);
-  hif_commit(f);
+  int n = 0;
+  if (f->done_ring[f->done_pos.head & (f->done_pos.size - 1u)].phase == f->done_pos.phase) n += hif_poll_done(f);
+  if (f->fcpl[f->fcpl_pos.head & (f->fcpl_pos.size - 1u)].phase == f->fcpl_pos.phase) n += flash_poll(f);
+  if (*f->cmd_tail != f->cmd_pos.head) n += hif_poll_cmds(f);
+  if (f->wait_write_head != NONE32 || f->wait_read_head != NONE32 || f->flush_head != NONE32)
+    n += hcmd_retry_waiting(f);
+  if (f->wb.live_count >= f->geo.unit || (f->flushes_draining && f->wb.fifo_count))
+    while (wbuf_flush_step(f, f->flushes_draining != 0)) n++;
+  if (f->gc_ndies) n += gc_step(f);
+  if (f->fsub_dirty) flash_commit(f);
+  if (f->dma_dirty) hif_commit(f);
   if (n) hal_cost(HAL_COST_LOOP, 1);
   return n;
 }
@@ -156,10 +162,10 @@ int ftl_poll(struct ftl *f) {
 void fw_main(void) {
   struct ftl *f = boot();
   for (;;) {
-    if (ftl_poll(f)) continue;
-    /* Nothing to do: clear the interrupt lines, look once more, then sleep.  Anything that
+    /* Clear the interrupt lines, work until a pass finds nothing, sleep.  Anything that
      * arrives after the clear sets a line again and the sleep returns at once. */
     hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_PENDING, 0xFFFFFFFFu);
-    if (!ftl_poll(f)) hal_sleep();
+    while (ftl_poll(f)) {}
+    hal_sleep();
   }
 }

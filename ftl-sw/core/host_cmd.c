@@ -21,11 +21,20 @@ void hcmd_complete(struct ftl *f, uint16_t slot, uint16_t status) {
   f->hc[slot].state = HC_FREE;
 }
 
+/* A read's done entry only frees its buffers: it need not wake the firmware, which finds it
+ * on its next pass, unless reads are waiting for buffers (then every done entry
+ * interrupts: set_done_irq_all). */
 static void read_send(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   h->state = HC_DMA_OUT;
   hif_dma(f, slot, SSD_DMA_TO_HOST, SSD_DMAF_COMPLETE | SSD_DMAF_NOTIFY | SSD_DMAF_SGL,
           h->nsect, hal_dram_addr(h->sgl), h->status, slot);
+}
+
+static void set_done_irq_all(struct ftl *f, uint8_t on) {
+  if (f->done_irq_all == on) return;
+  f->done_irq_all = on;
+  hal_write32(SSD_HIF_BASE + HIF_DONE_IRQ_ALL, on);
 }
 
 /* Starts a read if buffers and flash queue space allow; returns 0 to wait. */
@@ -102,7 +111,7 @@ static int write_try(struct ftl *f, uint16_t slot) {
   hal_cost(HAL_COST_SECTOR, h->nsect);
   for (uint32_t i = 0; i < h->nsect; i++) h->sgl[i] = wbuf_slot_addr(f, h->slot_of[i]);
   h->state = HC_DMA_IN;
-  hif_dma(f, slot, SSD_DMA_FROM_HOST, SSD_DMAF_COMPLETE | SSD_DMAF_NOTIFY | SSD_DMAF_SGL,
+  hif_dma(f, slot, SSD_DMA_FROM_HOST, SSD_DMAF_COMPLETE | SSD_DMAF_NOTIFY | SSD_DMAF_IRQ | SSD_DMAF_SGL,
           h->nsect, hal_dram_addr(h->sgl), SSD_ST_OK, slot);
   return 1;
 }
@@ -142,6 +151,7 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
       if (f->wait_read_head != NONE32 || !read_try(f, slot)) {
         h->state = HC_WAIT_BUF;
         wait_push(f, &f->wait_read_head, &f->wait_read_tail, slot);
+        set_done_irq_all(f, 1);
       }
       break;
     case SSD_HOP_WRITE:
@@ -159,6 +169,7 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
       h->state = HC_FLUSHING;
       h->barrier = f->wb.pushed;
       h->flush_draining = 1;
+      f->flushes_draining++;
       h->next = f->flush_head;
       f->flush_head = slot;
       break;
@@ -182,14 +193,6 @@ void hcmd_dma_done(struct ftl *f, uint16_t slot) {
   h->state = HC_FREE;
 }
 
-/* A flush still waiting for the buffer to drain past its barrier: partial superpages must
- * be programmed (padded) instead of waiting for more data. */
-int hcmd_flush_draining(const struct ftl *f) {
-  for (uint32_t s = f->flush_head; s != NONE32; s = f->hc[s].next)
-    if (f->hc[s].flush_draining) return 1;
-  return 0;
-}
-
 int hcmd_retry_waiting(struct ftl *f) {
   int n = 0;
   while (f->wait_write_head != NONE32 && write_try(f, (uint16_t)f->wait_write_head)) {
@@ -200,12 +203,14 @@ int hcmd_retry_waiting(struct ftl *f) {
     wait_pop(f, &f->wait_read_head, &f->wait_read_tail);
     n++;
   }
+  if (f->wait_read_head == NONE32) set_done_irq_all(f, 0);
   /* Flushes: drained past their barrier -> wait for the programs issued until then. */
   uint32_t *link = &f->flush_head;
   while (*link != NONE32) {
     struct hcmd *h = &f->hc[*link];
     if (h->flush_draining && (int32_t)(f->wb.drained - h->barrier) >= 0) {
       h->flush_draining = 0;
+      f->flushes_draining--;
       h->barrier = f->prog_next;
     }
     if (!h->flush_draining && (int32_t)(f->prog_oldest - h->barrier) >= 0) {

@@ -84,6 +84,8 @@
 #define HIF_ENABLE            0x2Cu  /* RW: 1 = fetch host commands                          */
 #define HIF_NSECTORS_LO       0x30u  /* RW: namespace size in 4 KiB sectors (firmware sets)  */
 #define HIF_NSECTORS_HI       0x34u
+#define HIF_DONE_IRQ_ALL      0x3Cu  /* RW: 1 = raise SSD_IRQ_HIF for every done entry; 0 =   */
+                                     /*     only for descriptors with SSD_DMAF_IRQ            */
 #define HIF_CMD_TAIL_SHADOW   0x38u  /* RW: DRAM address of a uint32_t the HIF keeps equal to  */
                                      /*     HIF_CMD_TAIL (0 = none): polling without MMIO      */
 
@@ -142,6 +144,8 @@ struct ssd_hif_dma {
 #define SSD_DMAF_COMPLETE   (1u << 0)   /* post the host completion after this transfer */
 #define SSD_DMAF_NOTIFY     (1u << 1)   /* post an ssd_hif_done entry + SSD_IRQ_HIF      */
 #define SSD_DMAF_SGL        (1u << 2)   /* dram_addr names a scatter list (see above)    */
+#define SSD_DMAF_IRQ        (1u << 3)   /* with NOTIFY: also raise SSD_IRQ_HIF (else the */
+                                        /* entry waits for the firmware's next look)     */
 
 /* HIF DMA done entry (8 bytes). */
 #ifndef __ASSEMBLER__

@@ -75,6 +75,7 @@ const std::vector<KeySpec>& config_schema() {
       {"firmware.image", K::String, "\"\"", 0, 0, nullptr, "firmware.mode = iss: the ELF32 image to run; empty = the one built with ssdvp (build/ftl-sw-rv32/ssdvp-fw.elf)."},
       {"firmware.clock_mhz", K::Double, "800", 1, 10000, nullptr, "firmware.mode = iss: core clock, MHz."},
       {"firmware.cpi", K::Double, "1.0", 0.1, 100, nullptr, "firmware.mode = iss: cycles per instruction (every instruction alike)."},
+      {"firmware.profile", K::Bool, "false", 0, 0, nullptr, "firmware.mode = iss: count the instructions of every firmware function (results: firmware.profile)."},
       {"firmware.quantum_instructions", K::Int, "1000", 1, 100000000, nullptr, "firmware.mode = iss: instructions a core runs before it synchronises with the rest of the platform (temporal decoupling)."},
       {"firmware.cores", K::Int, "1", 1, 1, nullptr, "Firmware cores (one until the multi-core work)."},
       {"firmware.cost.loop_ns", K::Double, "40", 0, kInf, nullptr, "Native cost model: an event-loop pass that found work, ns."},

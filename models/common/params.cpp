@@ -140,6 +140,7 @@ PlatformParams PlatformParams::from(const Config& c) {
   fw.clock_mhz = c.get_double("firmware.clock_mhz");
   fw.cpi = c.get_double("firmware.cpi");
   fw.quantum_instructions = uint32_t(c.get_int("firmware.quantum_instructions"));
+  fw.profile = c.get_bool("firmware.profile");
   fw.cores = uint32_t(c.get_int("firmware.cores"));
   fw.cost.resize(HAL_COST_KINDS);
   fw.cost[HAL_COST_LOOP] = sc_time(c.get_double("firmware.cost.loop_ns"), SC_NS);

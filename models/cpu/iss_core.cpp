@@ -2,7 +2,9 @@
 
 #include <unicorn/unicorn.h>
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <cstring>
 #include <sstream>
 
@@ -63,6 +65,12 @@ IssCore::IssCore(sc_core::sc_module_name name, uint32_t core_id, const IssParams
     std::memcpy(dst, s.bytes.data(), s.bytes.size());
     std::memset(dst + s.bytes.size(), 0, s.memsz - s.bytes.size());
   }
+  if (p.profile) {
+    pc_counts_.assign(kCodeSize / 2, 0);
+    for (const auto& [name, addr] : image.symbols)
+      if (addr < kCodeSize) functions_.emplace_back(addr, name);
+    std::sort(functions_.begin(), functions_.end());
+  }
   uint32_t pc = image.entry;
   check(uc_reg_write(uc_, UC_RISCV_REG_PC, &pc), "set PC");
   uc_hook h;
@@ -89,13 +97,27 @@ uint32_t IssCore::pc() const {
 }
 
 // Runs before every instruction: counts it, or ends the quantum before it executes.
-void IssCore::hook_code(uc_struct* uc, uint64_t, uint32_t, void* self) {
+void IssCore::hook_code(uc_struct* uc, uint64_t address, uint32_t, void* self) {
   auto* c = static_cast<IssCore*>(self);
   if (c->counter_ >= c->limit_) {
     uc_emu_stop(uc);
     return;
   }
   c->counter_++;
+  if (!c->pc_counts_.empty() && address < kCodeSize) c->pc_counts_[address >> 1]++;
+}
+
+std::vector<std::pair<std::string, uint64_t>> IssCore::profile() const {
+  std::map<std::string, uint64_t> by_function;
+  for (size_t i = 0; i < pc_counts_.size(); i++) {
+    if (!pc_counts_[i]) continue;
+    const uint32_t pc = uint32_t(i << 1);
+    auto it = std::upper_bound(functions_.begin(), functions_.end(), std::make_pair(pc, std::string("\xff")));
+    by_function[it == functions_.begin() ? "?" : std::prev(it)->second] += pc_counts_[i];
+  }
+  std::vector<std::pair<std::string, uint64_t>> out(by_function.begin(), by_function.end());
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return out;
 }
 
 void IssCore::hook_intr(uc_struct* uc, uint32_t intno, void* self) {

@@ -18,6 +18,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,6 +38,7 @@ struct IssParams {
   double clock_mhz = 800;
   double cpi = 1.0;
   uint32_t quantum_instructions = 1000;
+  bool profile = false;            // count instructions per code address (firmware.profile)
 };
 
 class IssCore : public sc_core::sc_module, public FirmwareCore {
@@ -60,6 +62,9 @@ class IssCore : public sc_core::sc_module, public FirmwareCore {
   uint64_t mmio_accesses() const override { return mmio_; }
   double host_seconds_executing() const override { return host_exec_s_; }
   uint64_t traps() const { return traps_; }
+  // With IssParams::profile: instructions executed per function of the image, most first.
+  std::vector<std::pair<std::string, uint64_t>> profile() const;
+  void reset_profile() { std::fill(pc_counts_.begin(), pc_counts_.end(), 0u); }
   uint32_t pc() const;
 
  private:
@@ -84,6 +89,8 @@ class IssCore : public sc_core::sc_module, public FirmwareCore {
   SysCtl& sysctl_;
   uc_struct* uc_ = nullptr;
   std::vector<uint8_t> code_, sram_;
+  std::vector<uint32_t> pc_counts_;   // profile: per 2-byte code address
+  std::vector<std::pair<uint32_t, std::string>> functions_;   // profile: sorted by address
   double instr_ps_;
   tlm::tlm_generic_payload trans_;
 

@@ -97,6 +97,7 @@ uint32_t HostInterface::read32(uint32_t offset, sc_time&) {
     case HIF_NSECTORS_LO: return uint32_t(nsectors_);
     case HIF_NSECTORS_HI: return uint32_t(nsectors_ >> 32);
     case HIF_CMD_TAIL_SHADOW: return cmd_tail_shadow_;
+    case HIF_DONE_IRQ_ALL: return done_irq_all_;
     default: return 0;
   }
 }
@@ -117,6 +118,7 @@ void HostInterface::write32(uint32_t offset, uint32_t value, sc_time& delay) {
     case HIF_DONE_HEAD: done_head_ = value; break;
     case HIF_NSECTORS_LO: nsectors_ = (nsectors_ & ~0xFFFFFFFFull) | value; break;
     case HIF_NSECTORS_HI: nsectors_ = (nsectors_ & 0xFFFFFFFFull) | (uint64_t(value) << 32); break;
+    case HIF_DONE_IRQ_ALL: done_irq_all_ = value & 1u; break;
     case HIF_CMD_TAIL_SHADOW:
       cmd_tail_shadow_ = value;
       if (value) *dram_.as<uint32_t>(value) = cmd_tail_;
@@ -201,12 +203,12 @@ void HostInterface::run_dma(sc_time at) {
         }
       }
       if (d.flags & SSD_DMAF_COMPLETE) complete(d.slot, d.status, sc_core::sc_time_stamp());
-      if (d.flags & SSD_DMAF_NOTIFY) notify_firmware(d.cookie, SSD_ST_OK);
+      if (d.flags & SSD_DMAF_NOTIFY) notify_firmware(d.cookie, SSD_ST_OK, (d.flags & SSD_DMAF_IRQ) || done_irq_all_);
     });
   }
 }
 
-void HostInterface::notify_firmware(uint32_t cookie, uint16_t status) {
+void HostInterface::notify_firmware(uint32_t cookie, uint16_t status, bool irq) {
   if (done_tail_ - done_head_ >= done_size_) {
     report_fatal("host interface: DMA done ring overflow (firmware does not consume it)");
     return;
@@ -216,7 +218,7 @@ void HostInterface::notify_firmware(uint32_t cookie, uint16_t status) {
   e->status = status;
   e->phase = uint16_t(done_phase_);
   if (++done_tail_ % done_size_ == 0) done_phase_ ^= 1u;
-  irq_.raise(SSD_IRQ_HIF);
+  if (irq) irq_.raise(SSD_IRQ_HIF);
 }
 
 void HostInterface::complete(uint16_t slot, uint16_t status, sc_time at) {

@@ -76,7 +76,7 @@ class HostInterface : public MmioDevice {
   void deliver(const std::vector<HostCommand*>& cmds);
   void run_dma(sc_core::sc_time at);
   void complete(uint16_t slot, uint16_t status, sc_core::sc_time at);
-  void notify_firmware(uint32_t cookie, uint16_t status);
+  void notify_firmware(uint32_t cookie, uint16_t status, bool irq);
   std::vector<uint32_t> sector_list(const ssd_hif_dma& d);
 
   HostParams p_;
@@ -98,6 +98,7 @@ class HostInterface : public MmioDevice {
   uint32_t cmd_addr_ = 0, cmd_size_ = 0, cmd_tail_ = 0, cmd_head_ = 0, cmd_tail_shadow_ = 0;
   uint32_t dma_addr_ = 0, dma_size_ = 0, dma_tail_ = 0, dma_head_ = 0;
   uint32_t done_addr_ = 0, done_size_ = 0, done_tail_ = 0, done_head_ = 0, done_phase_ = 1;
+  bool done_irq_all_ = true;
   uint64_t fetched_ = 0;
 };
 
