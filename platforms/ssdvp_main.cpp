@@ -38,7 +38,7 @@ std::string quote(const std::string& s) {
 }
 
 int run_command(const std::string& platform, const std::string& workload, const std::vector<std::string>& sets,
-                const std::string& out_dir, bool quiet, bool precondition) {
+                const std::string& out_dir, bool quiet, bool precondition, const std::string& dump_map) {
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   ssdvp::Config cfg = ssdvp::Config::load(platform, sets);
   ssdvp::RunOptions opt;
@@ -48,6 +48,14 @@ int run_command(const std::string& platform, const std::string& workload, const 
   nlohmann::json r = platform_model.run();
   const std::string dir = out_dir.empty() ? cfg.get_string("sim.output_dir") : out_dir;
   const std::string path = ssdvp::write_outputs(dir, r, platform_model.driver());
+  if (!dump_map.empty()) {
+    // The firmware's final logical-to-physical map, read from its DRAM: uint32 per sector,
+    // little-endian, 0xFFFFFFFF = unmapped.
+    const std::vector<uint32_t> map = platform_model.firmware_map();
+    std::ofstream out(dump_map, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(map.data()), std::streamsize(map.size() * sizeof(uint32_t)));
+    if (!out) throw std::runtime_error("cannot write the map to " + dump_map);
+  }
   if (!quiet) {
     ssdvp::print_summary(std::cout, r);
     std::cout << "  results: " << path << "\n";
@@ -77,6 +85,7 @@ int sc_main(int argc, char* argv[]) {
   std::string platform, workload, out_dir;
   std::vector<std::string> sets;
   bool quiet = false, no_precondition = false;
+  std::string dump_map;
   auto* run = app.add_subcommand("run", "run one simulation (the default when no subcommand is given)");
   run->add_option("--platform,-p", platform, "platform TOML file (default: the built-in default platform)");
   run->add_option("--workload,-w", workload, "workload spec or trace file (default: workload.spec)");
@@ -84,6 +93,7 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--out,-o", out_dir, "output folder (default: sim.output_dir)");
   run->add_flag("--quiet,-q", quiet, "no summary on stdout");
   run->add_flag("--no-precondition", no_precondition, "start from an empty drive");
+  run->add_option("--dump-map", dump_map, "write the firmware's final logical-to-physical map (uint32 per sector)");
 
   auto* bench = app.add_subcommand("bench", "simulation speed: 4 KiB random read and random write at QD32");
   uint64_t bench_requests = 300000;
@@ -127,7 +137,7 @@ int sc_main(int argc, char* argv[]) {
       }
       return 0;
     }
-    return run_command(platform, workload, sets, out_dir, quiet, !no_precondition);
+    return run_command(platform, workload, sets, out_dir, quiet, !no_precondition, dump_map);
   } catch (const ssdvp::ConfigError& e) {
     std::cerr << "ssdvp: configuration error: " << e.what() << "\n";
     return 2;

@@ -126,16 +126,19 @@ static void fifo_skip_dead(struct wbuf *w) {
   }
 }
 
+/* Stripes superpages over the dies in a fixed order (channel first, then way), so that where
+ * data lands does not depend on timing: when the next die already has its queue of programs
+ * (ftl.die_program_queue) the data waits for it.  Only a die without space (its GC has not
+ * freed a superblock yet) is skipped. */
 static uint32_t pick_die(struct ftl *f) {
   if (f->blocked_epoch == f->space_epoch) return NONE32;   /* nothing was freed since */
   for (uint32_t k = 0; k < f->geo.dies; k++) {
     uint32_t d = (f->next_host_die + k) % f->geo.dies;
     struct die_state *ds = &f->die[d];
-    if (ds->host_progs_inflight >= f->cfg.die_prog_limit) continue;
-    if (ds->host_sb != NONE32 || ds->free_count > GC_RESERVE) {
-      f->next_host_die = (d + 1u) % f->geo.dies;
-      return d;
-    }
+    if (ds->host_sb == NONE32 && ds->free_count <= GC_RESERVE) continue;
+    if (ds->host_progs_inflight >= f->cfg.die_prog_limit) return NONE32;
+    f->next_host_die = (d + 1u) % f->geo.dies;
+    return d;
   }
   f->blocked_epoch = f->space_epoch;
   return NONE32;
