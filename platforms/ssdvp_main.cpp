@@ -97,8 +97,10 @@ int sc_main(int argc, char* argv[]) {
 
   auto* bench = app.add_subcommand("bench", "simulation speed: 4 KiB random read and random write at QD32");
   uint64_t bench_requests = 300000;
+  bool bench_iss = false;
   bench->add_option("--platform,-p", platform, "platform TOML file");
   bench->add_option("--requests,-n", bench_requests, "requests per case");
+  bench->add_flag("--iss", bench_iss, "also run the filled cases with firmware.mode = iss and report the ratio");
   bench->add_option("--set,-s", sets, "override a configuration key: key=value")->take_all();
 
   auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");
@@ -122,11 +124,13 @@ int sc_main(int argc, char* argv[]) {
                             {"randwrite QD32 aged", "fio:rw=randwrite,bs=4k,iodepth=32,io=" + n, aged}};
       std::cout << fmt::format("{:<22} {:>9} {:>8} {:>12} {:>14} {:>6} {:>10}\n", "case (4 KiB)", "requests", "wall s",
                                "requests/s", "flash ops/s", "WAF", "sim IOPS");
+      std::vector<double> native_rate;
       for (const auto& c : cases) {
         std::vector<std::string> bsets = sets;
         bsets.insert(bsets.end(), c.sets.begin(), c.sets.end());
         bsets.push_back("sim.progress=false");
         auto r = bench_case(platform, c.spec, bsets, "ssdvp-bench");
+        native_rate.push_back(r["host_requests_per_wall_s"].get<double>());
         const double wall = r["run_wall_time_s"].get<double>();
         const auto& f = r["ftl"];
         const double flash_ops = double(f["flash_reads"].get<uint64_t>() + f["erases"].get<uint64_t>()) +
@@ -134,6 +138,23 @@ int sc_main(int argc, char* argv[]) {
         std::cout << fmt::format("{:<22} {:>9} {:>8.2f} {:>12.0f} {:>14.0f} {:>6.2f} {:>10.0f}\n", c.name,
                                  r["host_requests"].get<uint64_t>(), wall, r["host_requests_per_wall_s"].get<double>(),
                                  wall > 0 ? flash_ops / wall : 0.0, r["waf"].get<double>(), r["total"]["iops"].get<double>());
+      }
+      if (bench_iss) {
+        std::cout << fmt::format("\n{:<22} {:>12} {:>10} {:>14} {:>14} {:>10}\n", "firmware = iss", "requests/s",
+                                 "vs native", "instr/request", "MIPS (busy)", "sim IOPS");
+        for (size_t i = 0; i < 2; i++) {
+          std::vector<std::string> bsets = sets;
+          bsets.insert(bsets.end(), cases[i].sets.begin(), cases[i].sets.end());
+          bsets.push_back("sim.progress=false");
+          bsets.push_back("firmware.mode=iss");
+          auto r = bench_case(platform, cases[i].spec, bsets, "ssdvp-bench");
+          const auto& core = r["firmware"]["cores"][0];
+          const double rate = r["host_requests_per_wall_s"].get<double>();
+          std::cout << fmt::format("{:<22} {:>12.0f} {:>9.1f}% {:>14.0f} {:>14.1f} {:>10.0f}\n", cases[i].name, rate,
+                                   100.0 * rate / native_rate[i],
+                                   double(core["instructions"].get<uint64_t>()) / double(r["host_requests"].get<uint64_t>()),
+                                   core["mips_while_executing"].get<double>(), r["total"]["iops"].get<double>());
+        }
       }
       return 0;
     }
