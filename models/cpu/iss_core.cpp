@@ -24,7 +24,7 @@ constexpr uint32_t kPeriphSize = 0x6000;            // HIF .. SYSCTL windows
 constexpr uint32_t kMstatusMie = 1u << 3, kMstatusMpie = 1u << 7, kMstatusMpp = 3u << 11;
 constexpr uint32_t kMieMeie = 1u << 11;
 constexpr uint32_t kCauseMachineExternal = 0x8000000Bu;
-constexpr uint32_t kCauseEcallM = 11, kCauseBreakpoint = 3;
+constexpr uint32_t kCauseEcallU = 8, kCauseEcallM = 11, kCauseBreakpoint = 3;
 
 std::string hex(uint64_t v) {
   std::ostringstream s;
@@ -124,10 +124,20 @@ void IssCore::hook_intr(uc_struct* uc, uint32_t intno, void* self) {
   auto* c = static_cast<IssCore*>(self);
   uint32_t pc = 0;
   uc_reg_read(uc, UC_RISCV_REG_PC, &pc);
+  uint32_t cause = intno, epc = pc;
+  // Unicorn reports ecall as the U-mode code (8) whatever the privilege (the core runs in
+  // M-mode: 11), and ecall/ebreak with the PC already past the instruction.
+  if (intno == kCauseEcallU || intno == kCauseEcallM) {
+    cause = kCauseEcallM;
+    epc = pc - 4;
+  } else if (intno == kCauseBreakpoint) {
+    const uint8_t* code = c->code_.data();
+    const bool compressed = pc >= 2 && pc - 2 < kCodeSize && code[pc - 2] == 0x02 && code[pc - 1] == 0x90;
+    epc = pc - (compressed ? 2 : 4);
+  }
   c->trap_pending_ = true;
-  c->trap_cause_ = intno;
-  // Unicorn reports ecall/ebreak with the PC already past the instruction.
-  c->trap_epc_ = (intno == kCauseEcallM || intno == kCauseBreakpoint) ? pc - 4 : pc;
+  c->trap_cause_ = cause;
+  c->trap_epc_ = epc;
   uc_emu_stop(uc);
 }
 

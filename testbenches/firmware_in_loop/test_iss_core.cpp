@@ -1,0 +1,108 @@
+// The ISS core on its own: small RV32 programs (programs/*.c, built with the firmware) run on
+// an IssCore with DRAM, system control, timer and UART behind the router, and check exact
+// quantum timing, trap and interrupt entry/return through mtvec, sleep until interrupt, MMIO
+// routing and bus errors.  Each TEST elaborates its own bench, in its own process.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "models/bus/router.h"
+#include "models/common/fatal.h"
+#include "models/common/params.h"
+#include "models/cpu/iss_core.h"
+#include "models/cpu/sysctl.h"
+#include "models/cpu/timer.h"
+#include "models/cpu/uart.h"
+#include "models/dram/dram.h"
+
+using namespace ssdvp;
+
+namespace {
+
+struct IssBench {
+  std::unique_ptr<Dram> dram;
+  std::unique_ptr<SysCtl> sysctl;
+  std::unique_ptr<Timer> timer;
+  std::unique_ptr<Uart> uart;
+  std::unique_ptr<Router> router;
+  std::unique_ptr<IssCore> core;
+
+  IssBench(const std::string& program, uint32_t quantum) {
+    DramParams dp;
+    dp.size_bytes = 64u << 20;
+    dp.bandwidth_mbps = 10000;
+    dram = std::make_unique<Dram>(dp);
+    sysctl = std::make_unique<SysCtl>("sysctl", 1, dp.size_bytes, 0);
+    timer = std::make_unique<Timer>("timer", *sysctl);
+    uart = std::make_unique<Uart>("uart");
+    router = std::make_unique<Router>("bus");
+    int port = 0;
+    for (auto [base, dev] : {std::pair<uint32_t, MmioDevice*>{SSD_TIMER_BASE, timer.get()},
+                             {SSD_UART_BASE, uart.get()},
+                             {SSD_SYSCTL_BASE, sysctl.get()}}) {
+      router->initiator.bind(dev->socket);
+      router->map((base - SSD_PERIPH_BASE) / SSD_PERIPH_SIZE, port++);
+    }
+    IssParams p;
+    p.clock_mhz = 800;
+    p.cpi = 1.0;
+    p.quantum_instructions = quantum;
+    const std::string path = std::string(SSDVP_FIRMWARE_DIR) + "/iss-test-" + program + ".elf";
+    core = std::make_unique<IssCore>("core0", 0, p, *dram, *sysctl, ElfImage::load(path, IssCore::loadable_regions(0)));
+    core->socket.bind(router->target);
+  }
+  // Runs until the program halts; true if it ended with the test's "done" code.
+  bool run() {
+    sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_MS));
+    return !fatal_errors().empty() && fatal_errors()[0].find("code 0x600d") != std::string::npos;
+  }
+  uint32_t result(int i) { return dram->as<uint32_t>(SSD_DRAM_BASE + 0x2000)[i]; }
+};
+
+void quantum_case(uint32_t quantum) {
+  IssBench b("quantum", quantum);
+  ASSERT_TRUE(b.run()) << (fatal_errors().empty() ? "no halt" : fatal_errors()[0]);
+  // 1001 instructions at 800 MHz, CPI 1: 1251.25 ns; the timer counts whole ns.
+  EXPECT_NEAR(double(b.result(0)), 1251.25, 0.75) << "quantum " << quantum;
+}
+
+}  // namespace
+
+TEST(IssCore, QuantumTimingIsExactWithSmallQuanta) { quantum_case(7); }
+TEST(IssCore, QuantumTimingIsExactWithMediumQuanta) { quantum_case(100); }
+TEST(IssCore, QuantumTimingIsExactWithLargeQuanta) { quantum_case(100000); }
+
+TEST(IssCore, TrapAndInterruptEntryAndReturn) {
+  IssBench b("traps", 1000);
+  const bool ok = b.run();
+  ASSERT_TRUE(ok) << (fatal_errors().empty() ? "no halt" : fatal_errors()[0]) << " r0=" << b.result(0) << " r1=" << b.result(1) << " traps=" << b.core->traps() << " pc=" << std::hex << b.core->pc() << " instr=" << std::dec << b.core->instructions();
+  EXPECT_EQ(b.result(0), 11u);            // ecall from M-mode
+  EXPECT_EQ(b.result(1), 1u);             // mepc pointed at the ecall
+  EXPECT_EQ(b.result(2), 1u);             // one timer interrupt taken
+  EXPECT_EQ(b.result(3), 0x8000000Bu);    // machine external interrupt
+  EXPECT_EQ(b.result(4), 1u);             // mret restored MIE
+  EXPECT_EQ(b.core->traps(), 2u);
+}
+
+TEST(IssCore, SleepUntilInterruptCostsNoInstructions) {
+  IssBench b("sleep", 1000);
+  ASSERT_TRUE(b.run()) << (fatal_errors().empty() ? "no halt" : fatal_errors()[0]);
+  EXPECT_GE(b.result(0), 50000u);
+  EXPECT_LT(b.result(0), 52000u);
+  EXPECT_EQ(b.result(1), 1u);
+  EXPECT_LT(b.core->instructions(), 2000u);               // asleep, not spinning
+  EXPECT_GE(b.core->idle_time(), sc_core::sc_time(49, sc_core::SC_US));
+  EXPECT_EQ(b.core->wakeups(), 1u);
+}
+
+TEST(IssCore, MmioRoutingAndBusErrors) {
+  IssBench b("mmio", 1000);
+  b.run();
+  ASSERT_FALSE(b.uart->lines().empty());
+  EXPECT_EQ(b.uart->lines()[0], "hello from the ISS");
+  EXPECT_EQ(b.result(0), 0u);
+  EXPECT_EQ(b.result(1), 64u << 20);
+  ASSERT_FALSE(fatal_errors().empty());
+  EXPECT_NE(fatal_errors()[0].find("bus error at register 0x40003000"), std::string::npos) << fatal_errors()[0];
+}
