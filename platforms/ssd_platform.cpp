@@ -8,6 +8,7 @@
 #include "models/common/fatal.h"
 #include "models/cpu/elf_image.h"
 #include "models/cpu/iss_core.h"
+#include "models/cpu/mailbox.h"
 #include "models/cpu/native_core.h"
 #include "models/cpu/sysctl.h"
 #include "models/cpu/timer.h"
@@ -101,27 +102,32 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   map(SSD_HIF_BASE, *hif_);
   map(SSD_FCTL_BASE, *fctl_);
   map(SSD_TIMER_BASE, *timer_);
+  mailbox_ = std::make_unique<Mailbox>("mailbox", *sysctl_);
+  map(SSD_MBOX_BASE, *mailbox_);
   map(SSD_UART_BASE, *uart_);
   map(SSD_SYSCTL_BASE, *sysctl_);
 
   if (p_.firmware.mode == "iss") {
     const std::string path = p_.firmware.image.empty() ? std::string(SSDVP_DEFAULT_FIRMWARE) : p_.firmware.image;
-    const ElfImage image = ElfImage::load(path, IssCore::loadable_regions(0));
     IssParams ip;
     ip.clock_mhz = p_.firmware.clock_mhz;
     ip.cpi = p_.firmware.cpi;
     ip.quantum_instructions = p_.firmware.quantum_instructions;
     ip.profile = p_.firmware.profile;
-    auto core = std::make_unique<IssCore>("core0", 0, ip, *dram_, *sysctl_, image);
-    core->socket.bind(router_->target);
-    core_ = core.get();
-    core_module_ = std::move(core);
+    for (uint32_t c = 0; c < p_.firmware.cores; c++) {
+      const ElfImage image = ElfImage::load(path, IssCore::loadable_regions(c));
+      auto core = std::make_unique<IssCore>(("core" + std::to_string(c)).c_str(), c, ip, *dram_, *sysctl_, image);
+      core->socket.bind(router_->target);
+      cores_.push_back(core.get());
+      core_modules_.push_back(std::move(core));
+    }
   } else {
     auto core = std::make_unique<NativeCore>("core0", 0, p_.firmware, *dram_, *sysctl_, &fw_main);
     core->socket.bind(router_->target);
-    core_ = core.get();
-    core_module_ = std::move(core);
+    cores_.push_back(core.get());
+    core_modules_.push_back(std::move(core));
   }
+  core_ = cores_[0];
 
   DriverOptions o;
   o.precondition = opt.precondition;
@@ -182,12 +188,9 @@ SsdPlatform::Snapshot SsdPlatform::snapshot() {
   s.link_busy_ps[0] = hif_->link().busy_ps(PcieLink::HostToDevice);
   s.link_busy_ps[1] = hif_->link().busy_ps(PcieLink::DeviceToHost);
   s.dram_busy_ps = dram_->busy_ps();
-  s.core_busy_s = core_->busy_time().to_seconds();
-  s.core_idle_s = core_->idle_time().to_seconds();
-  s.core_wakeups = core_->wakeups();
-  s.core_mmio = core_->mmio_accesses();
-  s.core_instructions = core_->instructions();
-  s.core_host_s = core_->host_seconds_executing();
+  for (const FirmwareCore* c : cores_)
+    s.cores.push_back({c->busy_time().to_seconds(), c->idle_time().to_seconds(), c->host_seconds_executing(),
+                       c->wakeups(), c->mmio_accesses(), c->instructions()});
   return s;
 }
 
@@ -288,20 +291,21 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                       {"pcie_host_to_device", util(end.link_busy_ps[0], st.link_busy_ps[0])},
                       {"pcie_device_to_host", util(end.link_busy_ps[1], st.link_busy_ps[1])},
                       {"dram", util(end.dram_busy_ps, st.dram_busy_ps)}};
-  r["firmware"] = {{"mode", p_.firmware.mode},
-                   {"cores",
-                    json::array({{{"busy_s", end.core_busy_s - st.core_busy_s},
-                                  {"idle_s", end.core_idle_s - st.core_idle_s},
-                                  {"wakeups", end.core_wakeups - st.core_wakeups},
-                                  {"mmio_accesses", end.core_mmio - st.core_mmio},
-                                  {"instructions", end.core_instructions - st.core_instructions},
-                                  {"host_seconds_executing", end.core_host_s - st.core_host_s},
-                                  {"mips_while_executing",
-                                   end.core_host_s > st.core_host_s
-                                       ? double(end.core_instructions - st.core_instructions) /
-                                             (end.core_host_s - st.core_host_s) / 1e6
-                                       : 0.0}}})},
-                   {"uart", uart_->lines()}};
+  json cores = json::array();
+  for (size_t i = 0; i < end.cores.size(); i++) {
+    const auto& b = end.cores[i];
+    const Snapshot::Core a = i < st.cores.size() ? st.cores[i] : Snapshot::Core{};
+    const double host = b.host_s - a.host_s;
+    cores.push_back({{"busy_s", b.busy_s - a.busy_s},
+                     {"idle_s", b.idle_s - a.idle_s},
+                     {"wakeups", b.wakeups - a.wakeups},
+                     {"mmio_accesses", b.mmio - a.mmio},
+                     {"instructions", b.instructions - a.instructions},
+                     {"host_seconds_executing", host},
+                     {"mips_while_executing", host > 0 ? double(b.instructions - a.instructions) / host / 1e6 : 0.0}});
+  }
+  r["firmware"] = {{"mode", p_.firmware.mode}, {"cores", cores}, {"uart", uart_->lines()},
+                   {"mailbox_messages", mailbox_->messages_sent()}};
   if (auto* iss = dynamic_cast<IssCore*>(core_); iss && p_.firmware.profile) {
     json prof = json::array();
     for (const auto& [fn, n] : iss->profile()) prof.push_back({{"function", fn}, {"instructions", n}});

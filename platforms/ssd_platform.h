@@ -65,8 +65,11 @@ class SsdPlatform {
     std::vector<uint64_t> die_busy_ps, channel_busy_ps;
     uint64_t link_busy_ps[2] = {0, 0}, dram_busy_ps = 0;
     std::vector<uint64_t> die_erases;
-    double core_busy_s = 0, core_idle_s = 0, core_host_s = 0;
-    uint64_t core_wakeups = 0, core_mmio = 0, core_instructions = 0;
+    struct Core {
+      double busy_s = 0, idle_s = 0, host_s = 0;
+      uint64_t wakeups = 0, mmio = 0, instructions = 0;
+    };
+    std::vector<Core> cores;
   };
   Snapshot snapshot();
   nlohmann::json results(double wall_s);
@@ -84,8 +87,10 @@ class SsdPlatform {
   std::unique_ptr<FlashController> fctl_;
   std::vector<std::unique_ptr<TlmChannel>> channels_;
   std::unique_ptr<HostInterface> hif_;
-  std::unique_ptr<sc_core::sc_module> core_module_;
-  FirmwareCore* core_ = nullptr;
+  std::unique_ptr<class Mailbox> mailbox_;
+  std::vector<std::unique_ptr<sc_core::sc_module>> core_modules_;
+  std::vector<FirmwareCore*> cores_;
+  FirmwareCore* core_ = nullptr;   // core 0
   std::unique_ptr<HostDriver> driver_;
   Snapshot start_, end_;
   bool started_ = false, ended_ = false;

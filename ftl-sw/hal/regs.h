@@ -61,6 +61,20 @@
 #define TIMER_CMP_LO          0x08u  /* RW: interrupt when now >= cmp (write HI first)          */
 #define TIMER_CMP_HI          0x0Cu
 
+/* ------------------------------------------------------------------ mailbox
+ * Messages between cores: a core names the destination in MBOX_SEND_TARGET and writes the
+ * 32-bit message to MBOX_SEND_DATA; it lands in the destination's inbox (MBOX_DEPTH deep) and
+ * raises that core's SSD_IRQ_MBOX.  The destination reads MBOX_RECV_FROM (sender of the oldest
+ * message), then MBOX_RECV_DATA (pops it).  A message to a full inbox or a core that does not
+ * exist is dropped and sets bit 0 of the sender's MBOX_STATUS. */
+#define MBOX_SEND_TARGET      0x00u  /* RW: destination core of the next message            */
+#define MBOX_SEND_DATA        0x04u  /* WO: send                                            */
+#define MBOX_RECV_COUNT       0x08u  /* RO: messages waiting for this core                  */
+#define MBOX_RECV_FROM        0x0Cu  /* RO: sender of the oldest (0xFFFFFFFF: none)         */
+#define MBOX_RECV_DATA        0x10u  /* RO: the oldest message, popped (0 when none)        */
+#define MBOX_STATUS           0x14u  /* RW1C: bit 0 = a message of this core was dropped    */
+#define MBOX_DEPTH            16u
+
 /* ------------------------------------------------------------------ UART */
 #define UART_TX               0x00u  /* WO: one byte; a '\n' flushes the line to the log */
 

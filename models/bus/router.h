@@ -1,12 +1,13 @@
-// Address decoder between the firmware cores and the peripherals: one target socket per
-// core side, one initiator socket per 4 KiB peripheral window at SSD_PERIPH_BASE + i*4 KiB.
+// Address decoder between the firmware cores and the peripherals: a multi-target socket that
+// every core binds, one initiator binding per 4 KiB peripheral window at
+// SSD_PERIPH_BASE + i*4 KiB.
 // Addresses outside every window get TLM_ADDRESS_ERROR_RESPONSE.
 #pragma once
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <cstdint>
 #include <vector>
@@ -19,7 +20,7 @@ namespace ssdvp {
 
 class Router : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<Router> target;
+  tlm_utils::multi_passthrough_target_socket<Router> target;
   tlm_utils::multi_passthrough_initiator_socket<Router> initiator;
 
   explicit Router(sc_core::sc_module_name name) : sc_core::sc_module(name), target("target"), initiator("initiator") {
@@ -32,7 +33,7 @@ class Router : public sc_core::sc_module {
   }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
+  void b_transport(int, tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     const uint64_t a = t.get_address();
     const uint64_t w = (a - SSD_PERIPH_BASE) / SSD_PERIPH_SIZE;
     if (a < SSD_PERIPH_BASE || w >= window_port_.size() || window_port_[w] < 0) {

@@ -77,7 +77,7 @@ const std::vector<KeySpec>& config_schema() {
       {"firmware.cpi", K::Double, "1.0", 0.1, 100, nullptr, "firmware.mode = iss: cycles per instruction (every instruction alike)."},
       {"firmware.profile", K::Bool, "false", 0, 0, nullptr, "firmware.mode = iss: count the instructions of every firmware function (results: firmware.profile)."},
       {"firmware.quantum_instructions", K::Int, "1000", 1, 100000000, nullptr, "firmware.mode = iss: instructions a core runs before it synchronises with the rest of the platform (temporal decoupling)."},
-      {"firmware.cores", K::Int, "1", 1, 1, nullptr, "Firmware cores (one until the multi-core work)."},
+      {"firmware.cores", K::Int, "1", 1, 8, nullptr, "Firmware cores, each with its own SRAM, running the same image (core 0 runs fw_main, the others secondary_main when the image has one). More than one needs firmware.mode = iss until the firmware itself is multi-core."},
       {"firmware.cost.loop_ns", K::Double, "40", 0, kInf, nullptr, "Native cost model: an event-loop pass that found work, ns."},
       {"firmware.cost.host_cmd_ns", K::Double, "300", 0, kInf, nullptr, "Native cost model: decode and dispatch one host command, ns."},
       {"firmware.cost.sector_ns", K::Double, "40", 0, kInf, nullptr, "Native cost model: per 4 KiB sector of a host command (map lookup, buffer), ns."},

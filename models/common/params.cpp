@@ -142,6 +142,9 @@ PlatformParams PlatformParams::from(const Config& c) {
   fw.quantum_instructions = uint32_t(c.get_int("firmware.quantum_instructions"));
   fw.profile = c.get_bool("firmware.profile");
   fw.cores = uint32_t(c.get_int("firmware.cores"));
+  if (fw.cores > 1 && fw.mode != "iss")
+    throw ConfigError(c.origin("firmware.cores") + ": firmware.cores = " + std::to_string(fw.cores) +
+                      " needs firmware.mode = \"iss\" (the native firmware runs one core)");
   fw.cost.resize(HAL_COST_KINDS);
   fw.cost[HAL_COST_LOOP] = sc_time(c.get_double("firmware.cost.loop_ns"), SC_NS);
   fw.cost[HAL_COST_HOST_CMD] = sc_time(c.get_double("firmware.cost.host_cmd_ns"), SC_NS);

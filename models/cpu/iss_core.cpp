@@ -78,7 +78,7 @@ IssCore::IssCore(sc_core::sc_module_name name, uint32_t core_id, const IssParams
   check(uc_hook_add(uc_, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&IssCore::hook_intr), this, 1, 0), "trap hook");
   check(uc_hook_add(uc_, &h, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&IssCore::hook_invalid), this, 1, 0),
         "invalid-access hook");
-  sysctl_.on_sleep = [this] {
+  sysctl_.on_sleep.at(core_id) = [this] {
     sleep_requested_ = true;
     end_quantum_after_this_instruction();
   };
@@ -234,7 +234,7 @@ void IssCore::enter_trap(uint32_t cause, uint32_t epc) {
 
 // A pending, enabled interrupt line is taken between quanta when the core allows it.
 bool IssCore::take_interrupt() {
-  if (!sysctl_.irq_ready()) return false;
+  if (!sysctl_.irq_ready(id_)) return false;
   uint32_t mstatus = 0, mie = 0;
   uc_reg_read(uc_, UC_RISCV_REG_MSTATUS, &mstatus);
   uc_reg_read(uc_, UC_RISCV_REG_MIE, &mie);
@@ -254,7 +254,7 @@ void IssCore::run() {
     if (sleep_requested_) {
       sleep_requested_ = false;
       const sc_core::sc_time t0 = sc_core::sc_time_stamp();
-      while (!sysctl_.irq_ready()) wait(sysctl_.irq_event());
+      while (!sysctl_.irq_ready(id_)) wait(sysctl_.irq_event(id_));
       idle_ += sc_core::sc_time_stamp() - t0;
       wakeups_++;
     }

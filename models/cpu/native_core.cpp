@@ -82,9 +82,9 @@ void NativeCore::write32(uint32_t addr, uint32_t value) { access(tlm::TLM_WRITE_
 void NativeCore::sleep() {
   if (!fatal_errors().empty()) halt_forever();
   qk_.sync();
-  while (!sysctl_.irq_ready()) {
+  while (!sysctl_.irq_ready(id_)) {
     const sc_core::sc_time t0 = sc_core::sc_time_stamp();
-    wait(sysctl_.irq_event());
+    wait(sysctl_.irq_event(id_));
     idle_ += sc_core::sc_time_stamp() - t0;
   }
   wakeups_++;

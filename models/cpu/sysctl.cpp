@@ -11,11 +11,13 @@ extern "C" {
 namespace ssdvp {
 
 SysCtl::SysCtl(sc_core::sc_module_name name, uint32_t cores, uint64_t dram_bytes, uint32_t config_addr)
-    : MmioDevice(name), cores_(cores), dram_bytes_(dram_bytes), config_addr_(config_addr) {}
+    : MmioDevice(name), on_sleep(cores), cores_(cores), dram_bytes_(dram_bytes), config_addr_(config_addr),
+      cores_state_(cores) {}
 
-void SysCtl::raise(uint32_t bits) {
-  pending_ |= bits;
-  if (pending_ & enable_) irq_.notify(sc_core::SC_ZERO_TIME);
+void SysCtl::raise(uint32_t bits, uint32_t core) {
+  CoreLines& c = cores_state_.at(core);
+  c.pending |= bits;
+  if (c.pending & c.enable) c.irq.notify(sc_core::SC_ZERO_TIME);
 }
 
 uint32_t SysCtl::read32(uint32_t offset, sc_core::sc_time&) {
@@ -23,8 +25,8 @@ uint32_t SysCtl::read32(uint32_t offset, sc_core::sc_time&) {
     case SYSCTL_CORE_ID: return current_core_;
     case SYSCTL_NUM_CORES: return cores_;
     case SYSCTL_DRAM_SIZE: return uint32_t(dram_bytes_ > 0xFFFFFFFFull ? 0xFFFFFFFFu : dram_bytes_);
-    case SYSCTL_IRQ_PENDING: return pending_;
-    case SYSCTL_IRQ_ENABLE: return enable_;
+    case SYSCTL_IRQ_PENDING: return cores_state_[current_core_].pending;
+    case SYSCTL_IRQ_ENABLE: return cores_state_[current_core_].enable;
     case SYSCTL_CONFIG_ADDR: return config_addr_;
     case SYSCTL_FW_STATE: return fw_state_;
     case SYSCTL_DEBUG_ADDR: return debug_addr_;
@@ -35,13 +37,15 @@ uint32_t SysCtl::read32(uint32_t offset, sc_core::sc_time&) {
 void SysCtl::write32(uint32_t offset, uint32_t value, sc_core::sc_time&) {
   switch (offset) {
     case SYSCTL_SLEEP:
-      if (on_sleep) on_sleep();
+      if (on_sleep[current_core_]) on_sleep[current_core_]();
       break;
-    case SYSCTL_IRQ_PENDING: pending_ &= ~value; break;
-    case SYSCTL_IRQ_ENABLE:
-      enable_ = value;
-      if (pending_ & enable_) irq_.notify(sc_core::SC_ZERO_TIME);
+    case SYSCTL_IRQ_PENDING: cores_state_[current_core_].pending &= ~value; break;
+    case SYSCTL_IRQ_ENABLE: {
+      CoreLines& c = cores_state_[current_core_];
+      c.enable = value;
+      if (c.pending & c.enable) c.irq.notify(sc_core::SC_ZERO_TIME);
       break;
+    }
     case SYSCTL_HALT: {
       std::ostringstream s;
       s << "firmware halted with code 0x" << std::hex << value << " (core " << std::dec << current_core_ << ")";

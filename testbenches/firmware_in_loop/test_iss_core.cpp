@@ -11,6 +11,7 @@
 #include "models/common/fatal.h"
 #include "models/common/params.h"
 #include "models/cpu/iss_core.h"
+#include "models/cpu/mailbox.h"
 #include "models/cpu/sysctl.h"
 #include "models/cpu/timer.h"
 #include "models/cpu/uart.h"
@@ -26,21 +27,27 @@ struct IssBench {
   std::unique_ptr<Timer> timer;
   std::unique_ptr<Uart> uart;
   std::unique_ptr<Router> router;
-  std::unique_ptr<IssCore> core;
+  std::unique_ptr<Mailbox> mailbox;
+  std::vector<std::unique_ptr<IssCore>> cores;
+  IssCore* core = nullptr;
 
-  IssBench(const std::string& program, uint32_t quantum) {
+  IssBench(const std::string& program, uint32_t quantum, uint32_t ncores = 1) {
     DramParams dp;
     dp.size_bytes = 64u << 20;
     dp.bandwidth_mbps = 10000;
     dram = std::make_unique<Dram>(dp);
-    sysctl = std::make_unique<SysCtl>("sysctl", 1, dp.size_bytes, 0);
+    sysctl = std::make_unique<SysCtl>("sysctl", ncores, dp.size_bytes, 0);
     timer = std::make_unique<Timer>("timer", *sysctl);
     uart = std::make_unique<Uart>("uart");
     router = std::make_unique<Router>("bus");
+    std::vector<std::pair<uint32_t, MmioDevice*>> devices = {
+        {SSD_TIMER_BASE, timer.get()}, {SSD_UART_BASE, uart.get()}, {SSD_SYSCTL_BASE, sysctl.get()}};
+    if (ncores > 1) {
+      mailbox = std::make_unique<Mailbox>("mailbox", *sysctl);
+      devices.push_back({SSD_MBOX_BASE, mailbox.get()});
+    }
     int port = 0;
-    for (auto [base, dev] : {std::pair<uint32_t, MmioDevice*>{SSD_TIMER_BASE, timer.get()},
-                             {SSD_UART_BASE, uart.get()},
-                             {SSD_SYSCTL_BASE, sysctl.get()}}) {
+    for (auto [base, dev] : devices) {
       router->initiator.bind(dev->socket);
       router->map((base - SSD_PERIPH_BASE) / SSD_PERIPH_SIZE, port++);
     }
@@ -49,8 +56,12 @@ struct IssBench {
     p.cpi = 1.0;
     p.quantum_instructions = quantum;
     const std::string path = std::string(SSDVP_FIRMWARE_DIR) + "/iss-test-" + program + ".elf";
-    core = std::make_unique<IssCore>("core0", 0, p, *dram, *sysctl, ElfImage::load(path, IssCore::loadable_regions(0)));
-    core->socket.bind(router->target);
+    for (uint32_t c = 0; c < ncores; c++) {
+      cores.push_back(std::make_unique<IssCore>(("core" + std::to_string(c)).c_str(), c, p, *dram, *sysctl,
+                                                ElfImage::load(path, IssCore::loadable_regions(c))));
+      cores.back()->socket.bind(router->target);
+    }
+    core = cores[0].get();
   }
   // Runs until the program halts; true if it ended with the test's "done" code.
   bool run() {
@@ -105,4 +116,15 @@ TEST(IssCore, MmioRoutingAndBusErrors) {
   EXPECT_EQ(b.result(1), 64u << 20);
   ASSERT_FALSE(fatal_errors().empty());
   EXPECT_NE(fatal_errors()[0].find("bus error at register 0x40003000"), std::string::npos) << fatal_errors()[0];
+}
+
+TEST(IssCore, TwoCoresExchangeMailboxMessages) {
+  IssBench b("mailbox", 1000, 2);
+  ASSERT_TRUE(b.run()) << (fatal_errors().empty() ? "no halt" : fatal_errors()[0]);
+  EXPECT_EQ(b.result(0), 100u);
+  EXPECT_EQ(b.result(1), 1u);
+  EXPECT_EQ(b.result(2), 0u);
+  EXPECT_EQ(b.mailbox->messages_sent(), 200u);
+  EXPECT_GE(b.cores[1]->wakeups(), 50u);      // core 1 slept between messages
+  EXPECT_GT(b.cores[1]->instructions(), 1000u);
 }

@@ -1,6 +1,6 @@
 /* Start-up code of an ssdvp RV32 core: global pointer, a stack at the top of this core's SRAM
  * window, the trap vector, .bss cleared by core 0, then fw_main on core 0.  Other cores sleep
- * until the multi-core firmware gives them work.  A trap the firmware does not expect halts
+ * (secondary_main, when the image has one, runs first).  A trap the firmware does not expect halts
  * the platform with mcause in the halt code. */
 #include "hal/regs.h"
 
@@ -33,7 +33,14 @@ _start:
   call fw_main
   j halt_unexpected
 
+/* Other cores run secondary_main(core id) if the image has one (weak: 0 when absent). */
+  .weak secondary_main
 secondary:
+  lui t0, %hi(secondary_main)
+  addi t0, t0, %lo(secondary_main)
+  beqz t0, 5f
+  jalr t0
+5:
   li t0, SSD_SYSCTL_BASE
 3:
   sw zero, SYSCTL_SLEEP(t0)
