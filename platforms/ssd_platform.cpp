@@ -7,6 +7,7 @@
 #include "models/common/event_queue.h"
 #include "models/common/fatal.h"
 #include "models/cpu/elf_image.h"
+#include "models/cpu/gdb_server.h"
 #include "models/cpu/iss_core.h"
 #include "models/cpu/mailbox.h"
 #include "models/cpu/native_core.h"
@@ -128,6 +129,14 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
     core_modules_.push_back(std::move(core));
   }
   core_ = cores_[0];
+  if (opt.gdb_port) {
+    if (p_.firmware.mode != "iss") throw ConfigError("--gdb needs firmware.mode = \"iss\"");
+    if (opt.gdb_core >= cores_.size())
+      throw ConfigError("--gdb-core " + std::to_string(opt.gdb_core) + ": the platform has " +
+                        std::to_string(cores_.size()) + " core(s)");
+    gdb_ = std::make_unique<GdbServer>(opt.gdb_port);
+    static_cast<IssCore*>(cores_[opt.gdb_core])->attach_debugger(gdb_.get());
+  }
 
   DriverOptions o;
   o.precondition = opt.precondition;

@@ -37,6 +37,8 @@ namespace nand { class Die; }
 struct RunOptions {
   std::string workload_spec;     // empty: workload.spec from the config
   bool precondition = true;
+  uint16_t gdb_port = 0;         // > 0: a GDB server on 127.0.0.1:port for core gdb_core (iss)
+  uint32_t gdb_core = 0;
 };
 
 class SsdPlatform {
@@ -88,6 +90,7 @@ class SsdPlatform {
   std::vector<std::unique_ptr<TlmChannel>> channels_;
   std::unique_ptr<HostInterface> hif_;
   std::unique_ptr<class Mailbox> mailbox_;
+  std::unique_ptr<class GdbServer> gdb_;
   std::vector<std::unique_ptr<sc_core::sc_module>> core_modules_;
   std::vector<FirmwareCore*> cores_;
   FirmwareCore* core_ = nullptr;   // core 0

@@ -38,12 +38,15 @@ std::string quote(const std::string& s) {
 }
 
 int run_command(const std::string& platform, const std::string& workload, const std::vector<std::string>& sets,
-                const std::string& out_dir, bool quiet, bool precondition, const std::string& dump_map) {
+                const std::string& out_dir, bool quiet, bool precondition, const std::string& dump_map,
+                uint16_t gdb_port, uint32_t gdb_core) {
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   ssdvp::Config cfg = ssdvp::Config::load(platform, sets);
   ssdvp::RunOptions opt;
   opt.workload_spec = workload;
   opt.precondition = precondition;
+  opt.gdb_port = gdb_port;
+  opt.gdb_core = gdb_core;
   ssdvp::SsdPlatform platform_model(cfg, opt);
   nlohmann::json r = platform_model.run();
   const std::string dir = out_dir.empty() ? cfg.get_string("sim.output_dir") : out_dir;
@@ -86,6 +89,8 @@ int sc_main(int argc, char* argv[]) {
   std::vector<std::string> sets;
   bool quiet = false, no_precondition = false;
   std::string dump_map;
+  uint16_t gdb_port = 0;
+  uint32_t gdb_core = 0;
   auto* run = app.add_subcommand("run", "run one simulation (the default when no subcommand is given)");
   run->add_option("--platform,-p", platform, "platform TOML file (default: the built-in default platform)");
   run->add_option("--workload,-w", workload, "workload spec or trace file (default: workload.spec)");
@@ -94,6 +99,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_flag("--quiet,-q", quiet, "no summary on stdout");
   run->add_flag("--no-precondition", no_precondition, "start from an empty drive");
   run->add_option("--dump-map", dump_map, "write the firmware's final logical-to-physical map (uint32 per sector)");
+  run->add_option("--gdb", gdb_port, "firmware.mode = iss: wait for gdb on 127.0.0.1:PORT before the core starts");
+  run->add_option("--gdb-core", gdb_core, "which core --gdb debugs (default 0)");
 
   auto* bench = app.add_subcommand("bench", "simulation speed: 4 KiB random read and random write at QD32");
   uint64_t bench_requests = 300000;
@@ -158,7 +165,7 @@ int sc_main(int argc, char* argv[]) {
       }
       return 0;
     }
-    return run_command(platform, workload, sets, out_dir, quiet, !no_precondition, dump_map);
+    return run_command(platform, workload, sets, out_dir, quiet, !no_precondition, dump_map, gdb_port, gdb_core);
   } catch (const ssdvp::ConfigError& e) {
     std::cerr << "ssdvp: configuration error: " << e.what() << "\n";
     return 2;

@@ -103,6 +103,12 @@ void IssCore::hook_code(uc_struct* uc, uint64_t address, uint32_t, void* self) {
     uc_emu_stop(uc);
     return;
   }
+  if (c->gdb_ && c->gdb_->has_breakpoints() && uint32_t(address) != c->resume_pc_ && c->gdb_->breakpoint_at(uint32_t(address))) {
+    c->debug_halt_ = true;   // stop before the instruction at the breakpoint
+    uc_emu_stop(uc);
+    return;
+  }
+  c->resume_pc_ = 0xFFFFFFFFu;
   c->counter_++;
   if (!c->pc_counts_.empty() && address < kCodeSize) c->pc_counts_[address >> 1]++;
 }
@@ -243,6 +249,43 @@ bool IssCore::take_interrupt() {
   return true;
 }
 
+uint32_t IssCore::read_reg(unsigned n) {
+  uint32_t v = 0;
+  if (n == 0) return 0;
+  uc_reg_read(uc_, n == 32 ? UC_RISCV_REG_PC : int(UC_RISCV_REG_X0 + n), &v);
+  return v;
+}
+
+void IssCore::write_reg(unsigned n, uint32_t v) {
+  if (n == 0 || n > 32) return;
+  uc_reg_write(uc_, n == 32 ? UC_RISCV_REG_PC : int(UC_RISCV_REG_X0 + n), &v);
+}
+
+// Debugger memory accesses reach memory only, never the peripherals.
+bool IssCore::read_mem(uint32_t addr, uint8_t* out, uint32_t len) {
+  if (uint64_t(addr) + len > SSD_PERIPH_BASE && addr < SSD_PERIPH_BASE + kPeriphSize) return false;
+  return uc_mem_read(uc_, addr, out, len) == UC_ERR_OK;
+}
+
+bool IssCore::write_mem(uint32_t addr, const uint8_t* in, uint32_t len) {
+  if (uint64_t(addr) + len > SSD_PERIPH_BASE && addr < SSD_PERIPH_BASE + kPeriphSize) return false;
+  return uc_mem_write(uc_, addr, in, len) == UC_ERR_OK;
+}
+
+// Hands the halted core to the debugger until it resumes it.
+bool IssCore::debug_serve() {
+  const GdbServer::Resume r = gdb_->serve(*this, 5);
+  debug_halt_ = false;
+  debug_step_ = r == GdbServer::Resume::Step;
+  if (r == GdbServer::Resume::Kill) {
+    report_fatal("firmware core " + std::to_string(id_) + ": run killed from the debugger");
+    return false;
+  }
+  if (r == GdbServer::Resume::Detach) gdb_ = nullptr;
+  resume_pc_ = pc();
+  return true;
+}
+
 void IssCore::halt_forever() {
   sc_core::sc_event never;
   for (;;) wait(never);
@@ -259,8 +302,13 @@ void IssCore::run() {
       wakeups_++;
     }
     take_interrupt();
+    if (gdb_ && (debug_halt_ || gdb_->interrupt_requested()) && !debug_serve()) halt_forever();
     quantum_start_ = counter_;
-    limit_ = counter_ + p_.quantum_instructions;
+    limit_ = counter_ + (debug_step_ ? 1u : p_.quantum_instructions);
+    if (debug_step_) {
+      debug_step_ = false;
+      debug_halt_ = true;   // back to the debugger after this one instruction
+    }
     const uint32_t start_pc = pc();
     const auto h0 = std::chrono::steady_clock::now();
     const uc_err err = uc_emu_start(uc_, start_pc, 0xFFFFFFFFull, 0, 0);

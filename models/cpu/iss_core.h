@@ -26,6 +26,7 @@
 #include "models/common/params.h"
 #include "models/cpu/elf_image.h"
 #include "models/cpu/firmware_core.h"
+#include "models/cpu/gdb_server.h"
 
 struct uc_struct;
 
@@ -41,7 +42,7 @@ struct IssParams {
   bool profile = false;            // count instructions per code address (firmware.profile)
 };
 
-class IssCore : public sc_core::sc_module, public FirmwareCore {
+class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarget {
  public:
   tlm_utils::simple_initiator_socket<IssCore> socket;
 
@@ -62,6 +63,13 @@ class IssCore : public sc_core::sc_module, public FirmwareCore {
   uint64_t mmio_accesses() const override { return mmio_; }
   double host_seconds_executing() const override { return host_exec_s_; }
   uint64_t traps() const { return traps_; }
+
+  // Debugging: the core starts halted and serves `gdb` (which outlives the simulation).
+  void attach_debugger(GdbServer* gdb) { gdb_ = gdb; debug_halt_ = true; }
+  uint32_t read_reg(unsigned n) override;
+  void write_reg(unsigned n, uint32_t v) override;
+  bool read_mem(uint32_t addr, uint8_t* out, uint32_t len) override;
+  bool write_mem(uint32_t addr, const uint8_t* in, uint32_t len) override;
   // With IssParams::profile: instructions executed per function of the image, most first.
   std::vector<std::pair<std::string, uint64_t>> profile() const;
   void reset_profile() { std::fill(pc_counts_.begin(), pc_counts_.end(), 0u); }
@@ -100,6 +108,10 @@ class IssCore : public sc_core::sc_module, public FirmwareCore {
   std::string error_;
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME, idle_ = sc_core::SC_ZERO_TIME;
   uint64_t wakeups_ = 0, mmio_ = 0, traps_ = 0;
+  GdbServer* gdb_ = nullptr;
+  bool debug_halt_ = false, debug_step_ = false;
+  uint32_t resume_pc_ = 0xFFFFFFFFu;   // a breakpoint here is stepped over once
+  bool debug_serve();                  // false: the debugger killed the run
   double host_exec_s_ = 0;
 };
 
