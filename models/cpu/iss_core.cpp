@@ -8,6 +8,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "models/bus/register_access.h"
 #include "models/common/fatal.h"
 #include "models/cpu/sysctl.h"
 #include "models/dram/dram.h"
@@ -173,14 +174,7 @@ void IssCore::end_quantum_after_this_instruction() { limit_ = counter_; }
 
 bool IssCore::access(tlm::tlm_command cmd, uint32_t addr, uint32_t* data) {
   sysctl_.set_current_core(id_);
-  trans_.set_command(cmd);
-  trans_.set_address(addr);
-  trans_.set_data_ptr(reinterpret_cast<unsigned char*>(data));
-  trans_.set_data_length(4);
-  trans_.set_streaming_width(4);
-  trans_.set_byte_enable_ptr(nullptr);
-  trans_.set_dmi_allowed(false);
-  trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare_register_access(trans_, cmd, addr, data);
   // Local time: the instructions already executed in this quantum.
   sc_core::sc_time delay(double(counter_ - quantum_start_) * instr_ps_, sc_core::SC_PS);
   socket->b_transport(trans_, delay);

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "models/bus/register_access.h"
 #include "models/common/fatal.h"
 #include "models/cpu/sysctl.h"
 #include "models/dram/dram.h"
@@ -42,14 +43,7 @@ void NativeCore::run() {
 void NativeCore::access(tlm::tlm_command cmd, uint32_t addr, uint32_t* data) {
   g_current = this;
   sysctl_.set_current_core(id_);
-  trans_.set_command(cmd);
-  trans_.set_address(addr);
-  trans_.set_data_ptr(reinterpret_cast<unsigned char*>(data));
-  trans_.set_data_length(4);
-  trans_.set_streaming_width(4);
-  trans_.set_byte_enable_ptr(nullptr);
-  trans_.set_dmi_allowed(false);
-  trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare_register_access(trans_, cmd, addr, data);
   sc_core::sc_time delay = qk_.get_local_time();
   socket->b_transport(trans_, delay);
   qk_.set(delay);

@@ -45,8 +45,11 @@ TEST(Gdb, BreakpointRegistersMemoryStepDetach) {
                             " --set firmware.mode=iss --set nand.channels=2 --set nand.ways=1"
                             " --set nand.blocks_per_plane=32 --set dram.size_mib=128 --set sim.progress=false"
                             " --workload fio:rw=randrw,bs=4k,io=200";
-  // ssdvp in the background; its exit status lands in a file.
+  // ssdvp in the background; its exit status lands in a file.  gdb starts once ssdvp listens.
+  std::system(("rm -rf " + dir + " " + dir + ".log " + dir + ".rc " + dir + ".gdb").c_str());
   ASSERT_EQ(std::system(("(" + ssdvp + " > " + dir + ".log 2>&1; echo $? > " + dir + ".rc) &").c_str()), 0);
+  for (int i = 0; i < 600 && slurp(dir + ".log").find("waiting for gdb") == std::string::npos; i++) ::usleep(100000);
+  ASSERT_NE(slurp(dir + ".log").find("waiting for gdb"), std::string::npos) << slurp(dir + ".log");
   const std::string gdb = "timeout 120 gdb-multiarch -batch -nx " + std::string(SSDVP_FIRMWARE_ELF) +
                           " -ex 'set tcp connect-timeout 30' -ex 'target remote 127.0.0.1:" + std::to_string(port) +
                           "' -ex 'info registers pc' -ex 'break ftl_poll' -ex continue -ex 'info registers pc'"
