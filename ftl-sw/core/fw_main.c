@@ -162,10 +162,9 @@ int ftl_poll(struct ftl *f) {
 void fw_main(void) {
   struct ftl *f = boot();
   for (;;) {
-    /* Clear the interrupt lines, work until a pass finds nothing, sleep.  Anything that
-     * arrives after the clear sets a line again and the sleep returns at once. */
-    hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_PENDING, 0xFFFFFFFFu);
+    /* Work until a pass finds nothing, then sleep; the lines that wake the core are cleared
+     * as it wakes, and anything that arrives later sets them again. */
     while (ftl_poll(f)) {}
-    hal_sleep();
+    hal_wait_for_event();
   }
 }

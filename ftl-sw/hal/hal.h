@@ -27,6 +27,9 @@ void *hal_sram(void);
 
 /* Sleep until an enabled interrupt is pending (WFI).  Returns at once if one is. */
 void hal_sleep(void);
+/* Sleep as hal_sleep, then clear the enabled interrupt lines: an event loop that polls
+ * everything after it returns needs no separate acknowledgement. */
+void hal_wait_for_event(void);
 
 /* Firmware time in native mode: each kind of work costs a configured number of ns
  * (docs/config.md, firmware.cost.*).  On the ISS the instructions themselves take time and

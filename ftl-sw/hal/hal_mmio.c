@@ -11,6 +11,7 @@ void *hal_sram(void) {
   return (void *)(uintptr_t)(SSD_SRAM_BASE + hal_read32(SSD_SYSCTL_BASE + SYSCTL_CORE_ID) * SSD_SRAM_PER_CORE);
 }
 void hal_sleep(void) { hal_write32(SSD_SYSCTL_BASE + SYSCTL_SLEEP, 1); }
+void hal_wait_for_event(void) { hal_write32(SSD_SYSCTL_BASE + SYSCTL_WAIT_EVENT, 1); }
 void hal_cost(enum hal_cost kind, uint32_t count) {
   (void)kind;
   (void)count;

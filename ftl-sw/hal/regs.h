@@ -45,6 +45,9 @@
 #define SYSCTL_HALT           0x1Cu  /* WO: firmware reports a fatal error (value = code)     */
 #define SYSCTL_FW_STATE       0x20u  /* RW: firmware writes SSD_FW_STATE_*                    */
 #define SYSCTL_DEBUG_ADDR     0x24u  /* RW: DRAM address of a debug/dump structure            */
+#define SYSCTL_WAIT_EVENT     0x28u  /* WO: as SLEEP, then clear this core's enabled lines    */
+                                     /*     (at once if one is already pending): an event    */
+                                     /*     loop sleeps and acknowledges in one access       */
 
 #define SSD_IRQ_HIF    (1u << 0)   /* host command fetched or host DMA completed */
 #define SSD_IRQ_FCTL   (1u << 1)   /* flash completion posted                    */

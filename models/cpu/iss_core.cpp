@@ -79,8 +79,9 @@ IssCore::IssCore(sc_core::sc_module_name name, uint32_t core_id, const IssParams
   check(uc_hook_add(uc_, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&IssCore::hook_intr), this, 1, 0), "trap hook");
   check(uc_hook_add(uc_, &h, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&IssCore::hook_invalid), this, 1, 0),
         "invalid-access hook");
-  sysctl_.on_sleep.at(core_id) = [this] {
+  sysctl_.on_sleep.at(core_id) = [this](bool clear) {
     sleep_requested_ = true;
+    clear_on_wake_ = clear;
     end_quantum_after_this_instruction();
   };
   SC_HAS_PROCESS(IssCore);
@@ -292,6 +293,7 @@ void IssCore::run() {
       sleep_requested_ = false;
       const sc_core::sc_time t0 = sc_core::sc_time_stamp();
       while (!sysctl_.irq_ready(id_)) wait(sysctl_.irq_event(id_));
+      if (clear_on_wake_) sysctl_.clear_enabled(id_);
       idle_ += sc_core::sc_time_stamp() - t0;
       wakeups_++;
     }

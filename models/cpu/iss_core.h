@@ -103,7 +103,7 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
   tlm::tlm_generic_payload trans_;
 
   uint64_t counter_ = 0, limit_ = 0, quantum_start_ = 0;
-  bool sleep_requested_ = false, trap_pending_ = false, stop_error_ = false;
+  bool sleep_requested_ = false, clear_on_wake_ = false, trap_pending_ = false, stop_error_ = false;
   uint32_t trap_cause_ = 0, trap_epc_ = 0;
   std::string error_;
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME, idle_ = sc_core::SC_ZERO_TIME;

@@ -73,7 +73,7 @@ uint32_t NativeCore::read32(uint32_t addr) {
 
 void NativeCore::write32(uint32_t addr, uint32_t value) { access(tlm::TLM_WRITE_COMMAND, addr, &value); }
 
-void NativeCore::sleep() {
+void NativeCore::sleep(bool clear_on_wake) {
   if (!fatal_errors().empty()) halt_forever();
   qk_.sync();
   while (!sysctl_.irq_ready(id_)) {
@@ -81,6 +81,7 @@ void NativeCore::sleep() {
     wait(sysctl_.irq_event(id_));
     idle_ += sc_core::sc_time_stamp() - t0;
   }
+  if (clear_on_wake) sysctl_.clear_enabled(id_);
   wakeups_++;
   qk_.reset();
   g_current = this;
@@ -110,7 +111,8 @@ uint32_t hal_dram_addr(const void* ptr) {
   return uint32_t(static_cast<const uint8_t*>(ptr) - d.base()) + SSD_DRAM_BASE;
 }
 void* hal_sram(void) { return ssdvp::NativeCore::current()->sram(); }
-void hal_sleep(void) { ssdvp::NativeCore::current()->sleep(); }
+void hal_sleep(void) { ssdvp::NativeCore::current()->sleep(false); }
+void hal_wait_for_event(void) { ssdvp::NativeCore::current()->sleep(true); }
 void hal_cost(enum hal_cost kind, uint32_t count) { ssdvp::NativeCore::current()->cost(unsigned(kind), count); }
 
 }  // extern "C"

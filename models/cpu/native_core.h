@@ -36,7 +36,7 @@ class NativeCore : public sc_core::sc_module, public FirmwareCore {
   // HAL services (the native HAL calls these on the current core).
   uint32_t read32(uint32_t addr);
   void write32(uint32_t addr, uint32_t value);
-  void sleep();
+  void sleep(bool clear_on_wake);
   void cost(unsigned kind, uint32_t count);
   Dram& dram() { return dram_; }
   uint8_t* sram() { return sram_.data(); }

@@ -37,7 +37,11 @@ uint32_t SysCtl::read32(uint32_t offset, sc_core::sc_time&) {
 void SysCtl::write32(uint32_t offset, uint32_t value, sc_core::sc_time&) {
   switch (offset) {
     case SYSCTL_SLEEP:
-      if (on_sleep[current_core_]) on_sleep[current_core_]();
+      if (on_sleep[current_core_]) on_sleep[current_core_](false);
+      break;
+    case SYSCTL_WAIT_EVENT:
+      if (irq_ready(current_core_)) clear_enabled(current_core_);   // an event is already there
+      else if (on_sleep[current_core_]) on_sleep[current_core_](true);
       break;
     case SYSCTL_IRQ_PENDING: cores_state_[current_core_].pending &= ~value; break;
     case SYSCTL_IRQ_ENABLE: {

@@ -32,8 +32,11 @@ class SysCtl : public MmioDevice {
   // The core whose access is in progress (native cores set it; the ISS passes it too).
   void set_current_core(uint32_t c) { current_core_ = c; }
   uint32_t current_core() const { return current_core_; }
-  // Called when core c writes SYSCTL_SLEEP (an ISS core stops until irq_event(c)).
-  std::vector<std::function<void()>> on_sleep;
+  // Called when core c writes SYSCTL_SLEEP or SYSCTL_WAIT_EVENT (an ISS core stops until
+  // irq_event(c)); with clear = true the core calls clear_enabled() when it wakes.
+  std::vector<std::function<void(bool clear)>> on_sleep;
+  // Clears core c's pending lines that are enabled.
+  void clear_enabled(uint32_t core) { cores_state_[core].pending &= ~cores_state_[core].enable; }
 
  protected:
   uint32_t read32(uint32_t offset, sc_core::sc_time& delay) override;

@@ -35,5 +35,6 @@ uint32_t hal_dram_addr(const void* p) {
 }
 void* hal_sram(void) { return nullptr; }
 void hal_sleep(void) {}
+void hal_wait_for_event(void) {}
 void hal_cost(enum hal_cost, uint32_t) {}
 }
