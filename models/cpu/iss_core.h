@@ -1,5 +1,6 @@
-// Instruction-set-simulated firmware core: an RV32IMAC core run by Unicorn 2, wrapped as a
-// SystemC module with a TLM-2.0 initiator socket.
+// Instruction-set-simulated firmware core: an RV32IMAC hart run by an instruction-set
+// simulator behind the Rv32Iss interface (Unicorn 2 today), wrapped as a SystemC module with
+// a TLM-2.0 initiator socket.
 //
 // Models: the firmware image (ELF32) in the core's 1 MiB code region, its SRAM window and the
 // controller DRAM mapped without copies (host pointers); execution in quanta of an exact
@@ -28,7 +29,7 @@
 #include "models/cpu/firmware_core.h"
 #include "models/cpu/gdb_server.h"
 
-struct uc_struct;
+#include "models/cpu/rv32_iss.h"
 
 namespace ssdvp {
 
@@ -42,7 +43,7 @@ struct IssParams {
   bool profile = false;            // count instructions per code address (firmware.profile)
 };
 
-class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarget {
+class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarget, private Rv32Iss::Bus {
  public:
   tlm_utils::simple_initiator_socket<IssCore> socket;
 
@@ -56,7 +57,7 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
   // The regions an image for this core may load into (for ElfImage::load).
   static std::vector<MemoryRegion> loadable_regions(uint32_t core_id);
 
-  uint64_t instructions() const override { return counter_; }
+  uint64_t instructions() const override { return iss_->retired(); }
   sc_core::sc_time busy_time() const override { return busy_; }
   sc_core::sc_time idle_time() const override { return idle_; }
   uint64_t wakeups() const override { return wakeups_; }
@@ -65,52 +66,43 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
   uint64_t traps() const { return traps_; }
 
   // Debugging: the core starts halted and serves `gdb` (which outlives the simulation).
-  void attach_debugger(GdbServer* gdb) { gdb_ = gdb; debug_halt_ = true; }
+  void attach_debugger(GdbServer* gdb);
   uint32_t read_reg(unsigned n) override;
   void write_reg(unsigned n, uint32_t v) override;
   bool read_mem(uint32_t addr, uint8_t* out, uint32_t len) override;
   bool write_mem(uint32_t addr, const uint8_t* in, uint32_t len) override;
   // With IssParams::profile: instructions executed per function of the image, most first.
   std::vector<std::pair<std::string, uint64_t>> profile() const;
-  void reset_profile() { std::fill(pc_counts_.begin(), pc_counts_.end(), 0u); }
+  void reset_profile() { iss_->reset_profile(); }
   uint32_t pc() const;
 
  private:
   void run();
-  uint64_t mmio_read(uint64_t offset, unsigned size);
-  void mmio_write(uint64_t offset, unsigned size, uint64_t value);
+  uint32_t mmio_read(uint32_t offset, unsigned size) override;
+  void mmio_write(uint32_t offset, unsigned size, uint32_t value) override;
   bool access(tlm::tlm_command cmd, uint32_t addr, uint32_t* data);
   void end_quantum_after_this_instruction();
   void enter_trap(uint32_t cause, uint32_t epc);
   bool take_interrupt();
   [[noreturn]] void halt_forever();
 
-  static void hook_code(uc_struct* uc, uint64_t address, uint32_t size, void* self);
-  static void hook_intr(uc_struct* uc, uint32_t intno, void* self);
-  static bool hook_invalid(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
-  static uint64_t mmio_read_cb(uc_struct* uc, uint64_t offset, unsigned size, void* self);
-  static void mmio_write_cb(uc_struct* uc, uint64_t offset, unsigned size, uint64_t value, void* self);
-
   uint32_t id_;
   IssParams p_;
   Dram& dram_;
   SysCtl& sysctl_;
-  uc_struct* uc_ = nullptr;
+  std::unique_ptr<Rv32Iss> iss_;
   std::vector<uint8_t> code_, sram_;
-  std::vector<uint32_t> pc_counts_;   // profile: per 2-byte code address
   std::vector<std::pair<uint32_t, std::string>> functions_;   // profile: sorted by address
   double instr_ps_;
   tlm::tlm_generic_payload trans_;
 
-  uint64_t counter_ = 0, limit_ = 0, quantum_start_ = 0;
-  bool sleep_requested_ = false, clear_on_wake_ = false, trap_pending_ = false, stop_error_ = false;
-  uint32_t trap_cause_ = 0, trap_epc_ = 0;
+  uint64_t quantum_start_ = 0;
+  bool sleep_requested_ = false, clear_on_wake_ = false, stop_error_ = false;
   std::string error_;
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME, idle_ = sc_core::SC_ZERO_TIME;
   uint64_t wakeups_ = 0, mmio_ = 0, traps_ = 0;
   GdbServer* gdb_ = nullptr;
   bool debug_halt_ = false, debug_step_ = false;
-  uint32_t resume_pc_ = 0xFFFFFFFFu;   // a breakpoint here is stepped over once
   bool debug_serve();                  // false: the debugger killed the run
   double host_exec_s_ = 0;
 };
