@@ -41,8 +41,8 @@ class UnicornRv32 final : public Rv32Iss {
  public:
   UnicornRv32() {
     check(uc_open(UC_ARCH_RISCV, UC_MODE_RISCV32, &uc_), "cannot open a RISC-V 32 engine");
+    install_code_hook();
     uc_hook h;
-    check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&UnicornRv32::hook_code), this, 1, 0), "code hook");
     check(uc_hook_add(uc_, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&UnicornRv32::hook_intr), this, 1, 0), "trap hook");
     check(uc_hook_add(uc_, &h, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&UnicornRv32::hook_invalid), this, 1, 0),
           "invalid-access hook");
@@ -107,14 +107,38 @@ class UnicornRv32 final : public Rv32Iss {
     return uc_mem_write(uc_, addr, in, len) == UC_ERR_OK;
   }
 
-  void set_breakpoint_filter(std::function<bool(uint32_t)> f) override { breakpoint_ = std::move(f); }
-  void enable_profile(uint32_t code_size) override { profile_.assign(code_size / 2, 0); }
+  void set_breakpoint_filter(std::function<bool(uint32_t)> f) override {
+    breakpoint_ = std::move(f);
+    install_code_hook();
+  }
+  void enable_profile(uint32_t code_size) override {
+    profile_.assign(code_size / 2, 0);
+    install_code_hook();
+  }
   const std::vector<uint32_t>& profile_counts() const override { return profile_; }
   void reset_profile() override { std::fill(profile_.begin(), profile_.end(), 0u); }
 
  private:
+  // The per-instruction hook is the ISS's main cost: the plain one only counts; the full one
+  // (breakpoints or profiling on) also checks the PC.
+  void install_code_hook() {
+    if (code_hook_) uc_hook_del(uc_, code_hook_);
+    const bool full = breakpoint_ || !profile_.empty();
+    void* fn = full ? reinterpret_cast<void*>(&UnicornRv32::hook_code_full) : reinterpret_cast<void*>(&UnicornRv32::hook_code);
+    check(uc_hook_add(uc_, &code_hook_, UC_HOOK_CODE, fn, this, 1, 0), "code hook");
+  }
+
+  static void hook_code(uc_engine* uc, uint64_t, uint32_t, void* self) {
+    auto* c = static_cast<UnicornRv32*>(self);
+    if (c->counter_ >= c->limit_) {
+      uc_emu_stop(uc);
+      return;
+    }
+    c->counter_++;
+  }
+
   // Before every instruction: ends the run at the budget or a breakpoint, else counts it.
-  static void hook_code(uc_engine* uc, uint64_t address, uint32_t, void* self) {
+  static void hook_code_full(uc_engine* uc, uint64_t address, uint32_t, void* self) {
     auto* c = static_cast<UnicornRv32*>(self);
     if (c->counter_ >= c->limit_) {
       uc_emu_stop(uc);
@@ -166,6 +190,7 @@ class UnicornRv32 final : public Rv32Iss {
   }
 
   uc_engine* uc_ = nullptr;
+  uc_hook code_hook_ = 0;
   uint64_t counter_ = 0, limit_ = 0;
   bool trap_pending_ = false;
   Trap trap_;
