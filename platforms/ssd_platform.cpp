@@ -286,6 +286,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
               {"media_errors", b.media_errors - a.media_errors},
               {"write_stalls", b.write_stalls - a.write_stalls},
               {"logical_sectors", b.logical_sectors},
+              {"physical_sectors", p_.nand.physical_bytes() / 4096},
               {"firmware_dram_bytes", b.dram_bytes_used}};
 
   auto util = [&](uint64_t busy_end, uint64_t busy_start) {
