@@ -22,6 +22,8 @@ module nand_channel_ctrl #(
 ) (
     input  logic                clk,
     input  logic                rst_n,
+    input  logic [31:0]         now,            // the bus cycle number (kept by the environment,
+                                                // which may skip cycles in which nothing changes)
     // configuration
     input  logic                cfg_we,
     input  logic [1:0]          cfg_addr,
@@ -34,6 +36,7 @@ module nand_channel_ctrl #(
     input  logic [3:0]          desc_planes,    // planes in the operation, 1..8
     input  logic [19:0]         desc_xfer,      // data cycles per plane
     input  logic [TAG_BITS-1:0] desc_tag,
+    input  logic [31:0]         desc_arrival,   // cycle the descriptor arrived (<= now)
     // completions out
     output logic                cpl_valid,
     input  logic                cpl_ready,
@@ -52,7 +55,11 @@ module nand_channel_ctrl #(
     // observation
     output logic                bus_busy,
     output logic [WAY_BITS-1:0] bus_way,
-    output logic [31:0]         cycle
+    output logic [1:0]          bus_phase,      // 0 command (and data in), 1 data out, 2 status
+    output logic [23:0]         bus_remaining,  // cycles until the bus is free (0: free)
+    output logic                quiet           // nothing changes next cycle unless the bus
+                                                // phase ends, a die becomes ready or a
+                                                // descriptor arrives: the environment may skip
 );
   localparam logic [1:0] OP_READ = 2'd1, OP_PROG = 2'd2;   // 3: erase
   typedef enum logic [2:0] {S_IDLE, S_WAIT_BUS, S_BUS, S_ARRAY_START, S_ARRAY, S_DONE} state_t;
@@ -66,6 +73,7 @@ module nand_channel_ctrl #(
   logic [3:0]          q_planes[WAYS][QDEPTH];
   logic [19:0]         q_xfer  [WAYS][QDEPTH];
   logic [TAG_BITS-1:0] q_tag   [WAYS][QDEPTH];
+  logic [31:0]         q_arr   [WAYS][QDEPTH];
   logic [QBITS:0]      q_count [WAYS];
   logic [QBITS-1:0]    q_head  [WAYS];
 
@@ -74,6 +82,8 @@ module nand_channel_ctrl #(
   phase_t              phase   [WAYS];
   logic [31:0]         since   [WAYS];   // cycle its bus phase became ready
   logic                saw_busy[WAYS];
+  logic [31:0]         ready_at[WAYS];   // cycle the die last became ready
+  logic [WAYS-1:0]     die_ready_q;
 
   // ---------------------------------------------------------------- bus
   logic                busy;
@@ -96,6 +106,8 @@ module nand_channel_ctrl #(
   assign cpl_way    = c_way[c_head];
   assign bus_busy   = busy;
   assign bus_way    = owner;
+  assign bus_phase  = phase[owner];
+  assign bus_remaining = busy ? left + 24'(planes_left) * seg_len : 24'd0;
 
   // Arbitration: the waiting way whose phase became ready first, ties to the lower way.
   logic                grant_valid;
@@ -145,6 +157,16 @@ module nand_channel_ctrl #(
   end
 
   always_comb begin
+    quiet = !cpl_valid;
+    for (int w = 0; w < WAYS; w++) begin
+      if (st[w] == S_ARRAY_START || st[w] == S_DONE) quiet = 1'b0;
+      if (st[w] == S_WAIT_BUS && !busy) quiet = 1'b0;
+      if (st[w] == S_IDLE && q_count[w] != 0 && die_ready[w]) quiet = 1'b0;
+      if (st[w] == S_ARRAY && (die_ready[w] == saw_busy[w])) quiet = 1'b0;   // R/B# change to see
+    end
+  end
+
+  always_comb begin
     array_go = '0;
     array_op = OP_READ;
     for (int w = 0; w < WAYS; w++)
@@ -174,7 +196,7 @@ module nand_channel_ctrl #(
       reg_cmd_addr   <= 16'd40;
       reg_data_setup <= 16'd40;
       reg_status     <= 16'd20;
-      cycle          <= '0;
+      die_ready_q    <= '1;
       busy           <= 1'b0;
       owner          <= '0;
       left           <= '0;
@@ -191,9 +213,12 @@ module nand_channel_ctrl #(
         phase[w]    <= P_CMD;
         since[w]    <= '0;
         saw_busy[w] <= 1'b0;
+        ready_at[w] <= '0;
       end
     end else begin
-      cycle <= cycle + 1;
+      die_ready_q <= die_ready;
+      for (int w = 0; w < WAYS; w++)
+        if (die_ready[w] && !die_ready_q[w]) ready_at[w] <= now;
       if (cfg_we) begin
         unique case (cfg_addr)
           2'd0: reg_cmd_addr <= cfg_wdata;
@@ -213,6 +238,7 @@ module nand_channel_ctrl #(
         q_planes[desc_way][q_head[desc_way] + QBITS'(q_count[desc_way])] <= desc_planes;
         q_xfer  [desc_way][q_head[desc_way] + QBITS'(q_count[desc_way])] <= desc_xfer;
         q_tag   [desc_way][q_head[desc_way] + QBITS'(q_count[desc_way])] <= desc_tag;
+        q_arr   [desc_way][q_head[desc_way] + QBITS'(q_count[desc_way])] <= desc_arrival;
       end
 
       // Ways.
@@ -221,10 +247,11 @@ module nand_channel_ctrl #(
         pop = 1'b0;
         unique case (st[w])
           S_IDLE:
+            // Ready for the bus since the later of its arrival and its die's ready time.
             if (q_count[w] != 0 && die_ready[w]) begin
               st[w]    <= S_WAIT_BUS;
               phase[w] <= P_CMD;
-              since[w] <= cycle;
+              since[w] <= q_arr[w][q_head[w]] > ready_at[w] ? q_arr[w][q_head[w]] : ready_at[w];
             end
           S_ARRAY_START: begin
             st[w]       <= S_ARRAY;
@@ -235,7 +262,7 @@ module nand_channel_ctrl #(
             else if (saw_busy[w]) begin
               st[w]    <= S_WAIT_BUS;
               phase[w] <= q_op[w][q_head[w]] == OP_READ ? P_DATA_OUT : P_STATUS;
-              since[w] <= cycle;
+              since[w] <= now;
             end
           S_DONE:
             if (done_push && push_way == WAY_BITS'(w)) begin

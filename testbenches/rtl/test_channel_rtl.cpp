@@ -47,6 +47,7 @@ class Bench {
   uint64_t t_array[4] = {0, 2400, 54000, 120000};
 
   void tick() {
+    m->now = uint32_t(cycles);
     m->clk = 0;
     m->eval();
     // The completion at the head leaves at this edge if it is valid and taken.
@@ -88,6 +89,7 @@ class Bench {
     m->desc_planes = o.planes;
     m->desc_xfer = o.xfer;
     m->desc_tag = o.tag;
+    m->desc_arrival = uint32_t(cycles);
     while (!m->desc_ready) tick();
     tick();
     m->desc_valid = 0;
@@ -188,6 +190,7 @@ TEST(ChannelRtl, BackPressureOnBothQueues) {
     b.m->desc_planes = 1;
     b.m->desc_xfer = 10;
     b.m->desc_tag = i;
+    b.m->desc_arrival = uint32_t(b.cycles);
     if (b.m->desc_ready) accepted++;
     b.tick();
   }
