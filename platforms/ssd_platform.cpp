@@ -16,6 +16,7 @@
 #include "models/cpu/uart.h"
 #include "models/dram/dram.h"
 #include "models/flash/flash_controller.h"
+#include "models/flash/rtl_channel.h"
 #include "models/flash/tlm_channel.h"
 #include "models/host/host_driver.h"
 #include "models/host/host_interface.h"
@@ -88,9 +89,18 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   for (uint32_t c = 0; c < n.channels; c++) {
     std::vector<nand::Die*> on_channel;
     for (uint32_t w = 0; w < n.ways; w++) on_channel.push_back(die_ptrs[w * n.channels + c]);
-    channels_.push_back(std::make_unique<TlmChannel>(sc_core::sc_gen_unique_name("channel"), p_.channel,
-                                                     on_channel, *fctl_, *events_));
-    fctl_->attach_channel(c, channels_.back().get());
+    const std::string cname = sc_core::sc_gen_unique_name("channel");
+    if (p_.channel.model == "rtl") {
+      auto ch = std::make_unique<RtlChannel>(cname.c_str(), p_.channel, on_channel, *fctl_,
+                                             std::min(p_.fctl.desc, p_.fctl.cpl));
+      channels_.push_back(ch.get());
+      channel_modules_.push_back(std::move(ch));
+    } else {
+      auto ch = std::make_unique<TlmChannel>(cname.c_str(), p_.channel, on_channel, *fctl_, *events_);
+      channels_.push_back(ch.get());
+      channel_modules_.push_back(std::move(ch));
+    }
+    fctl_->attach_channel(c, channels_.back());
   }
   hif_ = std::make_unique<HostInterface>("hif", p_.host, *dram_, *sysctl_, p_.payload, *events_);
 

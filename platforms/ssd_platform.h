@@ -28,7 +28,7 @@ class Timer;
 class Uart;
 class Router;
 class FlashController;
-class TlmChannel;
+class ChannelIf;
 class HostInterface;
 class HostDriver;
 class FirmwareCore;
@@ -87,7 +87,8 @@ class SsdPlatform {
   std::unique_ptr<Uart> uart_;
   std::unique_ptr<Router> router_;
   std::unique_ptr<FlashController> fctl_;
-  std::vector<std::unique_ptr<TlmChannel>> channels_;
+  std::vector<std::unique_ptr<sc_core::sc_module>> channel_modules_;
+  std::vector<ChannelIf*> channels_;
   std::unique_ptr<HostInterface> hif_;
   std::unique_ptr<class Mailbox> mailbox_;
   std::unique_ptr<class GdbServer> gdb_;

@@ -86,12 +86,12 @@ module nand_channel_ctrl #(
   logic [WAYS-1:0]     die_ready_q;
 
   // ---------------------------------------------------------------- bus
+  // The bus phase runs from phase_start to phase_end - 1 (cycle numbers from `now`), so the
+  // environment may skip the cycles in between.
   logic                busy;
   logic [WAY_BITS-1:0] owner;
-  logic [23:0]         left;            // cycles left in the current segment
-  logic [3:0]          planes_left;     // plane segments left after this one
-  logic [23:0]         seg_len;         // length of each further segment
-  logic [23:0]         seg_pos;         // cycle within the current segment
+  logic [31:0]         phase_start, phase_end;
+  logic [31:0]         pos;             // cycles since the phase started
 
   // ---------------------------------------------------------------- completion FIFO
   localparam int CBITS = $clog2(CPL_DEPTH);
@@ -107,7 +107,8 @@ module nand_channel_ctrl #(
   assign bus_busy   = busy;
   assign bus_way    = owner;
   assign bus_phase  = phase[owner];
-  assign bus_remaining = busy ? left + 24'(planes_left) * seg_len : 24'd0;
+  assign bus_remaining = busy ? 24'(phase_end - now) : 24'd0;
+  assign pos = now - phase_start;
 
   // Arbitration: the waiting way whose phase became ready first, ties to the lower way.
   logic                grant_valid;
@@ -131,7 +132,8 @@ module nand_channel_ctrl #(
     return {8'd0, reg_cmd_addr};
   endfunction
 
-  // ONFI-like strobes of the current segment: command latch, address cycles, data, status.
+  // ONFI-like strobes of the phase (first plane's command latch and address cycles, then data
+  // strobes; status as a command cycle then reads).
   always_comb begin
     onfi_ce_n = '1;
     onfi_cle  = 1'b0;
@@ -142,15 +144,15 @@ module nand_channel_ctrl #(
       onfi_ce_n[owner] = 1'b0;
       unique case (phase[owner])
         P_CMD: begin
-          if (seg_pos == 0) begin onfi_cle = 1'b1; onfi_we_n = 1'b0; end
-          else if (seg_pos < 24'(reg_cmd_addr)) begin onfi_ale = 1'b1; onfi_we_n = seg_pos[0]; end
-          else onfi_we_n = seg_pos[0];                     // program data in
+          if (pos == 0) begin onfi_cle = 1'b1; onfi_we_n = 1'b0; end
+          else if (pos < 32'(reg_cmd_addr)) begin onfi_ale = 1'b1; onfi_we_n = pos[0]; end
+          else onfi_we_n = pos[0];                         // program data in
         end
-        P_DATA_OUT: onfi_re_n = seg_pos < 24'(reg_data_setup) ? 1'b1 : seg_pos[0];
+        P_DATA_OUT: onfi_re_n = pos < 32'(reg_data_setup) ? 1'b1 : pos[0];
         default: begin                                     // status: 70h, then read
-          onfi_cle  = seg_pos == 0;
-          onfi_we_n = seg_pos != 0;
-          onfi_re_n = seg_pos == 0;
+          onfi_cle  = pos == 0;
+          onfi_we_n = pos != 0;
+          onfi_re_n = pos == 0;
         end
       endcase
     end
@@ -199,10 +201,8 @@ module nand_channel_ctrl #(
       die_ready_q    <= '1;
       busy           <= 1'b0;
       owner          <= '0;
-      left           <= '0;
-      planes_left    <= '0;
-      seg_len        <= '0;
-      seg_pos        <= '0;
+      phase_start    <= '0;
+      phase_end      <= '0;
       c_count        <= '0;
       c_head         <= '0;
       c_tail         <= '0;
@@ -280,16 +280,9 @@ module nand_channel_ctrl #(
       end
       c_count <= c_count + {{CBITS{1'b0}}, done_push} - {{CBITS{1'b0}}, cpl_valid && cpl_ready};
 
-      // Bus: run the current segment, or grant it.
+      // Bus: end the phase at its last cycle, or grant it.
       if (busy) begin
-        seg_pos <= seg_pos + 1;
-        if (left > 1) begin
-          left <= left - 1;
-        end else if (planes_left != 0) begin
-          planes_left <= planes_left - 1;
-          left        <= seg_len;
-          seg_pos     <= '0;
-        end else begin
+        if (now + 1 >= phase_end) begin
           busy <= 1'b0;
           unique case (phase[owner])
             P_CMD:      st[owner] <= S_ARRAY_START;
@@ -297,13 +290,13 @@ module nand_channel_ctrl #(
           endcase
         end
       end else if (grant_valid) begin
-        busy        <= 1'b1;
-        owner       <= grant_way;
+        busy          <= 1'b1;
+        owner         <= grant_way;
         st[grant_way] <= S_BUS;
-        seg_len     <= segment(q_op[grant_way][q_head[grant_way]], phase[grant_way], q_xfer[grant_way][q_head[grant_way]]);
-        left        <= segment(q_op[grant_way][q_head[grant_way]], phase[grant_way], q_xfer[grant_way][q_head[grant_way]]);
-        seg_pos     <= '0;
-        planes_left <= phase[grant_way] == P_STATUS ? 4'd0 : q_planes[grant_way][q_head[grant_way]] - 1;
+        phase_start   <= now + 1;
+        phase_end     <= now + 1 + 32'(segment(q_op[grant_way][q_head[grant_way]], phase[grant_way],
+                                               q_xfer[grant_way][q_head[grant_way]])) *
+                                   (phase[grant_way] == P_STATUS ? 32'd1 : 32'(q_planes[grant_way][q_head[grant_way]]));
       end
     end
   end

@@ -127,9 +127,9 @@ PlatformParams PlatformParams::from(const Config& c) {
   ch.cmd_addr = sc_time(c.get_double("channel.cmd_addr_ns"), SC_NS);
   ch.data_setup = sc_time(c.get_double("channel.data_setup_ns"), SC_NS);
   ch.status = sc_time(c.get_double("channel.status_ns"), SC_NS);
-  if (ch.model == "rtl")
-    throw ConfigError(c.origin("channel.model") +
-                      ": channel.model = \"rtl\": the Verilated channel is not part of this build yet");
+  if (ch.model == "rtl" && n.ways > 16)
+    throw ConfigError(c.origin("channel.model") + ": channel.model = \"rtl\" drives at most 16 ways (nand.ways = " +
+                      std::to_string(n.ways) + ")");
 
   p.fctl.desc = sc_time(c.get_double("fctl.desc_ns"), SC_NS);
   p.fctl.cpl = sc_time(c.get_double("fctl.cpl_ns"), SC_NS);
