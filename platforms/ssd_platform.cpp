@@ -91,8 +91,13 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
     for (uint32_t w = 0; w < n.ways; w++) on_channel.push_back(die_ptrs[w * n.channels + c]);
     const std::string cname = sc_core::sc_gen_unique_name("channel");
     if (p_.channel.model == "rtl") {
+      std::string trace = p_.channel.rtl_trace;
+      if (!trace.empty() && c > 0) {
+        const auto dot = trace.rfind(".fst");
+        trace = (dot == std::string::npos ? trace : trace.substr(0, dot)) + "." + std::to_string(c) + ".fst";
+      }
       auto ch = std::make_unique<RtlChannel>(cname.c_str(), p_.channel, on_channel, *fctl_,
-                                             std::min(p_.fctl.desc, p_.fctl.cpl));
+                                             std::min(p_.fctl.desc, p_.fctl.cpl), trace);
       channels_.push_back(ch.get());
       channel_modules_.push_back(std::move(ch));
     } else {

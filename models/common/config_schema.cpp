@@ -61,6 +61,7 @@ const std::vector<KeySpec>& config_schema() {
 
       // ---------------------------------------------------------------- channel
       {"channel.model", K::String, "\"tlm\"", 0, 0, "tlm|rtl", "Channel implementation: the TLM model, or the Verilated RTL controller (rtl/nand_channel_ctrl.sv; at most 16 ways)."},
+      {"channel.rtl_trace", K::String, "\"\"", 0, 0, nullptr, "channel.model = rtl: write an FST waveform of every channel's controller to this path (channel N adds .N before .fst); empty = none."},
       {"channel.bus_mbps", K::Double, "400", 1, kInf, nullptr, "Data rate of a channel's bus, MB/s (ONFI NV-DDR2 200 MHz x8 = 400)."},
       {"channel.cmd_addr_ns", K::Double, "100", 0, kInf, nullptr, "Bus time of the command and address cycles of one plane operation, ns."},
       {"channel.data_setup_ns", K::Double, "100", 0, kInf, nullptr, "Bus time around each data transfer (tADL/tWHR/tRR, column change), ns."},

@@ -123,6 +123,7 @@ PlatformParams PlatformParams::from(const Config& c) {
 
   ChannelParams& ch = p.channel;
   ch.model = c.get_string("channel.model");
+  ch.rtl_trace = c.get_string("channel.rtl_trace");
   ch.bus_mbps = c.get_double("channel.bus_mbps");
   ch.cmd_addr = sc_time(c.get_double("channel.cmd_addr_ns"), SC_NS);
   ch.data_setup = sc_time(c.get_double("channel.data_setup_ns"), SC_NS);

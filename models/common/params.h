@@ -44,6 +44,7 @@ struct NandParams {
 
 struct ChannelParams {
   std::string model;
+  std::string rtl_trace;   // FST path ("" = none)
   double bus_mbps = 0;
   sc_core::sc_time cmd_addr, data_setup, status;
   // Bus time of moving `bytes` of data (without setup).

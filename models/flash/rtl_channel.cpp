@@ -9,6 +9,7 @@ using sc_core::sc_time_stamp;   // the Verilated --cc header expects it in scope
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "Vnand_channel_ctrl16.h"
 #include "verilated.h"
+#include "verilated_fst_c.h"
 #pragma GCC diagnostic pop
 
 #include "models/common/fatal.h"
@@ -24,7 +25,7 @@ constexpr uint32_t kPhaseCmd = 0, kPhaseDataOut = 1;
 }  // namespace
 
 RtlChannel::RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std::vector<nand::Die*> dies,
-                       FlashDataPort& port, sc_time max_lead)
+                       FlashDataPort& port, sc_time max_lead, const std::string& trace)
     : sc_core::sc_module(name),
       p_(p),
       dies_(std::move(dies)),
@@ -37,6 +38,14 @@ RtlChannel::RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std
     throw std::runtime_error("channel.model = \"rtl\": the RTL channel has " + std::to_string(kMaxWays) +
                              " ways, the platform " + std::to_string(dies_.size()));
   lead_cycles_ = std::max<uint64_t>(1, max_lead.value() / period_ps_);
+  if (!trace.empty()) {
+    ctx_->traceEverOn(true);
+    fst_ = std::make_unique<VerilatedFstC>();
+    m_->trace(fst_.get(), 99);
+    fst_->set_time_unit("1ps");
+    fst_->set_time_resolution("1ps");
+    fst_->open(trace.c_str());
+  }
   auto cycles = [&](const sc_time& t) { return uint32_t(std::llround(double(t.value()) / double(period_ps_))); };
   cmd_cycles_ = cycles(p.cmd_addr);
   setup_cycles_ = cycles(p.data_setup);
@@ -62,7 +71,10 @@ RtlChannel::RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std
   SC_THREAD(run);
 }
 
-RtlChannel::~RtlChannel() { m_->final(); }
+RtlChannel::~RtlChannel() {
+  m_->final();
+  if (fst_) fst_->close();
+}
 
 uint64_t RtlChannel::cycle_of(const sc_time& t) const { return (t.value() + period_ps_ - 1) / period_ps_; }
 sc_time RtlChannel::time_of(uint64_t cycle) const { return sc_time::from_value(cycle * period_ps_); }
@@ -164,8 +176,10 @@ void RtlChannel::tick() {
   m_->eval();
   const bool cpl = m_->cpl_valid;
   const uint32_t cpl_way = m_->cpl_way;
+  if (fst_) fst_->dump(cycle_ * period_ps_);
   m_->clk = 1;
   m_->eval();
+  if (fst_) fst_->dump(cycle_ * period_ps_ + period_ps_ / 2);
   m_->desc_valid = 0;
   ticks_++;
   const uint64_t next = cycle_ + 1;

@@ -28,6 +28,7 @@
 
 class Vnand_channel_ctrl16;
 class VerilatedContext;
+class VerilatedFstC;
 
 namespace ssdvp {
 
@@ -37,8 +38,9 @@ class RtlChannel : public sc_core::sc_module, public ChannelIf {
  public:
   static constexpr uint32_t kMaxWays = 16;   // ways of the RTL instance in the platform
 
+  // `trace`: FST waveform path ("" = none).
   RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std::vector<nand::Die*> dies, FlashDataPort& port,
-             sc_core::sc_time max_lead);
+             sc_core::sc_time max_lead, const std::string& trace = "");
   ~RtlChannel() override;
 
   void submit(FlashOp* op) override;
@@ -73,6 +75,7 @@ class RtlChannel : public sc_core::sc_module, public ChannelIf {
   FlashDataPort& port_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vnand_channel_ctrl16> m_;
+  std::unique_ptr<VerilatedFstC> fst_;
   uint64_t period_ps_;
   uint64_t lead_cycles_;
   std::vector<Way> ways_;

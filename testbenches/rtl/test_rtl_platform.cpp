@@ -57,3 +57,22 @@ TEST(RtlPlatform, MixedWorkloadWithinTwoPercentOfTlm) {
   RecordProperty("tlm_sim_s", std::to_string(tlm));
   EXPECT_NEAR(rtl, tlm, tlm * 0.02);
 }
+
+TEST(RtlPlatform, WaveformsOnRequest) {
+  const std::string path = std::string(::testing::TempDir()) + "channel.fst";
+  std::remove(path.c_str());
+  auto sets = test::small_platform();
+  sets.push_back("channel.model=rtl");
+  sets.push_back("channel.rtl_trace=" + path);
+  sets.push_back("precondition.overwrite=0");
+  {
+    auto run = test::run_platform(sets, "fio:rw=randread,bs=4k,iodepth=4,io=50");
+    test::expect_clean(run.results);
+  }   // the platform (and its trace files) closes here
+  const std::string second = path.substr(0, path.size() - 4) + ".1.fst";
+  for (const std::string& f : {path, second}) {
+    std::ifstream in(f, std::ios::binary | std::ios::ate);
+    ASSERT_TRUE(in.good()) << f;
+    EXPECT_GT(in.tellg(), 1000) << f;
+  }
+}
