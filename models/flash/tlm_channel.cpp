@@ -31,6 +31,7 @@ void TlmChannel::submit(FlashOp* op) {
   const sc_time now = sc_core::sc_time_stamp();
   if (op->t_submit < now) op->t_submit = now;
   ways_.at(op->desc.way).queue.push_back(op);
+  dies_[op->desc.way]->prefetch(op->desc.plane_mask, op->desc.block, op->desc.page);
   wake_at(op->t_submit);
 }
 

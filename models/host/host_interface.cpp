@@ -34,18 +34,42 @@ void HostInterface::submit(HostCommand* cmd) { sq_.at(cmd->queue).push_back(cmd)
 void HostInterface::ring_doorbell(uint16_t queue, sc_time delay) {
   const sc_time arrive = link_.send(PcieLink::HostToDevice, sc_core::sc_time_stamp() + delay, kDoorbellBytes);
   // Everything on the queue at the time of the doorbell belongs to it.
-  std::vector<HostCommand*> batch(sq_[queue].begin(), sq_[queue].end());
+  const uint32_t b = take_batch();
+  batches_[b].assign(sq_[queue].begin(), sq_[queue].end());
   sq_[queue].clear();
-  events_.at(arrive, [this, batch] {
-    fetch_queue_.insert(fetch_queue_.end(), batch.begin(), batch.end());
+  events_.at(arrive, [this, b] {
+    fetch_queue_.insert(fetch_queue_.end(), batches_[b].begin(), batches_[b].end());
+    free_batches_.push_back(b);
     fetch();
   });
+}
+
+uint32_t HostInterface::take_batch() {
+  if (free_batches_.empty()) {
+    batches_.emplace_back();
+    return uint32_t(batches_.size() - 1);
+  }
+  const uint32_t b = free_batches_.back();
+  free_batches_.pop_back();
+  return b;
+}
+
+uint32_t HostInterface::take_job() {
+  if (free_jobs_.empty()) {
+    jobs_.emplace_back();
+    return uint32_t(jobs_.size() - 1);
+  }
+  const uint32_t j = free_jobs_.back();
+  free_jobs_.pop_back();
+  return j;
 }
 
 // Fetches as many waiting commands as there are free slots, in one link transfer.
 void HostInterface::fetch() {
   if (!enabled_) return;
-  std::vector<HostCommand*> batch;
+  const uint32_t b = take_batch();
+  std::vector<HostCommand*>& batch = batches_[b];
+  batch.clear();
   while (!fetch_queue_.empty() && !free_slots_.empty() &&
          cmd_tail_ + in_transit_ + batch.size() - cmd_head_ < cmd_size_) {
     HostCommand* c = fetch_queue_.front();
@@ -56,10 +80,16 @@ void HostInterface::fetch() {
     c->user = (c->user & ~0xFFFFull) | slot;   // low 16 bits: the slot while in the controller
     batch.push_back(c);
   }
-  if (batch.empty()) return;
+  if (batch.empty()) {
+    free_batches_.push_back(b);
+    return;
+  }
   in_transit_ += uint32_t(batch.size());
   const sc_time arrive = link_.device_read(sc_core::sc_time_stamp(), uint64_t(batch.size()) * kSqeBytes);
-  events_.at(arrive, [this, batch] { deliver(batch); });
+  events_.at(arrive, [this, b] {
+    deliver(batches_[b]);
+    free_batches_.push_back(b);
+  });
 }
 
 void HostInterface::deliver(const std::vector<HostCommand*>& cmds) {
@@ -147,8 +177,8 @@ void HostInterface::write32(uint32_t offset, uint32_t value, sc_time& delay) {
   }
 }
 
-std::vector<uint32_t> HostInterface::sector_list(const ssd_hif_dma& d) {
-  std::vector<uint32_t> out(d.nsect);
+void HostInterface::sector_list(const ssd_hif_dma& d, std::vector<uint32_t>& out) {
+  out.resize(d.nsect);
   if (d.flags & SSD_DMAF_SGL) {
     const uint32_t* l = reinterpret_cast<const uint32_t*>(dram_.at(d.dram_addr, 4ull * d.nsect));
     std::copy(l, l + d.nsect, out.begin());
@@ -156,7 +186,6 @@ std::vector<uint32_t> HostInterface::sector_list(const ssd_hif_dma& d) {
     for (uint32_t i = 0; i < d.nsect; i++) out[i] = d.dram_addr + i * 4096u;
   }
   for (uint32_t a : out) dram_.at(a, payload_ ? 4096 : sizeof(ssd_sector_tag));
-  return out;
 }
 
 void HostInterface::run_dma(sc_time at) {
@@ -164,7 +193,11 @@ void HostInterface::run_dma(sc_time at) {
     const ssd_hif_dma d = *dram_.as<ssd_hif_dma>(dma_addr_ + (dma_head_ & (dma_size_ - 1u)) * sizeof(ssd_hif_dma));
     dma_head_++;
     HostCommand* c = d.slot < SSD_HOST_SLOTS ? slots_[d.slot].cmd : nullptr;
-    std::vector<uint32_t> sectors;
+    const uint32_t j = take_job();
+    DmaJob& job = jobs_[j];
+    job.d = d;
+    job.c = c;
+    job.sectors.clear();
     std::string err;
     auto num = [](uint64_t v) { return std::to_string(v); };
     if (!c) err = "slot " + num(d.slot) + " holds no command";
@@ -173,12 +206,13 @@ void HostInterface::run_dma(sc_time at) {
     else if (d.dir > SSD_DMA_FROM_HOST) err = "direction " + num(d.dir);
     if (err.empty() && d.dir != SSD_DMA_NONE) {
       try {
-        sectors = sector_list(d);
+        sector_list(d, job.sectors);
       } catch (const std::out_of_range& e) {
         err = e.what();
       }
     }
     if (!err.empty()) {
+      free_jobs_.push_back(j);
       report_fatal("host interface: bad DMA descriptor (firmware bug): " + err);
       return;
     }
@@ -190,22 +224,32 @@ void HostInterface::run_dma(sc_time at) {
       const sc_time arrive = link_.device_read(at, bytes);
       data_done = std::max(arrive, dram_.transfer(at + link_.latency(), bytes));
     }
-    events_.at(data_done, [this, d, c, sectors = std::move(sectors)] {
-      for (uint32_t i = 0; i < d.nsect && d.dir != SSD_DMA_NONE; i++) {
-        const uint32_t s = d.sect_off + i;
-        // The tag is the sector's first 8 bytes: with payloads it is copied last so the two agree.
-        if (d.dir == SSD_DMA_TO_HOST) {
-          if (c->payload) std::memcpy(c->payload + size_t(s) * 4096, dram_.at(sectors[i], 4096), 4096);
-          std::memcpy(&c->data[s], dram_.at(sectors[i]), sizeof(ssd_sector_tag));
-        } else {
-          if (c->payload) std::memcpy(dram_.at(sectors[i], 4096), c->payload + size_t(s) * 4096, 4096);
-          std::memcpy(dram_.at(sectors[i]), &c->data[s], sizeof(ssd_sector_tag));
-        }
-      }
-      if (d.flags & SSD_DMAF_COMPLETE) complete(d.slot, d.status, sc_core::sc_time_stamp());
-      if (d.flags & SSD_DMAF_NOTIFY) notify_firmware(d.cookie, SSD_ST_OK, (d.flags & SSD_DMAF_IRQ) || done_irq_all_);
-    });
+    events_.at(data_done, [this, j] { finish_dma(j); });
   }
+}
+
+// A DMA's data has moved: copy it, then complete the host command and/or tell the firmware.
+void HostInterface::finish_dma(uint32_t j) {
+  const DmaJob& job = jobs_[j];
+  const ssd_hif_dma& d = job.d;
+  HostCommand* c = job.c;
+  for (uint32_t i = 0; i < d.nsect && d.dir != SSD_DMA_NONE; i++) {
+    const uint32_t s = d.sect_off + i;
+    // The tag is the sector's first 8 bytes: with payloads it is copied last so the two agree.
+    if (d.dir == SSD_DMA_TO_HOST) {
+      if (c->payload) std::memcpy(c->payload + size_t(s) * 4096, dram_.at(job.sectors[i], 4096), 4096);
+      std::memcpy(&c->data[s], dram_.at(job.sectors[i]), sizeof(ssd_sector_tag));
+    } else {
+      if (c->payload) std::memcpy(dram_.at(job.sectors[i], 4096), c->payload + size_t(s) * 4096, 4096);
+      std::memcpy(dram_.at(job.sectors[i]), &c->data[s], sizeof(ssd_sector_tag));
+    }
+  }
+  const uint8_t flags = d.flags;
+  const uint16_t slot = d.slot, status = d.status;
+  const uint32_t cookie = d.cookie;
+  free_jobs_.push_back(j);
+  if (flags & SSD_DMAF_COMPLETE) complete(slot, status, sc_core::sc_time_stamp());
+  if (flags & SSD_DMAF_NOTIFY) notify_firmware(cookie, SSD_ST_OK, (flags & SSD_DMAF_IRQ) || done_irq_all_);
 }
 
 void HostInterface::notify_firmware(uint32_t cookie, uint16_t status, bool irq) {

@@ -77,7 +77,22 @@ class HostInterface : public MmioDevice {
   void run_dma(sc_core::sc_time at);
   void complete(uint16_t slot, uint16_t status, sc_core::sc_time at);
   void notify_firmware(uint32_t cookie, uint16_t status, bool irq);
-  std::vector<uint32_t> sector_list(const ssd_hif_dma& d);
+  void sector_list(const ssd_hif_dma& d, std::vector<uint32_t>& out);
+  void finish_dma(uint32_t job);
+
+  // Work in flight between events lives in pools, so that the queued actions capture an
+  // index (no allocation per event).
+  struct DmaJob {
+    ssd_hif_dma d;
+    HostCommand* c = nullptr;
+    std::vector<uint32_t> sectors;
+  };
+  uint32_t take_batch();
+  uint32_t take_job();
+  std::vector<std::vector<HostCommand*>> batches_;
+  std::vector<uint32_t> free_batches_;
+  std::vector<DmaJob> jobs_;
+  std::vector<uint32_t> free_jobs_;
 
   HostParams p_;
   Dram& dram_;

@@ -95,6 +95,16 @@ class Die {
   }
   uint64_t functional_ops() const { return functional_ops_; }
 
+  // A hint that an operation on this page is coming: its stored sectors are brought into the
+  // host's cache early (simulation speed only, no effect on the model).
+  void prefetch(uint8_t plane_mask, uint32_t block, uint32_t page) const {
+    for (uint32_t pl = 0; pl < planes_; pl++) {
+      if (!(plane_mask >> pl & 1u) || block >= blocks_per_plane_) continue;
+      const Block& b = block_at(pl, block);
+      if (b.sectors && page < timing_.pages_per_block) __builtin_prefetch(&b.sectors[size_t(page) * spp_]);
+    }
+  }
+
   const SectorStatus& read_status(uint32_t plane, uint32_t sector) const {
     return status_[plane * spp_ + sector];
   }
