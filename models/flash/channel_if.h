@@ -46,6 +46,9 @@ class ChannelIf {
   virtual void submit(FlashOp* op) = 0;
   // Called once per operation, at any time up to its completion, with op->t_done set.
   virtual void on_done(DoneFn fn) = 0;
+  // Observer of every bus phase (verification): way, phase (0 command/data in, 1 data out,
+  // 2 status), operation id, start time.
+  std::function<void(uint32_t way, uint32_t phase, uint64_t op, sc_core::sc_time start)> on_bus_phase;
   virtual uint64_t bus_busy_ps() const = 0;
   virtual uint64_t ops_done() const = 0;
 };

@@ -120,6 +120,7 @@ void RtlChannel::phase_started(uint32_t way, uint32_t phase, uint64_t cycle) {
   nand::Die& die = *dies_[way];
   const ssd_flash_desc& d = op->desc;
   const sc_time t = time_of(cycle);
+  if (on_bus_phase) on_bus_phase(way, phase, op->id, t);
   bus_busy_cycles_ += m_->bus_remaining;
   try {
     if (phase == kPhaseCmd && !w.latched) {

@@ -43,6 +43,7 @@ void TlmChannel::start_bus_phase(uint32_t w, sc_time now) {
   const ssd_flash_desc& d = op->desc;
   const uint32_t planes = planes_of(*op);
   sc_time bus_end = now, done = now;
+  if (on_bus_phase) on_bus_phase(w, uint32_t(way.work), op->id, now);
   try {
     switch (way.work) {
       case BusWork::Command: {
