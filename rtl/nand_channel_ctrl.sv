@@ -178,19 +178,34 @@ module nand_channel_ctrl #(
       end
   end
 
-  // One finished way a cycle moves its completion into the queue, the lowest first, when
-  // there is room (counting the entry leaving this cycle).
+  // An operation finishes when its last bus phase (data out, status) ends.  Its completion goes
+  // into the queue in that same cycle and the way goes straight on to its next operation, so it
+  // competes for the bus from the cycle the bus frees, as in the TLM channel.  When the queue
+  // is full it waits in S_DONE; one completion enters a cycle, waiting ways (lowest first)
+  // before the bus owner.
+  logic                bus_finish;       // the owner's last phase ends this cycle
   logic                done_push;
   logic [WAY_BITS-1:0] push_way;
+  logic                push_from_bus;
   always_comb begin
-    done_push = 1'b0;
-    push_way  = '0;
+    bus_finish    = busy && now + 1 >= phase_end && phase[owner] != P_CMD;
+    done_push     = 1'b0;
+    push_way      = '0;
+    push_from_bus = 1'b0;
     for (int w = WAYS - 1; w >= 0; w--)
       if (st[w] == S_DONE) begin
         done_push = 1'b1;
         push_way  = WAY_BITS'(w);
       end
-    if (c_count - {{CBITS{1'b0}}, cpl_valid && cpl_ready} == (CBITS + 1)'(CPL_DEPTH)) done_push = 1'b0;
+    if (!done_push && bus_finish) begin
+      done_push     = 1'b1;
+      push_way      = owner;
+      push_from_bus = 1'b1;
+    end
+    if (c_count - {{CBITS{1'b0}}, cpl_valid && cpl_ready} == (CBITS + 1)'(CPL_DEPTH)) begin
+      done_push     = 1'b0;
+      push_from_bus = 1'b0;
+    end
   end
 
   always_ff @(posedge clk or negedge rst_n) begin
@@ -265,15 +280,15 @@ module nand_channel_ctrl #(
               since[w] <= now;
             end
           S_DONE:
-            if (done_push && push_way == WAY_BITS'(w)) begin
-              c_tag[c_tail] <= q_tag[w][q_head[w]];
-              c_way[c_tail] <= WAY_BITS'(w);
-              c_tail        <= c_tail + 1'b1;
-              pop = 1'b1;
-              st[w] <= S_IDLE;
-            end
+            if (done_push && push_way == WAY_BITS'(w)) st[w] <= S_IDLE;
           default: ;
         endcase
+        if (done_push && push_way == WAY_BITS'(w)) begin
+          c_tag[c_tail] <= q_tag[w][q_head[w]];
+          c_way[c_tail] <= WAY_BITS'(w);
+          c_tail        <= c_tail + 1'b1;
+          pop = 1'b1;
+        end
         if (pop) q_head[w] <= q_head[w] + 1'b1;
         q_count[w] <= q_count[w] + {{QBITS{1'b0}}, desc_valid && desc_ready && desc_way == WAY_BITS'(w)} -
                       {{QBITS{1'b0}}, pop};
@@ -284,10 +299,15 @@ module nand_channel_ctrl #(
       if (busy) begin
         if (now + 1 >= phase_end) begin
           busy <= 1'b0;
-          unique case (phase[owner])
-            P_CMD:      st[owner] <= S_ARRAY_START;
-            default:    st[owner] <= S_DONE;
-          endcase
+          if (phase[owner] == P_CMD) st[owner] <= S_ARRAY_START;
+          else if (!push_from_bus) st[owner] <= S_DONE;
+          else if (q_count[owner] > 1 && die_ready[owner]) begin
+            // Straight to the next operation's command phase.
+            st[owner]    <= S_WAIT_BUS;
+            phase[owner] <= P_CMD;
+            since[owner] <= q_arr[owner][q_head[owner] + 1'b1] > ready_at[owner] ? q_arr[owner][q_head[owner] + 1'b1]
+                                                                                  : ready_at[owner];
+          end else st[owner] <= S_IDLE;
         end
       end else if (grant_valid) begin
         busy          <= 1'b1;

@@ -123,7 +123,8 @@ int sc_main(int argc, char* argv[]) {
     return 1;
   }
   const double cycle_ns = 1e3 / p.channel.bus_mbps;
-  size_t order_mismatches = 0;
+  size_t order_mismatches = 0, beyond_16 = 0;
+  uint64_t first_beyond = UINT64_MAX;
   double max_diff_cycles = 0, min_diff_cycles = 1e18;
   std::map<uint64_t, sc_core::sc_time> tlm_time;
   for (const auto& c : tlm_done) tlm_time[c.id] = c.t;
@@ -132,8 +133,13 @@ int sc_main(int argc, char* argv[]) {
     const double d = (rtl_done[i].t.to_seconds() - tlm_time[rtl_done[i].id].to_seconds()) * 1e9 / cycle_ns;
     max_diff_cycles = std::max(max_diff_cycles, d);
     min_diff_cycles = std::min(min_diff_cycles, d);
+    if (d > 16 || d < -1) {
+      beyond_16++;
+      first_beyond = std::min(first_beyond, rtl_done[i].id);
+    }
   }
-  std::printf("%u operations: %zu complete in a different order; RTL - TLM completion %.1f .. %.1f bus cycles\n", kOps,
-              order_mismatches, min_diff_cycles, max_diff_cycles);
+  std::printf("%u operations: %zu complete in a different order; RTL - TLM completion %.1f .. %.1f bus cycles; "
+              "%zu beyond -1..16 (first: operation %lld)\n", kOps, order_mismatches, min_diff_cycles, max_diff_cycles,
+              beyond_16, first_beyond == UINT64_MAX ? -1LL : (long long)first_beyond);
   return 0;
 }
