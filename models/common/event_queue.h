@@ -44,9 +44,6 @@ class EventQueue : public sc_core::sc_module {
     std::push_heap(heap_.begin(), heap_.end(), Later{});
     if (heap_.front().seq == item.seq) wake_.notify(at - now);  // new earliest item
   }
-  void after(const sc_core::sc_time& delay, Action action) {
-    at(sc_core::sc_time_stamp() + delay, std::move(action));
-  }
   bool empty() const { return heap_.empty(); }
 
  private:

@@ -58,7 +58,6 @@ void SysCtl::write32(uint32_t offset, uint32_t value, sc_core::sc_time&) {
     }
     case SYSCTL_FW_STATE:
       fw_state_ = value;
-      state_changed_.notify(sc_core::SC_ZERO_TIME);
       break;
     case SYSCTL_DEBUG_ADDR: debug_addr_ = value; break;
     default: break;

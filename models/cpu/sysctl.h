@@ -27,7 +27,6 @@ class SysCtl : public MmioDevice {
   uint32_t cores() const { return cores_; }
 
   uint32_t fw_state() const { return fw_state_; }
-  const sc_core::sc_event& fw_state_changed() const { return state_changed_; }
   uint32_t debug_addr() const { return debug_addr_; }
   // The core whose access is in progress (native cores set it; the ISS passes it too).
   void set_current_core(uint32_t c) { current_core_ = c; }
@@ -52,7 +51,6 @@ class SysCtl : public MmioDevice {
   };
   std::vector<CoreLines> cores_state_;
   uint32_t fw_state_ = 0, debug_addr_ = 0, current_core_ = 0;
-  sc_core::sc_event state_changed_;
 };
 
 }  // namespace ssdvp

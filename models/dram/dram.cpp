@@ -37,7 +37,6 @@ sc_core::sc_time Dram::transfer(sc_core::sc_time start, uint64_t bytes) {
   sc_core::sc_time dur(double(bytes) * ps_per_byte_, sc_core::SC_PS);
   free_at_ = begin + dur;
   busy_ps_ += dur.value();
-  bytes_ += bytes;
   return free_at_ + latency_;
 }
 

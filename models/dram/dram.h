@@ -37,7 +37,6 @@ class Dram {
   // last byte has moved.
   sc_core::sc_time transfer(sc_core::sc_time start, uint64_t bytes);
   uint64_t busy_ps() const { return busy_ps_; }
-  uint64_t bytes_moved() const { return bytes_; }
 
  private:
   uint64_t size_;
@@ -45,7 +44,7 @@ class Dram {
   double ps_per_byte_;
   sc_core::sc_time latency_;
   sc_core::sc_time free_at_ = sc_core::SC_ZERO_TIME;
-  uint64_t busy_ps_ = 0, bytes_ = 0;
+  uint64_t busy_ps_ = 0;
 };
 
 }  // namespace ssdvp

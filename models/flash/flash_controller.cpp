@@ -138,7 +138,6 @@ void FlashController::fetch(sc_time at) {
       op->t_done = at;
       write_completion(*op);
       free_op(op);
-      functional_ops_++;
       continue;
     }
     decode_free_ = std::max(decode_free_, at) + p_.desc;
@@ -228,7 +227,6 @@ void FlashController::write_completion(const FlashOp& op) {
   c->t_done_hi = uint32_t(t_ns >> 32);
   c->phase = uint16_t(cpl_phase_);  // written last: the firmware polls it
   if (++cpl_tail_ % cpl_size_ == 0) cpl_phase_ ^= 1u;
-  completed_++;
   irq_.raise(SSD_IRQ_FCTL);
 }
 

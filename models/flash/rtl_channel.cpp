@@ -182,7 +182,6 @@ void RtlChannel::tick() {
   m_->eval();
   if (fst_) fst_->dump(cycle_ * period_ps_ + period_ps_ / 2);
   m_->desc_valid = 0;
-  ticks_++;
   const uint64_t next = cycle_ + 1;
   if (fed) {
     from->waiting.pop_front();

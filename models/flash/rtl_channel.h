@@ -47,8 +47,6 @@ class RtlChannel : public sc_core::sc_module, public ChannelIf {
   void on_done(DoneFn fn) override { done_ = std::move(fn); }
   uint64_t bus_busy_ps() const override { return bus_busy_cycles_ * period_ps_; }
   uint64_t ops_done() const override { return ops_done_; }
-  uint64_t cycles_clocked() const { return ticks_; }
-  uint64_t cycles_covered() const { return cycle_; }
 
  private:
   static constexpr uint32_t kRtlQueue = 8;   // the RTL's descriptor queue per way (QDEPTH)
@@ -82,7 +80,7 @@ class RtlChannel : public sc_core::sc_module, public ChannelIf {
   DoneFn done_;
   sc_core::sc_event wake_;
   uint64_t cycle_ = 0;             // the next cycle to clock
-  uint64_t ticks_ = 0, bus_busy_cycles_ = 0, ops_done_ = 0;
+  uint64_t bus_busy_cycles_ = 0, ops_done_ = 0;
   bool bus_was_busy_ = false;
   uint32_t bus_owner_ = 0, bus_phase_ = 0;
   uint32_t cmd_cycles_ = 0, setup_cycles_ = 0;

@@ -280,12 +280,6 @@ void HostDriver::count_status(uint16_t status) {
   status_counts_.emplace_back(status, 1);
 }
 
-uint64_t HostDriver::error_status_count(uint16_t status) const {
-  for (const auto& [s, n] : status_counts_)
-    if (s == status) return n;
-  return 0;
-}
-
 void HostDriver::command_done(HostCommand* c) {
   const uint64_t idx = c->user >> 16;
   if (idx == UINT32_MAX) {   // admin / end-of-run command

@@ -66,7 +66,6 @@ class HostDriver : public sc_core::sc_module {
   uint64_t requests_done() const { return done_; }
   uint64_t unaligned_requests() const { return unaligned_; }
   uint64_t folded_requests() const { return folded_; }
-  uint64_t error_status_count(uint16_t status) const;
   const std::vector<std::pair<uint16_t, uint64_t>>& error_statuses() const { return status_counts_; }
   double wall_seconds() const;
   // Wall time of the measured phase (after preconditioning).

@@ -103,7 +103,6 @@ void HostInterface::deliver(const std::vector<HostCommand*>& cmds) {
     e->lba_hi = uint32_t(c->lba >> 32);
     std::memcpy(e->cdw, c->cdw, sizeof(e->cdw));
     cmd_tail_++;
-    fetched_++;
   }
   in_transit_ -= uint32_t(cmds.size());
   if (cmd_tail_shadow_) *dram_.as<uint32_t>(cmd_tail_shadow_) = cmd_tail_;

@@ -62,7 +62,6 @@ class HostInterface : public MmioDevice {
   uint64_t namespace_sectors() const { return nsectors_; }
 
   PcieLink& link() { return link_; }
-  uint64_t commands_fetched() const { return fetched_; }
 
  protected:
   uint32_t read32(uint32_t offset, sc_core::sc_time& delay) override;
@@ -114,7 +113,6 @@ class HostInterface : public MmioDevice {
   uint32_t dma_addr_ = 0, dma_size_ = 0, dma_tail_ = 0, dma_head_ = 0;
   uint32_t done_addr_ = 0, done_size_ = 0, done_tail_ = 0, done_head_ = 0, done_phase_ = 1;
   bool done_irq_all_ = true;
-  uint64_t fetched_ = 0;
 };
 
 }  // namespace ssdvp

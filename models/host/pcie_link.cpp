@@ -12,7 +12,6 @@ sc_core::sc_time PcieLink::send(Dir dir, sc_core::sc_time start, uint64_t bytes)
   sc_core::sc_time dur(double(wire) * ps_per_byte_, sc_core::SC_PS);
   free_at_[dir] = begin + dur;
   busy_ps_[dir] += dur.value();
-  bytes_[dir] += bytes;
   return free_at_[dir] + latency_;
 }
 

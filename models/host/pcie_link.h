@@ -25,7 +25,6 @@ class PcieLink {
     return send(HostToDevice, start + latency_, bytes);
   }
   uint64_t busy_ps(Dir d) const { return busy_ps_[d]; }
-  uint64_t bytes(Dir d) const { return bytes_[d]; }
   sc_core::sc_time latency() const { return latency_; }
 
  private:
@@ -33,7 +32,7 @@ class PcieLink {
   uint32_t overhead_;
   sc_core::sc_time latency_;
   sc_core::sc_time free_at_[2] = {sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME};
-  uint64_t busy_ps_[2] = {0, 0}, bytes_[2] = {0, 0};
+  uint64_t busy_ps_[2] = {0, 0};
 };
 
 }  // namespace ssdvp

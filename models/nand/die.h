@@ -91,9 +91,7 @@ class Die {
     busy_until_ = saved;
     busy_ps_ = saved_ps;
     op_counts_[size_t(op)]--;
-    functional_ops_++;
   }
-  uint64_t functional_ops() const { return functional_ops_; }
 
   // A hint that an operation on this page is coming: its stored sectors are brought into the
   // host's cache early (simulation speed only, no effect on the model).
@@ -114,7 +112,6 @@ class Die {
   uint32_t next_page(uint32_t plane, uint32_t block) const;
   const Sector* stored(uint32_t plane, uint32_t block, uint32_t page) const;
   uint64_t array_busy_ps() const { return busy_ps_; }
-  uint64_t ops(ArrayOp op) const { return op_counts_[size_t(op)]; }
   uint64_t total_erases() const { return op_counts_[size_t(ArrayOp::Erase)]; }
 
   std::string address(uint32_t plane, uint32_t block, uint32_t page) const;
@@ -152,7 +149,6 @@ class Die {
   sc_core::sc_time busy_until_ = sc_core::SC_ZERO_TIME;
   uint64_t busy_ps_ = 0;
   uint64_t op_counts_[4] = {0, 0, 0, 0};
-  uint64_t functional_ops_ = 0;
 };
 
 }  // namespace ssdvp::nand
