@@ -96,7 +96,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
         const auto dot = trace.rfind(".fst");
         trace = (dot == std::string::npos ? trace : trace.substr(0, dot)) + "." + std::to_string(c) + ".fst";
       }
-      auto ch = std::make_unique<RtlChannel>(cname.c_str(), p_.channel, on_channel, *fctl_,
+      auto ch = std::make_unique<RtlChannel>(cname.c_str(), p_.channel, on_channel, *fctl_, *events_,
                                              std::min(p_.fctl.desc, p_.fctl.cpl), trace);
       channels_.push_back(ch.get());
       channel_modules_.push_back(std::move(ch));
@@ -316,6 +316,16 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                       {"pcie_host_to_device", util(end.link_busy_ps[0], st.link_busy_ps[0])},
                       {"pcie_device_to_host", util(end.link_busy_ps[1], st.link_busy_ps[1])},
                       {"dram", util(end.dram_busy_ps, st.dram_busy_ps)}};
+  if (p_.channel.model == "rtl") {
+    uint64_t clocked = 0, late = 0;
+    for (ChannelIf* ch : channels_)
+      if (auto* rtl = dynamic_cast<RtlChannel*>(ch)) clocked += rtl->cycles_clocked(), late += rtl->late_starts();
+    const double cycles = sim / p_.channel.cycle.to_seconds() * double(channels_.size());
+    r["rtl"] = {{"bus_cycles_simulated", cycles},
+                {"cycles_clocked", clocked},
+                {"late_starts", late},
+                {"bus_cycles_per_wall_s", run_wall > 0 ? cycles / run_wall : 0.0}};
+  }
   json cores = json::array();
   for (size_t i = 0; i < end.cores.size(); i++) {
     const auto& b = end.cores[i];

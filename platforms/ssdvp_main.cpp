@@ -108,6 +108,10 @@ int sc_main(int argc, char* argv[]) {
   bench->add_option("--platform,-p", platform, "platform TOML file");
   bench->add_option("--requests,-n", bench_requests, "requests per case");
   bench->add_flag("--iss", bench_iss, "also run the filled cases with firmware.mode = iss and report the ratio");
+  bool bench_rtl = false;
+  bench->add_flag("--rtl", bench_rtl,
+                  "also run the filled cases with channel.model = rtl (wall-time ratio to tlm) and one busy channel "
+                  "(bus cycles per wall second)");
   bench->add_option("--set,-s", sets, "override a configuration key: key=value")->take_all();
 
   auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");
@@ -162,6 +166,39 @@ int sc_main(int argc, char* argv[]) {
                                    double(core["instructions"].get<uint64_t>()) / double(r["host_requests"].get<uint64_t>()),
                                    core["mips_while_executing"].get<double>(), r["total"]["iops"].get<double>());
         }
+      }
+      if (bench_rtl) {
+        std::cout << fmt::format("\n{:<22} {:>12} {:>10} {:>10} {:>16} {:>16}\n", "channel = rtl", "requests/s",
+                                 "wall x", "sim equal", "bus cycles/s", "clocked/s");
+        auto rtl_row = [&](const char* name, const nlohmann::json& tlm, const nlohmann::json& rtl) {
+          const double wall_rtl = rtl["run_wall_time_s"].get<double>(), wall_tlm = tlm["run_wall_time_s"].get<double>();
+          const double total = rtl["sim_time_total_s"].get<double>();   // cycles_clocked covers the whole run
+          std::cout << fmt::format("{:<22} {:>12.0f} {:>10.2f} {:>10} {:>16.3e} {:>16.3e}\n", name,
+                                   rtl["host_requests_per_wall_s"].get<double>(), wall_tlm > 0 ? wall_rtl / wall_tlm : 0.0,
+                                   rtl["sim_time_s"] == tlm["sim_time_s"] && rtl["ops"] == tlm["ops"] ? "yes" : "NO",
+                                   rtl["rtl"]["bus_cycles_per_wall_s"].get<double>(),
+                                   double(rtl["rtl"]["cycles_clocked"].get<uint64_t>()) / (wall_rtl > 0 ? wall_rtl : 1.0) *
+                                       (total > 0 ? rtl["sim_time_s"].get<double>() / total : 1.0));
+        };
+        for (size_t i = 0; i < 2; i++) {
+          std::vector<std::string> bsets = sets;
+          bsets.insert(bsets.end(), cases[i].sets.begin(), cases[i].sets.end());
+          bsets.push_back("sim.progress=false");
+          auto tlm = bench_case(platform, cases[i].spec, bsets, "ssdvp-bench");
+          bsets.push_back("channel.model=rtl");
+          rtl_row(cases[i].name, tlm, bench_case(platform, cases[i].spec, bsets, "ssdvp-bench"));
+        }
+        // One channel kept busy: eight dies, 128 KiB sequential reads.
+        std::vector<std::string> bsets = sets;
+        for (const char* s : {"nand.channels=1", "nand.ways=8", "nand.blocks_per_plane=256", "precondition.fill=1",
+                              "precondition.overwrite=0", "sim.progress=false"})
+          bsets.push_back(s);
+        const std::string spec = "fio:rw=read,bs=128k,iodepth=32,io=" + std::to_string(std::max<uint64_t>(bench_requests / 32, 100));
+        auto tlm = bench_case(platform, spec, bsets, "ssdvp-bench");
+        bsets.push_back("channel.model=rtl");
+        auto rtl = bench_case(platform, spec, bsets, "ssdvp-bench");
+        rtl_row("1 busy channel seqread", tlm, rtl);
+        std::cout << fmt::format("  (busy channel: bus {:.1f}% busy)\n", 100 * rtl["utilisation"]["channels"][0].get<double>());
       }
       return 0;
     }

@@ -62,14 +62,14 @@ const std::vector<KeySpec>& config_schema() {
       // ---------------------------------------------------------------- channel
       {"channel.model", K::String, "\"tlm\"", 0, 0, "tlm|rtl", "Channel implementation: the TLM model, or the Verilated RTL controller (rtl/nand_channel_ctrl.sv; at most 16 ways)."},
       {"channel.rtl_trace", K::String, "\"\"", 0, 0, nullptr, "channel.model = rtl: write an FST waveform of every channel's controller to this path (channel N adds .N before .fst); empty = none."},
-      {"channel.bus_mbps", K::Double, "400", 1, kInf, nullptr, "Data rate of a channel's bus, MB/s (ONFI NV-DDR2 200 MHz x8 = 400)."},
-      {"channel.cmd_addr_ns", K::Double, "100", 0, kInf, nullptr, "Bus time of the command and address cycles of one plane operation, ns."},
-      {"channel.data_setup_ns", K::Double, "100", 0, kInf, nullptr, "Bus time around each data transfer (tADL/tWHR/tRR, column change), ns."},
-      {"channel.status_ns", K::Double, "50", 0, kInf, nullptr, "Bus time of the status read that ends a program or erase, ns."},
+      {"channel.bus_mbps", K::Double, "400", 1, kInf, nullptr, "Data rate of a channel's bus, MB/s (ONFI NV-DDR2 200 MHz x8 = 400). One bus cycle moves one byte: its period, 1/bus_mbps rounded to a picosecond, is the clock both channel models work on."},
+      {"channel.cmd_addr_ns", K::Double, "100", 0, kInf, nullptr, "Bus time of the command and address cycles of one plane operation, ns; rounded to whole bus cycles (1..65535)."},
+      {"channel.data_setup_ns", K::Double, "100", 0, kInf, nullptr, "Bus time around each data transfer (tADL/tWHR/tRR, column change), ns; rounded to whole bus cycles (0..65535)."},
+      {"channel.status_ns", K::Double, "50", 0, kInf, nullptr, "Bus time of the status read that ends a program or erase, ns; rounded to whole bus cycles (1..65535)."},
 
       // ---------------------------------------------------------------- flash controller
-      {"fctl.desc_ns", K::Double, "50", 0, kInf, nullptr, "Flash controller time to fetch and decode one descriptor, ns."},
-      {"fctl.cpl_ns", K::Double, "50", 0, kInf, nullptr, "Flash controller time to post one completion, ns."},
+      {"fctl.desc_ns", K::Double, "50", 0, kInf, nullptr, "Flash controller time to fetch and decode one descriptor, ns (with channel.model = \"rtl\": at least one bus cycle; it is how far the RTL may run ahead of SystemC time)."},
+      {"fctl.cpl_ns", K::Double, "50", 0, kInf, nullptr, "Flash controller time to post one completion, ns (with channel.model = \"rtl\": at least one bus cycle)."},
 
       // ---------------------------------------------------------------- firmware
       {"firmware.mode", K::String, "\"native\"", 0, 0, "native|iss", "How the firmware runs: native (host-compiled, time from the cost model below) or iss (cross-compiled for RV32IMAC and run on Unicorn, time from instructions)."},

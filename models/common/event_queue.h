@@ -26,8 +26,11 @@ class EventQueue : public sc_core::sc_module {
     dont_initialize();
   }
 
-  // Runs `action` at absolute simulated time `at` (now if at is in the past).
-  void at(sc_core::sc_time at, Action action) {
+  // Runs `action` at absolute simulated time `at` (now if at is in the past).  Actions due at
+  // the same time run by `rank`, then in the order they were scheduled; a rank makes the order
+  // independent of when the action was scheduled (flash completions: the RTL and TLM channels
+  // report them at different moments).
+  void at(sc_core::sc_time at, Action action, uint64_t rank = 0) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     if (at < now) at = now;
     uint32_t slot;
@@ -39,7 +42,7 @@ class EventQueue : public sc_core::sc_module {
       free_.pop_back();
       actions_[slot] = std::move(action);
     }
-    const Item item{at.value(), seq_++, slot};
+    const Item item{at.value(), rank, seq_++, slot};
     heap_.push_back(item);
     std::push_heap(heap_.begin(), heap_.end(), Later{});
     if (heap_.front().seq == item.seq) wake_.notify(at - now);  // new earliest item
@@ -50,12 +53,14 @@ class EventQueue : public sc_core::sc_module {
   // Heap entries are small and trivially copyable; the actions stay put in their slots.
   struct Item {
     uint64_t at_ps;
+    uint64_t rank;
     uint64_t seq;
     uint32_t slot;
   };
   struct Later {
     bool operator()(const Item& a, const Item& b) const {
-      return a.at_ps != b.at_ps ? a.at_ps > b.at_ps : a.seq > b.seq;
+      if (a.at_ps != b.at_ps) return a.at_ps > b.at_ps;
+      return a.rank != b.rank ? a.rank > b.rank : a.seq > b.seq;
     }
   };
 

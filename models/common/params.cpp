@@ -1,6 +1,7 @@
 #include "models/common/params.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 extern "C" {
@@ -32,10 +33,6 @@ uint64_t NandParams::physical_bytes() const {
   for (uint32_t d = 0; d < dies(); d++)
     total += uint64_t(planes) * blocks_per_plane * timing(cell_of(d)).pages_per_block * page_bytes;
   return total;
-}
-
-sc_time ChannelParams::transfer(uint64_t bytes) const {
-  return sc_time(double(bytes) / bus_mbps * 1e3, SC_NS);  // MB/s = bytes/us
 }
 
 namespace {
@@ -125,15 +122,33 @@ PlatformParams PlatformParams::from(const Config& c) {
   ch.model = c.get_string("channel.model");
   ch.rtl_trace = c.get_string("channel.rtl_trace");
   ch.bus_mbps = c.get_double("channel.bus_mbps");
-  ch.cmd_addr = sc_time(c.get_double("channel.cmd_addr_ns"), SC_NS);
-  ch.data_setup = sc_time(c.get_double("channel.data_setup_ns"), SC_NS);
-  ch.status = sc_time(c.get_double("channel.status_ns"), SC_NS);
+  ch.cycle = sc_time::from_value(uint64_t(std::llround(1e6 / ch.bus_mbps)));   // ps
+  auto cycles = [&](const char* key, uint32_t min) {
+    const double n = std::round(c.get_double(key) * 1e3 / double(ch.cycle.value()));
+    if (n < min || n > 65535)
+      throw ConfigError(c.origin(key) + ": " + key + " = " + std::to_string(c.get_double(key)) + " is " +
+                        std::to_string(int64_t(n)) + " bus cycles of " + std::to_string(ch.cycle.to_seconds() * 1e9) +
+                        " ns; it must be " + std::to_string(min) + ".." + "65535 cycles");
+    return uint32_t(n);
+  };
+  ch.cmd_addr_cycles = cycles("channel.cmd_addr_ns", 1);
+  ch.data_setup_cycles = cycles("channel.data_setup_ns", 0);
+  ch.status_cycles = cycles("channel.status_ns", 1);
+  ch.cmd_addr = ch.cycle * double(ch.cmd_addr_cycles);
+  ch.data_setup = ch.cycle * double(ch.data_setup_cycles);
+  ch.status = ch.cycle * double(ch.status_cycles);
   if (ch.model == "rtl" && n.ways > 16)
     throw ConfigError(c.origin("channel.model") + ": channel.model = \"rtl\" drives at most 16 ways (nand.ways = " +
                       std::to_string(n.ways) + ")");
 
   p.fctl.desc = sc_time(c.get_double("fctl.desc_ns"), SC_NS);
   p.fctl.cpl = sc_time(c.get_double("fctl.cpl_ns"), SC_NS);
+  if (ch.model == "rtl")
+    for (const char* key : {"fctl.desc_ns", "fctl.cpl_ns"})
+      if (sc_time(c.get_double(key), SC_NS) < ch.cycle)
+        throw ConfigError(c.origin(key) + ": " + key + " = " + std::to_string(c.get_double(key)) +
+                          " is shorter than one bus cycle (" + std::to_string(ch.cycle.to_seconds() * 1e9) +
+                          " ns); channel.model = \"rtl\" runs ahead of SystemC time by up to that much");
 
   FirmwareParams& fw = p.firmware;
   fw.mode = c.get_string("firmware.mode");

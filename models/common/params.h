@@ -46,9 +46,19 @@ struct ChannelParams {
   std::string model;
   std::string rtl_trace;   // FST path ("" = none)
   double bus_mbps = 0;
-  sc_core::sc_time cmd_addr, data_setup, status;
-  // Bus time of moving `bytes` of data (without setup).
-  sc_core::sc_time transfer(uint64_t bytes) const;
+  // The bus clock: one cycle moves one byte of the 8-bit bus (1 / bus_mbps, rounded to a
+  // picosecond).  Both channel models work on this grid: phase lengths are whole cycles (the
+  // timing values below are rounded to cycles), and a phase starts on a cycle boundary.
+  sc_core::sc_time cycle;
+  uint32_t cmd_addr_cycles = 0, data_setup_cycles = 0, status_cycles = 0;
+  sc_core::sc_time cmd_addr, data_setup, status;   // the cycle counts above, as times
+  // Bus time of moving `bytes` of data (without setup): one cycle per byte.
+  sc_core::sc_time transfer(uint64_t bytes) const { return cycle * double(bytes); }
+  // The first bus clock edge at or after t.
+  sc_core::sc_time on_grid(sc_core::sc_time t) const {
+    const uint64_t c = cycle.value();
+    return sc_core::sc_time::from_value((t.value() + c - 1) / c * c);
+  }
 };
 
 struct HostParams {

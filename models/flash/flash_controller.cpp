@@ -207,11 +207,13 @@ sc_time FlashController::from_die(FlashOp& op, nand::Die& die, uint32_t plane, s
 }
 
 void FlashController::post(FlashOp* op) {
+  // Completions due at the same time enter the ring in submission order, whichever channel
+  // model reported them first.
   events_.at(op->t_done + p_.cpl, [this, op] {
     write_completion(*op);
     if (observer) observer(*op);
     free_op(op);
-  });
+  }, op->id + 1);
 }
 
 void FlashController::write_completion(const FlashOp& op) {

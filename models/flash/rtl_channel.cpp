@@ -25,19 +25,26 @@ constexpr uint32_t kPhaseCmd = 0, kPhaseDataOut = 1;
 }  // namespace
 
 RtlChannel::RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std::vector<nand::Die*> dies,
-                       FlashDataPort& port, sc_time max_lead, const std::string& trace)
+                       FlashDataPort& port, EventQueue& events, sc_time max_lead, const std::string& trace)
     : sc_core::sc_module(name),
       p_(p),
       dies_(std::move(dies)),
       port_(port),
+      events_(events),
       ctx_(std::make_unique<VerilatedContext>()),
       m_(std::make_unique<Vnand_channel_ctrl16>(ctx_.get())),
-      period_ps_(uint64_t(std::llround(1e6 / p.bus_mbps))),
+      period_ps_(p.cycle.value()),
       ways_(dies_.size()) {
   if (dies_.size() > kMaxWays)
     throw std::runtime_error("channel.model = \"rtl\": the RTL channel has " + std::to_string(kMaxWays) +
                              " ways, the platform " + std::to_string(dies_.size()));
-  lead_cycles_ = std::max<uint64_t>(1, max_lead.value() / period_ps_);
+  // Clocked cycles stay below the start cycle of any operation submitted later: those start at
+  // least max_lead after the SystemC time they are submitted at.
+  if (max_lead < p.cycle)
+    throw std::runtime_error("channel.model = \"rtl\": fctl.desc_ns and fctl.cpl_ns must be at least one bus cycle");
+  // At most 1024 cycles: data movement happens at the phase's SystemC time, before the RTL
+  // reaches the phase's end (a data phase is at least 4096 cycles).
+  lead_cycles_ = std::min<uint64_t>((max_lead.value() - 1) / period_ps_, 1024);
   if (!trace.empty()) {
     ctx_->traceEverOn(true);
     fst_ = std::make_unique<VerilatedFstC>();
@@ -46,9 +53,6 @@ RtlChannel::RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std
     fst_->set_time_resolution("1ps");
     fst_->open(trace.c_str());
   }
-  auto cycles = [&](const sc_time& t) { return uint32_t(std::llround(double(t.value()) / double(period_ps_))); };
-  cmd_cycles_ = cycles(p.cmd_addr);
-  setup_cycles_ = cycles(p.data_setup);
   m_->rst_n = 0;
   m_->clk = 0;
   m_->die_ready = 0xFFFF;
@@ -57,16 +61,27 @@ RtlChannel::RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std
   m_->clk = 1;
   m_->eval();
   m_->rst_n = 1;
-  for (auto [a, v] : {std::pair<uint32_t, uint32_t>{0, cmd_cycles_}, {1, setup_cycles_}, {2, cycles(p.status)}}) {
-    m_->cfg_we = 1;
-    m_->cfg_addr = a;
-    m_->cfg_wdata = v;
+  // The register block: identification, then the timing registers from the configuration.
+  m_->reg_addr = kRegId;
+  m_->clk = 0;
+  m_->eval();
+  if ((m_->reg_rdata >> 16) != 0x4E43 || (m_->reg_rdata & 0xFF) != kMaxWays)
+    throw std::runtime_error("RTL channel: unexpected ID register " + std::to_string(m_->reg_rdata));
+  for (auto [a, v] : {std::pair<uint32_t, uint32_t>{kRegCmdAddr, p.cmd_addr_cycles},
+                      {kRegDataSetup, p.data_setup_cycles}, {kRegStatus, p.status_cycles}}) {
+    m_->reg_we = 1;
+    m_->reg_addr = a;
+    m_->reg_wdata = v;
     m_->clk = 0;
     m_->eval();
     m_->clk = 1;
     m_->eval();
+    m_->reg_we = 0;
+    m_->clk = 0;
+    m_->eval();
+    if (m_->reg_rdata != v) throw std::runtime_error("RTL channel: timing register " + std::to_string(a) + " reads back " +
+                                                     std::to_string(m_->reg_rdata) + ", wrote " + std::to_string(v));
   }
-  m_->cfg_we = 0;
   SC_HAS_PROCESS(RtlChannel);
   SC_THREAD(run);
 }
@@ -74,6 +89,12 @@ RtlChannel::RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std
 RtlChannel::~RtlChannel() {
   m_->final();
   if (fst_) fst_->close();
+}
+
+uint32_t RtlChannel::read_register(uint32_t addr) {
+  m_->reg_addr = addr;
+  m_->eval();
+  return m_->reg_rdata;
 }
 
 uint64_t RtlChannel::cycle_of(const sc_time& t) const { return (t.value() + period_ps_ - 1) / period_ps_; }
@@ -99,17 +120,18 @@ RtlChannel::Way* RtlChannel::next_to_feed() {
   return best;
 }
 
-// The next cycle at which something outside the RTL's own counting can happen.
+// The next cycle, from cycle_ on, at which something can happen that the RTL does not count
+// by itself: its bus phase's last cycle, a die's R/B# rising, a queued operation's start
+// cycle, a descriptor to feed.
 uint64_t RtlChannel::next_event_cycle() const {
   uint64_t next = kNever;
-  // bus_remaining counts from the last clocked cycle (cycle_ - 1); the phase ends when the
-  // cycle phase_end - 1 is clocked.
-  if (m_->bus_busy) next = std::max<uint64_t>(cycle_, cycle_ + m_->bus_remaining - 2);
-  for (const Way& w : ways_)
+  if (m_->bus_busy) next = cycle_ + m_->bus_remaining - 1;
+  for (const Way& w : ways_) {
     if (w.ready_cycle > cycle_) next = std::min(next, w.ready_cycle);
-  for (const Way& w : ways_)
-    if (!w.waiting.empty() && w.queue.size() < kRtlQueue)
-      next = std::min(next, std::max(cycle_, cycle_of(w.waiting.front()->t_submit)));
+    for (const FlashOp* op : w.queue)
+      if (cycle_of(op->t_submit) > cycle_) next = std::min(next, cycle_of(op->t_submit));
+    if (!w.waiting.empty() && w.queue.size() < kRtlQueue) next = cycle_;
+  }
   return next;
 }
 
@@ -123,26 +145,29 @@ void RtlChannel::phase_started(uint32_t way, uint32_t phase, uint64_t cycle) {
   if (on_bus_phase) on_bus_phase(way, phase, op->id, t);
   bus_busy_cycles_ += m_->bus_remaining;
   try {
-    if (phase == kPhaseCmd && !w.latched) {
-      w.latched = true;
+    if (phase == kPhaseCmd) {
       const auto kind = d.opcode == SSD_FOP_READ ? nand::ArrayOp::Read
                         : d.opcode == SSD_FOP_PROGRAM ? nand::ArrayOp::Program
                                                       : nand::ArrayOp::Erase;
       die.latch(kind, d.plane_mask, d.block, d.page, t);
       if (kind == nand::ArrayOp::Program) {
-        const uint64_t seg = cmd_cycles_ + setup_cycles_ + uint64_t(die.sectors_per_page()) * 4096;
+        events_.at(t, [this, op, &w, &die, cycle] {
+          const uint64_t seg = p_.cmd_addr_cycles + p_.data_setup_cycles + uint64_t(die.sectors_per_page()) * 4096;
+          uint32_t k = 0;
+          for (uint32_t pl = 0; pl < die.planes(); pl++)
+            if (op->desc.plane_mask >> pl & 1u)
+              w.dram_done = std::max(w.dram_done, port_.to_die(*op, die, pl,
+                                                               time_of(cycle + k++ * seg + p_.cmd_addr_cycles + p_.data_setup_cycles)));
+        });
+      }
+    } else if (phase == kPhaseDataOut) {
+      events_.at(t, [this, op, &w, &die, cycle] {
+        const uint64_t seg = p_.data_setup_cycles + uint64_t(op->desc.nsect) * 4096;
         uint32_t k = 0;
         for (uint32_t pl = 0; pl < die.planes(); pl++)
-          if (d.plane_mask >> pl & 1u)
-            w.dram_done = std::max(w.dram_done, port_.to_die(*op, die, pl, time_of(cycle + k++ * seg + cmd_cycles_ + setup_cycles_)));
-      }
-    } else if (phase == kPhaseDataOut && !w.out_started) {
-      w.out_started = true;
-      const uint64_t seg = setup_cycles_ + uint64_t(d.nsect) * 4096;
-      uint32_t k = 0;
-      for (uint32_t pl = 0; pl < die.planes(); pl++)
-        if (d.plane_mask >> pl & 1u)
-          w.dram_done = std::max(w.dram_done, port_.from_die(*op, die, pl, time_of(cycle + k++ * seg + setup_cycles_)));
+          if (op->desc.plane_mask >> pl & 1u)
+            w.dram_done = std::max(w.dram_done, port_.from_die(*op, die, pl, time_of(cycle + k++ * seg + p_.data_setup_cycles)));
+      });
     }
   } catch (const nand::RuleViolation& e) {
     report_fatal(e.what());
@@ -150,11 +175,24 @@ void RtlChannel::phase_started(uint32_t way, uint32_t phase, uint64_t cycle) {
   }
 }
 
+// Sets the inputs of cycle_ (time, R/B#) and evaluates the model's view of that cycle.
+void RtlChannel::present_cycle() {
+  uint32_t ready = 0xFFFF;
+  for (uint32_t w = 0; w < ways_.size(); w++)
+    if (ways_[w].ready_cycle > cycle_) ready &= ~(1u << w);
+  m_->die_ready = uint16_t(ready);
+  m_->now = cycle_;
+  m_->clk = 0;
+  m_->eval();
+}
+
+// Clocks cycle_ (its inputs already presented).
 void RtlChannel::tick() {
-  // Inputs for this cycle: the oldest arrived descriptor, R/B# of every die.
+  // The oldest waiting descriptor that fits goes in (operations are submitted ahead of their
+  // start cycle: the flash controller's decode time covers the RTL's lead).
   FlashOp* feed = nullptr;
   Way* from = next_to_feed();
-  if (from && from->waiting.front()->t_submit <= time_of(cycle_)) {
+  if (from) {
     feed = from->waiting.front();
     m_->desc_way = feed->desc.way;
     m_->desc_op = feed->desc.opcode;
@@ -163,79 +201,79 @@ void RtlChannel::tick() {
                     : feed->desc.opcode == SSD_FOP_PROGRAM ? dies_[feed->desc.way]->sectors_per_page() * 4096u
                                                            : 0u;
     m_->desc_tag = uint16_t(feed->id);
-    m_->desc_arrival = uint32_t(cycle_of(feed->t_submit));
+    m_->desc_start = cycle_of(feed->t_submit);
+    if (cycle_of(feed->t_submit) < cycle_ && from->queue.size() == 0) late_starts_++;
+    m_->desc_valid = 1;
+    m_->eval();
   }
-  uint32_t ready = 0xFFFF;
-  for (uint32_t w = 0; w < ways_.size(); w++)
-    if (ways_[w].ready_cycle > cycle_) ready &= ~(1u << w);
-  m_->die_ready = uint16_t(ready);
-  m_->now = uint32_t(cycle_);
-  m_->clk = 0;
-  m_->eval();
   const bool fed = feed && m_->desc_ready;
-  m_->desc_valid = fed;
-  m_->eval();
-  const bool cpl = m_->cpl_valid;
-  const uint32_t cpl_way = m_->cpl_way;
-  if (fst_) fst_->dump(cycle_ * period_ps_);
-  m_->clk = 1;
-  m_->eval();
-  if (fst_) fst_->dump(cycle_ * period_ps_ + period_ps_ / 2);
-  m_->desc_valid = 0;
-  const uint64_t next = cycle_ + 1;
-  if (fed) {
-    from->waiting.pop_front();
-    from->queue.push_back(feed);
-  }
-  if (cpl) {
-    Way& w = ways_[cpl_way];
+  // Outputs of this cycle: a completion leaving (its way may start its next operation in this
+  // cycle), a phase granted, a die starting its array.
+  if (m_->cpl_valid) {
+    Way& w = ways_[m_->cpl_way];
     FlashOp* op = w.queue.front();
     w.queue.pop_front();
     op->t_done = std::max(time_of(cycle_), w.dram_done);
-    w.latched = w.out_started = false;
     w.dram_done = sc_core::SC_ZERO_TIME;
     ops_done_++;
     done_(op);
   }
-  // Outputs for the next cycle: a die starting its array, a bus phase starting.
+  if (m_->bus_grant) phase_started(m_->bus_way, m_->bus_phase, cycle_);
+  const uint64_t next = cycle_ + 1;
   if (m_->array_go) {
     for (uint32_t w = 0; w < ways_.size(); w++) {
       if (!(m_->array_go >> w & 1u)) continue;
       try {
-        ways_[w].ready_cycle = cycle_of(dies_[w]->start_array(time_of(next)));
+        // The die starts at the end of the command phase, or when the program data is in.
+        ways_[w].ready_cycle = cycle_of(dies_[w]->start_array(std::max(time_of(next), ways_[w].dram_done)));
       } catch (const nand::RuleViolation& e) {
         report_fatal(e.what());
         ways_[w].ready_cycle = next + 1;
       }
       ways_[w].ready_cycle = std::max(ways_[w].ready_cycle, next + 1);   // R/B# low for a cycle at least
+      ways_[w].dram_done = sc_core::SC_ZERO_TIME;
     }
   }
-  if (m_->bus_busy && (!bus_was_busy_ || m_->bus_way != bus_owner_ || m_->bus_phase != bus_phase_))
-    phase_started(m_->bus_way, m_->bus_phase, next);
-  bus_was_busy_ = m_->bus_busy;
-  bus_owner_ = m_->bus_way;
-  bus_phase_ = m_->bus_phase;
+  if (fst_) fst_->dump(cycle_ * period_ps_);
+  m_->clk = 1;
+  m_->eval();
+  cycles_clocked_++;
+  if (fst_) fst_->dump(cycle_ * period_ps_ + period_ps_ / 2);
+  m_->desc_valid = 0;
+  if (fed) {
+    from->waiting.pop_front();
+    from->queue.push_back(feed);
+  }
   cycle_ = next;
 }
 
 void RtlChannel::run() {
   for (;;) {
-    const uint64_t target = cycle_of(sc_time_stamp()) + lead_cycles_;
+    const uint64_t target = sc_time_stamp().value() / period_ps_ + lead_cycles_;
+    present_cycle();
     while (cycle_ <= target) {
-      tick();
-      if (m_->quiet) {   // nothing changes until the next event: skip to it
+      // Nothing happens in this cycle: skip to the next event (with a waveform, bus phases are
+      // clocked cycle by cycle so that the strobes show).
+      if (m_->quiet && !(fst_ && m_->bus_busy)) {
         const uint64_t next = next_event_cycle();
-        if (next > cycle_) cycle_ = std::min(next, target + 1);
+        if (next > cycle_) {
+          cycle_ = std::min(next, target + 1);
+          present_cycle();
+          continue;
+        }
       }
+      tick();
+      present_cycle();
     }
     if (!in_flight() && m_->quiet && !m_->bus_busy) {
       wait(wake_);
-      cycle_ = std::max(cycle_, cycle_of(sc_time_stamp()));
+      cycle_ = std::max<uint64_t>(cycle_, sc_time_stamp().value() / period_ps_);
       continue;
     }
     const uint64_t next = m_->quiet ? next_event_cycle() : cycle_;
     const sc_time now = sc_time_stamp();
-    sc_time at = next == kNever ? now + time_of(lead_cycles_) : time_of(next > lead_cycles_ ? next - lead_cycles_ : 0);
+    sc_time at = next == kNever ? now + time_of(std::max<uint64_t>(lead_cycles_, 1))
+                                : time_of(next > lead_cycles_ ? next - lead_cycles_ : 0);
     if (at <= now) at = now + time_of(1);
     wait(at - now, wake_);
   }

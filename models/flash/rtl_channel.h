@@ -11,9 +11,10 @@
 // starts (and takes program data then), starts its array on array_go (it owns tR/tPROG/tBERS
 // and drives R/B#), and gives read data when the data-out phase starts; data moves beside the
 // pins through the flash controller's DMA port.  Descriptors carry their arrival cycle, so
-// the RTL orders them as the TLM channel does even when they are fed a batch late.
-// Leaves out: the RTL's register block on the firmware bus (the timing registers come from
-// the configuration).
+// the RTL orders them as the TLM channel does; they are fed ahead of that cycle (the flash
+// controller's decode time is longer than the RTL's lead over SystemC time).  The timing
+// registers are written through the RTL's register block at reset, from the configuration.
+// Leaves out: the register block on the firmware bus (firmware does not program the channel).
 #pragma once
 
 #include <systemc>
@@ -23,6 +24,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/common/event_queue.h"
 #include "models/common/params.h"
 #include "models/flash/channel_if.h"
 
@@ -39,14 +41,27 @@ class RtlChannel : public sc_core::sc_module, public ChannelIf {
   static constexpr uint32_t kMaxWays = 16;   // ways of the RTL instance in the platform
 
   // `trace`: FST waveform path ("" = none).
+  // `events`: data movement through `port` happens at the SystemC time of the bus phase (as in
+  // the TLM channel), not when the RTL, running ahead, clocks it.
   RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std::vector<nand::Die*> dies, FlashDataPort& port,
-             sc_core::sc_time max_lead, const std::string& trace = "");
+             EventQueue& events, sc_core::sc_time max_lead, const std::string& trace = "");
   ~RtlChannel() override;
 
   void submit(FlashOp* op) override;
   void on_done(DoneFn fn) override { done_ = std::move(fn); }
   uint64_t bus_busy_ps() const override { return bus_busy_cycles_ * period_ps_; }
   uint64_t ops_done() const override { return ops_done_; }
+  // A register of the RTL's register block (see rtl/nand_channel_ctrl.sv).
+  uint32_t read_register(uint32_t addr);
+  // Operations that reached the RTL after their start cycle had been clocked (the RTL ran
+  // too far ahead of SystemC time): each may start later than in the TLM channel.  0 when
+  // the submitter keeps the contract.
+  uint64_t late_starts() const { return late_starts_; }
+  // Cycles the Verilated model was clocked (the others were skipped as quiet).
+  uint64_t cycles_clocked() const { return cycles_clocked_; }
+
+  static constexpr uint32_t kRegCmdAddr = 0, kRegDataSetup = 1, kRegStatus = 2, kRegId = 3, kRegWaysBusy = 4,
+                            kRegQueued = 5, kRegCompleted = 6, kRegBusCycles = 7;
 
  private:
   static constexpr uint32_t kRtlQueue = 8;   // the RTL's descriptor queue per way (QDEPTH)
@@ -54,12 +69,11 @@ class RtlChannel : public sc_core::sc_module, public ChannelIf {
   struct Way {
     std::deque<FlashOp*> waiting; // submitted, not yet taken by the RTL (its queue was full)
     std::deque<FlashOp*> queue;   // given to the RTL, oldest first
-    bool latched = false;         // the head's command went to the die
-    bool out_started = false;     // the head's read data went to DRAM
     uint64_t ready_cycle = 0;     // R/B# rises at this cycle
-    sc_core::sc_time dram_done;
+    sc_core::sc_time dram_done;   // program data in the die's register / read data in DRAM
   };
   void run();
+  void present_cycle();
   void tick();
   void phase_started(uint32_t way, uint32_t phase, uint64_t cycle);
   uint64_t cycle_of(const sc_core::sc_time& t) const;   // first cycle at or after t
@@ -71,6 +85,7 @@ class RtlChannel : public sc_core::sc_module, public ChannelIf {
   ChannelParams p_;
   std::vector<nand::Die*> dies_;
   FlashDataPort& port_;
+  EventQueue& events_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vnand_channel_ctrl16> m_;
   std::unique_ptr<VerilatedFstC> fst_;
@@ -80,10 +95,7 @@ class RtlChannel : public sc_core::sc_module, public ChannelIf {
   DoneFn done_;
   sc_core::sc_event wake_;
   uint64_t cycle_ = 0;             // the next cycle to clock
-  uint64_t bus_busy_cycles_ = 0, ops_done_ = 0;
-  bool bus_was_busy_ = false;
-  uint32_t bus_owner_ = 0, bus_phase_ = 0;
-  uint32_t cmd_cycles_ = 0, setup_cycles_ = 0;
+  uint64_t bus_busy_cycles_ = 0, ops_done_ = 0, late_starts_ = 0, cycles_clocked_ = 0;
 };
 
 }  // namespace ssdvp

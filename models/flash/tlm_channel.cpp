@@ -32,7 +32,7 @@ void TlmChannel::submit(FlashOp* op) {
   if (op->t_submit < now) op->t_submit = now;
   ways_.at(op->desc.way).queue.push_back(op);
   dies_[op->desc.way]->prefetch(op->desc.plane_mask, op->desc.block, op->desc.page);
-  wake_at(op->t_submit);
+  wake_at(p_.on_grid(op->t_submit));
 }
 
 // Starts the bus phase way `w` is waiting for, at `now` (the bus is free).
@@ -57,12 +57,12 @@ void TlmChannel::start_bus_phase(uint32_t w, sc_time now) {
             data_ready = std::max(data_ready, port_.to_die(*op, die, pl, start));
             bus_end = start + p_.transfer(bytes);
           }
-          way.since = die.start_array(std::max(bus_end, data_ready));
+          way.since = p_.on_grid(die.start_array(std::max(bus_end, data_ready)));
         } else {
           die.latch(d.opcode == SSD_FOP_READ ? nand::ArrayOp::Read : nand::ArrayOp::Erase,
                     d.plane_mask, d.block, d.page, now);
           bus_end = now + p_.cmd_addr * double(planes);
-          way.since = die.start_array(bus_end);
+          way.since = p_.on_grid(die.start_array(bus_end));
         }
         way.phase = Phase::Array;
         way.work = d.opcode == SSD_FOP_READ ? BusWork::DataOut : BusWork::Status;
@@ -120,10 +120,10 @@ void TlmChannel::advance() {
         }
       }
       if (way.phase == Phase::Idle && !way.queue.empty() && dies_[w]->ready(now) &&
-          way.queue.front()->t_submit <= now) {
+          p_.on_grid(way.queue.front()->t_submit) <= now) {
         way.phase = Phase::WaitBus;
         way.work = BusWork::Command;
-        way.since = std::max(way.queue.front()->t_submit, dies_[w]->busy_until());
+        way.since = p_.on_grid(std::max(way.queue.front()->t_submit, dies_[w]->busy_until()));
       }
     }
     if (bus_free_ > now) break;
@@ -145,7 +145,7 @@ void TlmChannel::advance() {
   for (const Way& way : ways_) {
     if (way.phase == Phase::Array || way.phase == Phase::Hold) consider(way.since);
     if (way.phase == Phase::WaitBus) waiting = true;
-    if (way.phase == Phase::Idle && !way.queue.empty()) consider(way.queue.front()->t_submit);
+    if (way.phase == Phase::Idle && !way.queue.empty()) consider(p_.on_grid(way.queue.front()->t_submit));
   }
   if (waiting) consider(bus_free_);
   if (any) wake_at(next);

@@ -5,6 +5,10 @@
 // array phase overlapping with other dies' work; per-die FIFO order; bus arbitration
 // first-come-first-served by the time a phase became ready (ties: lower way first), which is
 // what the RTL arbiter implements; data moved through the flash controller's DMA port.
+// Works on the bus clock grid as the RTL does (rtl/nand_channel_ctrl.sv states the cycle
+// contract): phases are whole cycles and start on a clock edge, an operation may start from
+// the first edge at or after it reaches the channel, a die's R/B# is seen at the first edge
+// at or after its array ends.
 // Leaves out: cache read/program, interleaved multi-LUN dies, ONFI timing below the
 // phase level (the RTL channel models those).
 #pragma once

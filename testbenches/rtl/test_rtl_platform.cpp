@@ -1,7 +1,7 @@
 // The Verilated channel inside the platform (channel.model = "rtl"): every read verified on a
-// sample trace, QD1 read latency equal to the TLM channel's closed form plus the RTL's fixed
-// sequencing cycles, and a mixed random workload within 2% of the TLM channel.  Each TEST
-// builds its own platform, in its own process.
+// sample trace; a QD1 read workload and a mixed random workload give the same results as the
+// TLM channel (simulated time, every latency percentile, the FTL's counters); waveforms.  Each
+// TEST builds its own platform, in its own process (the TLM twin runs in a child ssdvp).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -20,42 +20,53 @@ TEST(RtlPlatform, SampleTraceWithIntegrity) {
   EXPECT_GE(run.results["host_requests"].get<uint64_t>(), 6999u);
 }
 
-TEST(RtlPlatform, Qd1ReadMatchesTheTlmClosedFormPlusFixedCycles) {
-  auto run = test::run_platform({"channel.model=rtl", "nand.channels=1", "nand.ways=1", "nand.blocks_per_plane=64",
-                                 "dram.size_mib=128", "precondition.fill=0.5", "precondition.overwrite=0"},
-                                "fio:rw=randread,bs=4k,iodepth=1,size=40%,io=300");
-  test::expect_clean(run.results);
-  const auto& h = run.platform->driver().stats(workload::Op::Read).latency;
-  // The TLM channel's value for this configuration (ClosedForm.Qd1RandomReadOnOneDieEqualsConfiguredPath).
-  const double tlm_ns = 75725.8, cycle_ns = 2.5;
-  const double extra = (double(h.max()) - tlm_ns) / cycle_ns;
-  RecordProperty("rtl_extra_cycles", std::to_string(extra));
-  EXPECT_LE(double(h.max() - h.min()), cycle_ns);   // the bus clock grid: within one cycle
-  EXPECT_GE(extra, 0.0);
-  EXPECT_LE(extra, 8.0);
+namespace {
+
+// Runs the same configuration and workload with the TLM channel in a child ssdvp (one platform
+// per process) and returns its run.json.
+nlohmann::json tlm_twin(const std::vector<std::string>& sets, const std::string& workload, const std::string& name) {
+  const std::string dir = std::string(::testing::TempDir()) + name;
+  std::string cmd = std::string(SSDVP_BINARY) + " run --quiet --out " + dir + " --workload " + workload;
+  for (const auto& s : sets) cmd += " --set " + s;
+  cmd += " --set channel.model=tlm --set sim.progress=false > /dev/null 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream in(dir + "/run.json");
+  return nlohmann::json::parse(in);
 }
 
-TEST(RtlPlatform, MixedWorkloadWithinTwoPercentOfTlm) {
-  const std::string dir = std::string(::testing::TempDir()) + "rtl-vs-tlm";
-  auto run_mode = [&](const std::string& model) {
-    auto sets = test::small_platform();
-    sets.push_back("channel.model=" + model);
-    auto run = test::run_platform(sets, "fio:rw=randrw,bs=4k,iodepth=8,io=4000");
-    test::expect_clean(run.results);
-    return run.results["sim_time_s"].get<double>();
-  };
-  // One platform per process: the TLM run happens in a child ssdvp.
-  const double rtl = run_mode("rtl");
-  std::string cmd = std::string(SSDVP_BINARY) + " run --quiet --out " + dir +
-                    " --workload fio:rw=randrw,bs=4k,iodepth=8,io=4000";
-  for (const auto& s : test::small_platform()) cmd += " --set " + s;
-  cmd += " --set sim.progress=false > /dev/null 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0);
-  std::ifstream in(dir + "/run.json");
-  const double tlm = nlohmann::json::parse(in)["sim_time_s"].get<double>();
-  RecordProperty("rtl_sim_s", std::to_string(rtl));
-  RecordProperty("tlm_sim_s", std::to_string(tlm));
-  EXPECT_NEAR(rtl, tlm, tlm * 0.02);
+// The RTL run and its TLM twin agree: simulated time, every latency figure, flash work.
+void expect_same_as_tlm(const nlohmann::json& rtl, const nlohmann::json& tlm) {
+  EXPECT_EQ(rtl["sim_time_s"], tlm["sim_time_s"]);
+  EXPECT_EQ(rtl["ops"], tlm["ops"]);   // requests, IOPS, bandwidth, every latency percentile
+  EXPECT_EQ(rtl["ftl"], tlm["ftl"]);
+  EXPECT_EQ(rtl["utilisation"]["channels"], tlm["utilisation"]["channels"]);
+}
+
+}  // namespace
+
+// One die, queue depth 1: every read's latency is the TLM channel's, to the picosecond.
+TEST(RtlPlatform, Qd1ReadIdenticalToTlm) {
+  const std::vector<std::string> sets = {"nand.channels=1", "nand.ways=1", "nand.blocks_per_plane=64",
+                                         "dram.size_mib=128", "precondition.fill=0.5", "precondition.overwrite=0"};
+  const std::string workload = "fio:rw=randread,bs=4k,iodepth=1,size=40%,io=300";
+  auto rtl_sets = sets;
+  rtl_sets.push_back("channel.model=rtl");
+  auto run = test::run_platform(rtl_sets, workload);
+  test::expect_clean(run.results);
+  expect_same_as_tlm(run.results, tlm_twin(sets, workload, "rtl-qd1"));
+}
+
+// A mixed random workload at queue depth 8 over 8 channels x 4 ways: the whole run identical.
+TEST(RtlPlatform, MixedWorkloadIdenticalToTlm) {
+  const std::string workload = "fio:rw=randrw,bs=4k,iodepth=8,io=4000";
+  auto sets = test::small_platform();
+  sets.push_back("channel.model=rtl");
+  auto run = test::run_platform(sets, workload);
+  test::expect_clean(run.results);
+  const nlohmann::json tlm = tlm_twin(test::small_platform(), workload, "rtl-mixed");
+  RecordProperty("rtl_sim_s", std::to_string(run.results["sim_time_s"].get<double>()));
+  RecordProperty("tlm_sim_s", std::to_string(tlm["sim_time_s"].get<double>()));
+  expect_same_as_tlm(run.results, tlm);
 }
 
 TEST(RtlPlatform, WaveformsOnRequest) {
