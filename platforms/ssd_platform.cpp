@@ -38,6 +38,19 @@ uint32_t gc_policy_code(const std::string& p) {
   if (p == "cost-benefit") return SSD_GC_COST_BENEFIT;
   throw ConfigError("ftl.gc_policy = \"" + p + "\" has no firmware code (platforms/ssd_platform.cpp)");
 }
+uint32_t mapping_code(const std::string& m) {
+  const char* names[] = {"opt", "dftl", "part", "part-sched", "writeopt", "adaptive"};
+  for (uint32_t i = 0; i < 6; i++)
+    if (m == names[i]) return i;
+  throw ConfigError("ftl.mapping = \"" + m + "\" has no firmware code (platforms/ssd_platform.cpp)");
+}
+uint32_t sched_code(const std::string& s) {
+  if (s == "bypass") return SSD_SCHED_BYPASS;
+  if (s == "fifo") return SSD_SCHED_FIFO;
+  if (s == "write-stop") return SSD_SCHED_WRITE_STOP;
+  if (s == "adaptive") return SSD_SCHED_ADAPTIVE;
+  throw ConfigError("ftl.sched = \"" + s + "\" has no firmware code (platforms/ssd_platform.cpp)");
+}
 }  // namespace
 
 SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), p_(PlatformParams::from(cfg)) {
@@ -62,7 +75,15 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   fc->die_prog_limit = p_.ftl.die_program_queue;
   fc->dram_heap_addr = uint32_t(SSD_DRAM_BASE + p_.dram.reserved_bytes);
   fc->dram_heap_bytes = uint32_t(p_.dram.size_bytes - p_.dram.reserved_bytes);
-  fc->mapping = SSD_MAP_OPT;
+  fc->mapping = mapping_code(p_.ftl.mapping);
+  fc->cmt_permille = uint32_t(p_.ftl.cmt_ratio * 1000 + 0.5);
+  fc->cmt_clean_permille = uint32_t(p_.ftl.cmt_clean_ratio * 1000 + 0.5);
+  fc->sched = sched_code(p_.ftl.sched);
+  fc->adapt_window = p_.ftl.adapt_window;
+  {
+    const auto& t = n.timing(n.cell);
+    fc->map_write_cost = uint32_t(t.t_prog[0].to_seconds() / t.t_read[0].to_seconds() * 1000 + 0.5);
+  }
   fc->gc_policy = gc_policy_code(p_.ftl.gc_policy);
   auto* geo = dram_->as<ssd_geometry>(kGeometryAddr);
   *geo = ssd_geometry{};
@@ -197,6 +218,9 @@ const ssd_fw_stats* SsdPlatform::firmware_stats() {
 std::vector<uint32_t> SsdPlatform::firmware_map() {
   const ssd_fw_stats* s = firmware_stats();
   if (!s) return {};
+  if (s->l2p_addr == 0)
+    throw std::runtime_error("--dump-map: ftl.mapping = \"" + p_.ftl.mapping +
+                             "\" keeps the map in translation pages on flash, not in DRAM (use opt)");
   const uint32_t* l2p = reinterpret_cast<const uint32_t*>(dram_->at(s->l2p_addr, 4ull * s->logical_sectors));
   return std::vector<uint32_t>(l2p, l2p + s->logical_sectors);
 }
@@ -276,6 +300,20 @@ nlohmann::json SsdPlatform::results(double wall_s) {
           {"p99.9", double(h.percentile(99.9)) / 1e3},
           {"p99.99", double(h.percentile(99.99)) / 1e3},
           {"max", double(h.max()) / 1e3}}}};
+    if (op == workload::Op::Read && driver_->read_wait_stats(0).requests < s.requests) {
+      // Reads by the extra device work they waited for (firmware completion info).
+      json waits = json::object();
+      for (size_t k = 0; k < HostDriver::kReadWaitClasses; k++) {
+        const OpStats& w = driver_->read_wait_stats(k);
+        const auto& wh = w.latency;
+        waits[HostDriver::read_wait_name(k)] = {
+            {"requests", w.requests},
+            {"latency_us",
+             {{"mean", wh.mean() / 1e3}, {"p50", double(wh.percentile(50)) / 1e3},
+              {"p99", double(wh.percentile(99)) / 1e3}, {"max", double(wh.max()) / 1e3}}}};
+      }
+      ops["read"]["waited_for"] = waits;
+    }
   }
   r["ops"] = ops;
   r["total"] = {{"requests", total_req},
@@ -288,6 +326,40 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   const uint64_t prog = b.flash_prog_sectors - a.flash_prog_sectors;
   r["waf"] = host_w ? double(prog) / double(host_w) : 0.0;
   r["program_unit_sectors"] = uint64_t(p_.nand.planes) * p_.nand.sectors_per_page;
+  if (p_.ftl.mapping != "opt") {
+    const ssd_fw_stats& a = st.fw;
+    const ssd_fw_stats& b = end.fw;
+    auto d = [](uint64_t x, uint64_t y) { return x - y; };
+    r["mapping"] = {
+        {"scheme", p_.ftl.mapping},
+        {"sched", p_.ftl.sched},
+        {"translation_pages", b.translation_pages},
+        {"cmt_slots", b.cmt_slots},
+        {"cmt_clean_slots", b.cmt_clean_slots},
+        {"dirty_entry_capacity", b.dirty_entry_capacity},
+        {"dram_bytes", {{"cmt", b.cmt_bytes}, {"gtd", b.gtd_bytes}, {"dirty_entries", b.dirty_entry_bytes},
+                        {"budget", uint64_t(double(b.logical_sectors) * 4 * p_.ftl.cmt_ratio)},
+                        {"metadata", b.map_meta_bytes}}},
+        {"read_lookups", {{"hits", d(b.cmt_read_hits, a.cmt_read_hits)},
+                          {"misses", d(b.cmt_read_misses, a.cmt_read_misses)},
+                          {"clean_hits", d(b.cmt_clean_hits, a.cmt_clean_hits)},
+                          {"dirty_hits", d(b.cmt_dirty_hits, a.cmt_dirty_hits)}}},
+        {"updates", {{"hits", d(b.cmt_update_hits, a.cmt_update_hits)},
+                     {"misses", d(b.cmt_update_misses, a.cmt_update_misses)}}},
+        {"tp_reads", d(b.tp_reads, a.tp_reads)},
+        {"tp_writes", d(b.tp_writes, a.tp_writes)},
+        {"tp_dirty_evictions", d(b.tp_dirty_evictions, a.tp_dirty_evictions)},
+        {"batch_updates", d(b.batch_updates, a.batch_updates)},
+        {"batch_entries", d(b.batch_entries, a.batch_entries)},
+        {"translation_gc_runs", d(b.map_gc_runs, a.map_gc_runs)},
+        {"translation_gc_moves", d(b.map_gc_moves, a.map_gc_moves)},
+        {"adapt_steps", d(b.adapt_steps, a.adapt_steps)},
+        {"host_read_commands", d(b.host_read_cmds, a.host_read_cmds)},
+        {"reads_waited_for", {{"map_read", d(b.reads_waited_map_read, a.reads_waited_map_read)},
+                              {"map_write", d(b.reads_waited_map_write, a.reads_waited_map_write)},
+                              {"gc", d(b.reads_waited_gc, a.reads_waited_gc)},
+                              {"queued_behind_writes", d(b.reads_queued_behind_writes, a.reads_queued_behind_writes)}}}};
+  }
   r["ftl"] = {{"host_write_sectors", host_w},
               {"host_read_sectors", b.host_read_sectors - a.host_read_sectors},
               {"flash_program_sectors", prog},

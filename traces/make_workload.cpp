@@ -6,6 +6,7 @@
 
 #include "traces/fio_config.h"
 #include "traces/fio_workload.h"
+#include "traces/phased_workload.h"
 #include "traces/rr_workload.h"
 #include "traces/trace_workload.h"
 #include "traces/workload.h"
@@ -26,6 +27,16 @@ bool names_existing_file(const std::string& spec) {
 }  // namespace
 
 std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadContext& ctx) {
+  if (spec.find(';') != std::string::npos && !names_existing_file(spec)) {
+    std::vector<std::string> parts;
+    for (size_t start = 0;;) {
+      const size_t end = spec.find(';', start);
+      parts.push_back(spec.substr(start, end == std::string::npos ? std::string::npos : end - start));
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+    return std::make_unique<PhasedWorkload>(parts, ctx);
+  }
   if (starts_with(spec, "fio:")) {
     return std::make_unique<FioWorkload>(parse_fio_config(spec, ctx), ctx.seed);
   }

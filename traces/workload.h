@@ -63,6 +63,7 @@ class Workload {
 //   "fio:rw=randread,bs=4k,iodepth=32,..."  fio-like generator
 //   "rr:ratio=50,..."                         ratio-of-random read mix (read-ahead paper)
 //   "trace:PATH[,format=...,scale=...,skip_bad=1,...]" or a bare PATH that names a file
+//   "SPEC1;SPEC2;..."                         generators run one after the other (phases)
 std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadContext& ctx);
 
 }  // namespace ssdvp::workload

@@ -84,7 +84,7 @@ static void slot_supersede(struct wbuf *w, uint32_t s) {
     w->state[s] = SL_DEAD;        /* stays in the fifo; dropped when the drain reaches it */
     w->live_count--;
   }
-  /* SL_PROGRAMMING: the program completion sees the hash no longer points here. */
+  /* SL_PROGRAMMING / SL_MAPPING: completion sees the hash no longer points here. */
 }
 
 void wbuf_commit_sector(struct ftl *f, uint16_t slot, uint32_t lpa) {
@@ -128,15 +128,18 @@ static void fifo_skip_dead(struct wbuf *w) {
 
 /* Stripes superpages over the dies in a fixed order (channel first, then way), so that where
  * data lands does not depend on timing: when the next die already has its queue of programs
- * (ftl.die_program_queue) the data waits for it.  Only a die without space (its GC has not
- * freed a superblock yet) is skipped. */
+ * (ftl.die_program_queue; one while reads are pending with ftl.sched = adaptive) the data
+ * waits for it.  Only a die without space (its GC has not freed a superblock yet) is
+ * skipped. */
 static uint32_t pick_die(struct ftl *f) {
   if (f->blocked_epoch == f->space_epoch) return NONE32;   /* nothing was freed since */
+  uint32_t limit = f->cfg.die_prog_limit;
+  if (f->cfg.sched == SSD_SCHED_ADAPTIVE && f->reads_active) limit = 1;
   for (uint32_t k = 0; k < f->geo.dies; k++) {
     uint32_t d = (f->next_host_die + k) % f->geo.dies;
     struct die_state *ds = &f->die[d];
-    if (ds->host_sb == NONE32 && ds->free_count <= GC_RESERVE) continue;
-    if (ds->host_progs_inflight >= f->cfg.die_prog_limit) return NONE32;
+    if (ds->host_sb == NONE32 && ds->free_count <= f->host_reserve) continue;
+    if (ds->host_progs_inflight >= limit) return NONE32;
     f->next_host_die = (d + 1u) % f->geo.dies;
     return d;
   }
@@ -152,10 +155,11 @@ int wbuf_flush_step(struct ftl *f, int force) {
   fifo_skip_dead(w);
   if (w->live_count == 0 || (w->live_count < unit && !force)) return 0;
   if (!flash_can_submit(f)) return 0;
+  if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
   uint32_t die = pick_die(f);
   if (die == NONE32) return 0;
   uint32_t tag = fop_alloc(f, FOP_HOST_PROG);
-  uint32_t ppa = blocks_next_superpage(f, die, 0);
+  uint32_t ppa = blocks_next_superpage(f, die, STREAM_HOST);
   struct fop *op = &f->fop[tag];
   uint32_t n = 0;
   while (n < unit && w->fifo_count) {
@@ -193,6 +197,18 @@ int wbuf_flush_step(struct ftl *f, int force) {
   return 1;
 }
 
+/* The slot's data is on flash and its mapping in place: reads stop finding it here. */
+void wbuf_map_applied(struct ftl *f, uint32_t s) {
+  struct wbuf *w = &f->wb;
+  uint32_t lpa = w->lpa[s];
+  if (wbuf_lookup(f, lpa) == s) hash_del(w, lpa);
+  if (w->pins[s] == 0) slot_free(w, s);
+  else { w->state[s] = SL_DEAD; w->lpa[s] = NONE32; }
+}
+
+/* A superpage of host data is on flash.  Each sector still the newest copy of its LPA is
+ * mapped there; with a demand-based map that may wait for a translation page, and the slot
+ * keeps serving reads (SL_MAPPING) until the mapping is in place. */
 void wbuf_program_done(struct ftl *f, uint32_t tag) {
   struct wbuf *w = &f->wb;
   struct fop *op = &f->fop[tag];
@@ -200,12 +216,11 @@ void wbuf_program_done(struct ftl *f, uint32_t tag) {
     uint32_t s = op->slots[i];
     if (s == NONE16) continue;
     uint32_t lpa = w->lpa[s];
-    if (wbuf_lookup(f, lpa) == s) {
-      map_set(f, lpa, op->ppa + i);
-      hash_del(w, lpa);
+    if (wbuf_lookup(f, lpa) == s && !map_update(f, lpa, op->ppa + i, NONE32, s)) {
+      w->state[s] = SL_MAPPING;
+      continue;
     }
-    if (w->pins[s] == 0) slot_free(w, s);
-    else { w->state[s] = SL_DEAD; w->lpa[s] = NONE32; }
+    wbuf_map_applied(f, s);
   }
   f->prog_done[op->prog_id % FOP_MAX] = 1;
   while (f->prog_oldest != f->prog_next && f->prog_done[f->prog_oldest % FOP_MAX]) f->prog_oldest++;

@@ -89,6 +89,8 @@ static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
     case FOP_GC_READ: gc_read_done(f, tag); break;
     case FOP_GC_PROG: gc_program_done(f, tag); break;
     case FOP_ERASE: gc_erase_done(f, tag); break;
+    case FOP_MAP_READ: dmap_read_done(f, tag); break;
+    case FOP_MAP_PROG: dmap_program_done(f, tag); break;
     default: hal_puts("fw: completion for an unknown tag\n"); hal_halt(0xF1A5FFFFu); break;
   }
 }

@@ -1,9 +1,10 @@
 /* The firmware's state: one struct per controller, reached from every module.
  *
- * Models: a page-mapping FTL with the whole map in DRAM ("OPT" in the papers), a DRAM write
- * buffer, per-die superblocks (the same block index on every plane, programmed a superpage —
- * one page on every plane — at a time), greedy/FIFO/cost-benefit garbage collection and
- * functional preconditioning.
+ * Models: a page-mapping FTL with the whole map in DRAM ("OPT" in the papers) or demand-based
+ * mapping (translation pages on flash, a mapping cache in DRAM: DFTL and the PTSD schemes,
+ * map/), a DRAM write buffer, per-die superblocks (the same block index on every plane,
+ * programmed a superpage — one page on every plane — at a time), greedy/FIFO/cost-benefit
+ * garbage collection of data and translation blocks and functional preconditioning.
  * Leaves out: power-loss recovery (the OOB carries what a scan would need), bad-block
  * management, wear levelling beyond taking free blocks in erase order. */
 #ifndef SSDVP_FTL_H
@@ -15,6 +16,9 @@
 #define SECTOR_BYTES     4096u
 #define NONE32           0xFFFFFFFFu
 #define GC_RESERVE       1u      /* free superblocks per die only GC may take */
+#define MAP_RESERVE      1u      /* demand-based mapping: one more that host data may not
+                                    take: GC's erase waits for map updates, which may need
+                                    translation pages written */
 #define FOP_MAX          4096u   /* flash operations in flight */
 #define FLASH_RING       1024u
 /* Consumer indices are reported to the producer lazily, every quarter ring (one MMIO write
@@ -52,6 +56,8 @@ struct die_state {
   uint32_t free_head, free_tail, free_count;
   uint32_t host_sb, host_page;     /* open superblock for host data, next superpage */
   uint32_t gc_sb, gc_page;         /* open superblock for GC copies */
+  uint32_t map_sb, map_page;       /* open superblock for translation pages */
+  uint32_t gc_reads_inflight;      /* GC reads/programs/erase queued: "GC busy" for host reads */
   /* GC in progress on this die */
   uint32_t victim;                 /* NONE32 when idle */
   uint32_t victim_cursor;          /* next sector of the victim to look at */
@@ -67,7 +73,7 @@ struct die_state {
 };
 
 /* ---- host commands */
-enum hcmd_state { HC_FREE = 0, HC_WAIT_BUF, HC_DMA_IN, HC_READING, HC_DMA_OUT, HC_FLUSHING };
+enum hcmd_state { HC_FREE = 0, HC_WAIT_BUF, HC_DMA_IN, HC_READING, HC_DMA_OUT, HC_FLUSHING, HC_MAP_WAIT };
 
 struct hcmd {
   uint8_t  state;
@@ -82,11 +88,14 @@ struct hcmd {
    * then every host program issued until then completes (barrier becomes a program id) */
   uint32_t barrier;
   uint8_t  flush_draining;
+  uint8_t  waited;                 /* reads: SSD_CPLI_* of the extra work it waited for */
+  uint16_t map_pending;            /* reads: translation page loads it waits for */
 };
 #define NONE16 0xFFFFu
 
 /* ---- flash operations in flight */
-enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_PROG, FOP_ERASE };
+enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_PROG, FOP_ERASE,
+                FOP_MAP_READ, FOP_MAP_PROG };
 
 struct fop {
   uint8_t  kind;
@@ -96,15 +105,17 @@ struct fop {
   uint32_t ppa;                    /* first sector (programs: of the superpage) */
   uint32_t nsect;
   uint32_t next_free;
-  uint32_t gc_index;               /* FOP_GC_READ: first GC buffer entry it fills */
+  uint32_t gc_index;               /* FOP_GC_READ: first GC buffer entry it fills;
+                                      FOP_MAP_READ: the load it serves */
   uint32_t prog_id;                /* FOP_HOST_PROG: its write-buffer program id */
   uint32_t *sgl;                   /* programs: unit sector addresses */
   struct ssd_oob *oob;             /* programs: unit OOB entries */
-  uint16_t *slots;                 /* programs: write-buffer slot of each sector (NONE16 pad) */
+  uint16_t *slots;                 /* programs: write-buffer slot of each sector (NONE16 pad);
+                                      FOP_MAP_PROG: mapping-cache slot of each page */
 };
 
 /* ---- write buffer and read buffers: 4 KiB slots in DRAM */
-enum slot_state { SL_FREE = 0, SL_FILLING, SL_LIVE, SL_PROGRAMMING, SL_DEAD };
+enum slot_state { SL_FREE = 0, SL_FILLING, SL_LIVE, SL_PROGRAMMING, SL_DEAD, SL_MAPPING };
 
 struct wbuf {
   uint32_t nslots;
@@ -140,6 +151,96 @@ static inline int ring_report_due(struct ring_pos *p) {
   return 1;
 }
 
+/* ---- demand-based mapping (map/demand_map.c, map/dirty_entries.c, map/cache_adapt.c) */
+#define TP_ENTRIES   (SECTOR_BYTES / 4u)   /* mapping entries in a translation page */
+#define MAP_BIT      0x80000000u           /* reverse map / OOB: the sector holds translation
+                                              page (value & ~MAP_BIT), not host data */
+#define REG_CLEAN    0u                    /* cache regions: clean pages (dftl: every page) */
+#define REG_DIRTY    1u                    /*   dirty pages (part, part-sched) */
+#define REG_BATCH    2u                    /*   images of batch updates (writeopt) */
+#define MAP_BATCH_BUFS 8u
+
+enum tps_state { TPS_FREE = 0, TPS_LOADING, TPS_CLEAN, TPS_DIRTY, TPS_WRITING };
+
+struct tp_slot {
+  uint32_t tp;
+  uint8_t  state;                  /* TPS_* */
+  uint8_t  region;                 /* REG_* whose quota it uses */
+  uint8_t  pinned;                 /* writeopt: a batch update programs it in place */
+  uint8_t  rsvd;
+  uint32_t prev, next;             /* LRU of its region (resident slots), NONE32 ends */
+};
+
+struct cache_region {
+  uint32_t cap, count;             /* quota and slots using it (resident, loading, writing) */
+  uint32_t writing;                /* of which written back (freed when the program is done) */
+  uint32_t lru_head, lru_tail;     /* head = most recently used */
+  uint32_t wait_head, wait_tail;   /* loads waiting for a slot in this region */
+};
+
+enum load_state { LD_FREE = 0, LD_WAIT_WRITE, LD_WAIT_SLOT, LD_WAIT_SUBMIT, LD_READING, LD_READY };
+enum load_kind { LK_PAGE = 0, LK_BATCH };
+
+struct map_load {
+  uint32_t tp;
+  uint8_t  state, region, kind, flags;   /* LD_*, REG_*, LK_*, SSD_CPLI_* met on the way */
+  uint32_t slot;
+  uint32_t wfirst, wlast;          /* waiters to resume when it is in */
+  uint32_t next;                   /* region wait list / ready list / free list */
+};
+
+enum waiter_kind { WK_READ = 1, WK_UPDATE, WK_TRIM };
+struct map_waiter {
+  uint8_t  kind, rsvd[3];
+  uint32_t next;
+  uint32_t lpa, ppa, cond;         /* WK_UPDATE: set lpa to ppa (if it is at cond);
+                                      WK_TRIM: unmap ppa sectors from lpa */
+  uint32_t cookie;                 /* WK_READ: host slot; WK_UPDATE: write-buffer slot or NONE32 */
+};
+
+struct dirty_entry {
+  uint32_t lpa, ppa;
+  uint32_t next;                   /* next entry of the same translation page; bit 31: the
+                                      page's old value for lpa is not yet invalidated */
+};
+
+struct dmap {
+  uint32_t n_tp;
+  uint32_t *gtd;                   /* [n_tp] where each translation page is (NONE32: never
+                                      written: every entry unmapped) */
+  uint32_t *tp_where;              /* [n_tp] slot holding it: resident, loading or writing */
+  uint32_t *tp_load;               /* [n_tp] load record in progress, NONE32 */
+  uint8_t  *tp_writing;            /* [n_tp] a program of it is in flight */
+  uint32_t nslots, slot_base;      /* cache slots and the DRAM address of slot 0's page */
+  struct tp_slot *slot;
+  uint32_t *free_slots, nfree;
+  struct cache_region reg[3];
+  struct map_load *load;
+  uint32_t nloads, load_free, ready_head, ready_tail, submit_wait;
+  struct map_waiter *w;
+  uint32_t nwaiters, w_free;
+  uint32_t upd_waiters;            /* map updates queued, not yet applied */
+  uint32_t upd_limit;              /* more than this: no new programs (flow control) */
+  uint32_t upd_head, upd_tail;     /* writeopt: updates waiting for dirty-entry space */
+  uint32_t *wq;                    /* slots waiting to be programmed */
+  uint32_t wq_size, wq_head, wq_count;
+  uint32_t next_map_die;           /* round robin of translation page programs */
+  /* writeopt dirty entries */
+  struct dirty_entry *e;
+  uint32_t e_cap, e_used, e_free;
+  uint32_t e_high;                 /* entries allowed (adaptive moves it) */
+  uint32_t e_start;                /* batch updates start from this many */
+  uint32_t *e_hash, e_hash_mask;   /* lpa -> entry index, open addressing */
+  uint32_t *tp_ehead;              /* [n_tp] first dirty entry of the page */
+  uint16_t *tp_ecount;             /* [n_tp] dirty entries of the page */
+  uint32_t *b_next, *b_prev, *b_head, b_max;   /* pages bucketed by dirty-entry count */
+  uint32_t batches_inflight;
+  /* adaptive split (map/cache_adapt.c) */
+  uint32_t win_accesses, win_read_miss, win_write_cost;
+  int32_t  pid_integral, pid_prev_err;
+  uint32_t clean_permille, budget_bytes;
+};
+
 struct ftl {
   struct ssd_fw_config cfg;
   struct ftl_geo geo;
@@ -147,14 +248,19 @@ struct ftl {
   struct ssd_fw_stats *stats;
 
   /* mapping */
-  uint32_t *l2p;                   /* logical sector -> physical sector */
-  uint32_t *p2l;                   /* physical sector -> logical sector (NONE32: not valid) */
+  uint8_t  demand;                 /* ftl.mapping is demand-based (map in translation pages) */
+  uint32_t host_reserve;           /* free superblocks per die host data may not take */
+  struct dmap dm;
+  uint32_t *l2p;                   /* opt: logical sector -> physical sector */
+  uint32_t *p2l;                   /* physical sector -> logical sector, or MAP_BIT | translation
+                                      page (NONE32: not valid): GC's valid-page table */
   uint32_t *sb_valid;              /* valid sectors per superblock */
   uint8_t  *sb_state;
   uint32_t *sb_next;               /* free-list link */
   uint32_t *sb_erases;
   uint32_t *sb_closed_seq;         /* when the superblock was filled (FIFO / cost-benefit age) */
   uint16_t *sb_progs_inflight;     /* programs submitted, not completed: never a GC victim */
+  uint8_t  *sb_map;                /* holds translation pages (a translation block) */
   struct die_state *die;
   uint32_t next_host_die;
   uint32_t *gc_dies;               /* dies that are cleaning or below gc_low_blocks */
@@ -177,6 +283,7 @@ struct ftl {
   uint32_t wait_write_head, wait_write_tail;   /* writes waiting for buffer space */
   uint32_t wait_read_head, wait_read_tail;     /* reads waiting for read buffers */
   uint32_t flush_waiters;                      /* flush commands waiting */
+  uint32_t reads_active;                       /* host reads started, data not yet sent */
   uint32_t flush_head;                         /* list of waiting flush commands */
   uint32_t flushes_draining;                   /* of which still draining the buffer */
   uint32_t prog_next;              /* id of the next write-buffer program */
@@ -215,14 +322,60 @@ int  ftl_poll(struct ftl *f);                       /* one pass; returns work do
 void map_init(struct ftl *f);
 void map_invalidate(struct ftl *f, uint32_t ppa);
 void map_set(struct ftl *f, uint32_t lpa, uint32_t ppa);
+/* The mapping seen by everyone, whichever scheme:
+ * map_lookup: the physical sector of lpa, NONE32 if unmapped, MAP_MISS if its translation
+ *   page is not in DRAM (demand-based: map_load_for_read starts or joins its load);
+ * map_update: points lpa at ppa (NONE32: trim), only if it is at cond (cond = NONE32: always);
+ *   returns 1 if done now, 0 if queued: then wbuf_map_applied(cookie) follows when it is done
+ *   (cookie = write-buffer slot, NONE32: no callback). */
+#define MAP_MISS 0xFFFFFFFEu
+uint32_t map_lookup(struct ftl *f, uint32_t lpa, int count_stats);
+int  map_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie);
+/* demand-based mapping (map/demand_map.c) */
+void dmap_init(struct ftl *f);
+uint32_t dmap_lookup(struct ftl *f, uint32_t lpa, int count_stats);
+int  dmap_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie);
+void dmap_load_for_read(struct ftl *f, uint32_t tp, uint16_t host_slot);
+void dmap_trim(struct ftl *f, uint32_t lpa, uint32_t n);
+int  dmap_has_work(const struct ftl *f);
+void dmap_dump(struct ftl *f);
+int  dmap_step(struct ftl *f);
+void dmap_read_done(struct ftl *f, uint32_t tag);
+void dmap_program_done(struct ftl *f, uint32_t tag);
+void dmap_page_placed(struct ftl *f, uint32_t tp, uint32_t ppa, uint32_t cond);
+int  dmap_reads_protected(const struct ftl *f);   /* the scheduler holds writes back now */
+/* writeopt dirty entries (map/dirty_entries.c) */
+void dent_init(struct ftl *f, uint32_t bytes);
+uint32_t dent_find(const struct ftl *f, uint32_t lpa);
+int  dent_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie);
+void dent_trim(struct ftl *f, uint32_t lpa, uint32_t n);
+void dent_batch_loaded(struct ftl *f, uint32_t l);
+int  dent_batch_step(struct ftl *f);
+void dent_apply_to_image(struct ftl *f, uint32_t tp, uint32_t *image);
+/* adaptive split (map/cache_adapt.c) */
+void adapt_note_read_miss(struct ftl *f);
+void adapt_note_write_cost(struct ftl *f, uint32_t cost);
+void adapt_access(struct ftl *f);
+void adapt_init(struct ftl *f);
+void dent_set_limit(struct ftl *f, uint32_t high);
+void dmap_shrink_region(struct ftl *f, uint32_t region);
+int  dmap_start_batch(struct ftl *f, uint32_t tp);
+/* shared by the map files */
+uint32_t *dmap_slot_page(struct ftl *f, uint32_t slot);
+void dmap_slot_grant(struct ftl *f, uint32_t region);
+void dmap_queue_write(struct ftl *f, uint32_t slot);
+uint32_t dmap_waiter_alloc(struct ftl *f);
+void dmap_resume_update(struct ftl *f, uint32_t w);
+void wbuf_map_applied(struct ftl *f, uint32_t slot);
 static inline uint32_t ppa_sb(const struct ftl *f, uint32_t ppa) { return ppa / f->geo.sb_sectors; }
 static inline uint32_t sb_die(const struct ftl *f, uint32_t sb) { return sb / f->geo.blocks; }
 void blocks_init(struct ftl *f);
 uint32_t blocks_take_free(struct ftl *f, uint32_t die);
 void blocks_put_free(struct ftl *f, uint32_t sb);
-/* Next superpage of the die's open host (gc = 0) or GC (gc = 1) superblock; NONE32 when
- * the die has no space for that user now. */
-uint32_t blocks_next_superpage(struct ftl *f, uint32_t die, int gc);
+/* Next superpage of the die's open host, GC or translation-page superblock; NONE32 when the
+ * die has no space for that user now. */
+enum stream { STREAM_HOST = 0, STREAM_GC, STREAM_MAP, STREAM_MAP_GC /* GC copies of translation pages */ };
+uint32_t blocks_next_superpage(struct ftl *f, uint32_t die, int stream);
 
 /* flash submission (core/flash_queue.c) */
 uint32_t fop_alloc(struct ftl *f, uint8_t kind);
@@ -247,6 +400,7 @@ void hcmd_dma_done(struct ftl *f, uint16_t slot);
 void hcmd_read_done(struct ftl *f, uint32_t tag, uint16_t status);
 int  hcmd_retry_waiting(struct ftl *f);
 void hcmd_complete(struct ftl *f, uint16_t slot, uint16_t status);
+void hcmd_map_ready(struct ftl *f, uint16_t slot);   /* a read's translation pages are in */
 
 /* write buffer (buffer/write_buffer.c) */
 void wbuf_init(struct ftl *f);

@@ -41,7 +41,7 @@ static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
    * make progress (its thresholds, its reserve and the two open superblocks per die). */
   uint64_t logical = (uint64_t)g->usable_sectors * (1000u - f->cfg.op_permille) / 1000u;
   uint64_t min_spare =
-      (uint64_t)g->dies * (f->cfg.gc_high_blocks + GC_RESERVE + 2u) * g->sb_sectors;
+      (uint64_t)g->dies * (f->cfg.gc_high_blocks + f->host_reserve + (f->cfg.mapping != SSD_MAP_OPT ? 3u : 2u)) * g->sb_sectors;
   if (g->usable_sectors <= min_spare) fatal("fw: device too small for its GC thresholds\n", FW_HALT_BAD_CONFIG | 1u);
   if (logical + min_spare > g->usable_sectors) logical = g->usable_sectors - min_spare;
   g->logical_sectors = (uint32_t)logical;
@@ -65,12 +65,19 @@ static struct ftl *boot(void) {
   f->heap.base = cfg->dram_heap_addr;
   f->heap.size = cfg->dram_heap_bytes;
   f->heap.used = base - cfg->dram_heap_addr + (uint32_t)sizeof(*f);
+  f->host_reserve = GC_RESERVE + (cfg->mapping != SSD_MAP_OPT ? MAP_RESERVE : 0u);
   if (f->heap.used > f->heap.size) fatal("fw: DRAM heap too small\n", FW_HALT_BAD_CONFIG | 2u);
 
   const struct ssd_geometry *hw = hal_dram_ptr(hal_read32(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR));
   derive_geometry(f, hw);
   const struct ftl_geo *g = &f->geo;
   if (f->cfg.die_prog_limit == 0) fatal("fw: die_prog_limit is 0\n", FW_HALT_BAD_CONFIG | 4u);
+  if (f->cfg.mapping > SSD_MAP_ADAPTIVE || f->cfg.sched > SSD_SCHED_ADAPTIVE)
+    fatal("fw: unknown mapping scheme or scheduler\n", FW_HALT_BAD_CONFIG | 5u);
+  if (f->cfg.mapping != SSD_MAP_OPT &&
+      (f->cfg.cmt_permille == 0 || f->cfg.cmt_permille > 1000 || f->cfg.cmt_clean_permille == 0 ||
+       f->cfg.cmt_clean_permille >= 1000 || f->cfg.adapt_window == 0))
+    fatal("fw: mapping cache configuration out of range\n", FW_HALT_BAD_CONFIG | 6u);
   if (f->cfg.wbuf_sectors < 2u * SSD_MDTS_SECTORS + g->unit || f->cfg.wbuf_sectors > 65535u)
     fatal("fw: write buffer size out of range\n", FW_HALT_BAD_CONFIG | 3u);
 
@@ -78,6 +85,7 @@ static struct ftl *boot(void) {
   f->stats->magic = SSD_FW_STATS_MAGIC;
   map_init(f);
   blocks_init(f);
+  if (f->demand) dmap_init(f);
   for (uint32_t d = 0; d < g->dies; d++) {
     f->die[d].pages = die_is_slc(hw, d) ? hw->slc_pages_per_block : hw->pages_per_block;
     f->die[d].sb_capacity = f->die[d].pages * g->unit;
@@ -128,7 +136,7 @@ static struct ftl *boot(void) {
   ring_setup(SSD_FCTL_BASE, FCTL_SUB_RING_ADDR, FCTL_SUB_RING_SIZE, hal_dram_addr(f->fsub), FLASH_RING);
   ring_setup(SSD_FCTL_BASE, FCTL_CPL_RING_ADDR, FCTL_CPL_RING_SIZE, hal_dram_addr(f->fcpl), FLASH_CPL_RING);
 
-  f->stats->l2p_addr = hal_dram_addr(f->l2p);
+  f->stats->l2p_addr = f->demand ? 0u : hal_dram_addr(f->l2p);
   f->stats->logical_sectors = g->logical_sectors;
   f->stats->dram_bytes_used = f->heap.used;
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_DEBUG_ADDR, hal_dram_addr(f->stats));
@@ -150,9 +158,13 @@ int ftl_poll(struct ftl *f) {
   if (*f->cmd_tail != f->cmd_pos.head) n += hif_poll_cmds(f);
   if (f->wait_write_head != NONE32 || f->wait_read_head != NONE32 || f->flush_head != NONE32)
     n += hcmd_retry_waiting(f);
-  if (f->wb.live_count >= f->geo.unit || (f->flushes_draining && f->wb.fifo_count))
+  /* write-stop (part-sched, writeopt): while reads are pending and a write waits for space,
+   * the full buffer does not drain (unless a flush command asks for it). */
+  const int write_stop = f->cfg.sched == SSD_SCHED_WRITE_STOP && dmap_reads_protected(f) && !f->flushes_draining;
+  if (!write_stop && (f->wb.live_count >= f->geo.unit || (f->flushes_draining && f->wb.fifo_count)))
     while (wbuf_flush_step(f, f->flushes_draining != 0)) n++;
   if (f->gc_ndies) n += gc_step(f);
+  if (f->demand && dmap_has_work(f)) n += dmap_step(f);
   if (f->fsub_dirty) flash_commit(f);
   if (f->dma_dirty) hif_commit(f);
   if (n) hal_cost(HAL_COST_LOOP, 1);

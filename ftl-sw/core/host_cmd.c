@@ -1,6 +1,10 @@
 /* Host command handling: validation, reads (write buffer, map, flash), writes into the
  * write buffer (acknowledged once the data is in DRAM), flush, trim, and the queues of
- * commands waiting for buffer space. */
+ * commands waiting for buffer space, in the order ftl.sched says:
+ *   bypass / write-stop / adaptive: reads and writes wait in separate queues, so a read never
+ *     waits behind a write that waits for buffer space (write-stop and adaptive also change
+ *     how the buffer drains while reads are pending: fw_main.c, write_buffer.c);
+ *   fifo: commands start in arrival order; one that must wait holds all behind it. */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
@@ -27,6 +31,13 @@ void hcmd_complete(struct ftl *f, uint16_t slot, uint16_t status) {
 static void read_send(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   h->state = HC_DMA_OUT;
+  f->reads_active--;
+  struct ssd_fw_stats *st = f->stats;
+  st->host_read_cmds++;
+  if (h->waited & SSD_CPLI_MAP_READ) st->reads_waited_map_read++;
+  if (h->waited & SSD_CPLI_MAP_WRITE) st->reads_waited_map_write++;
+  if (h->waited & SSD_CPLI_GC) st->reads_waited_gc++;
+  if (h->waited & SSD_CPLI_QUEUED) st->reads_queued_behind_writes++;
   hif_dma(f, slot, SSD_DMA_TO_HOST, SSD_DMAF_COMPLETE | SSD_DMAF_NOTIFY | SSD_DMAF_SGL,
           h->nsect, hal_dram_addr(h->sgl), h->status, slot);
 }
@@ -37,14 +48,32 @@ static void set_done_irq_all(struct ftl *f, uint8_t on) {
   hal_write32(SSD_HIF_BASE + HIF_DONE_IRQ_ALL, on);
 }
 
-/* Starts a read if buffers and flash queue space allow; returns 0 to wait. */
+#define WAITED_COUNTED 0x80u   /* h->waited: its mapping lookups were counted */
+
+/* Starts a read if its mappings are in DRAM and buffers and flash queue space allow; returns 0
+ * to wait for buffers.  A read whose translation pages are not cached starts their loads and
+ * waits in HC_MAP_WAIT (returns 1): hcmd_map_ready runs it again. */
 static int read_try(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   const struct ftl_geo *g = &f->geo;
-  uint32_t need = 0;
+  uint32_t need = 0, miss_tp = NONE32;
+  const int count = !(h->waited & WAITED_COUNTED);
+  h->waited |= WAITED_COUNTED;
   for (uint32_t i = 0; i < h->nsect; i++) {
     uint32_t lpa = h->lba + i;
-    if (wbuf_lookup(f, lpa) == NONE32 && f->l2p[lpa] != NONE32) need++;
+    if (wbuf_lookup(f, lpa) != NONE32) continue;
+    uint32_t ppa = map_lookup(f, lpa, count);
+    if (ppa == MAP_MISS) {
+      uint32_t tp = lpa / TP_ENTRIES;
+      if (tp != miss_tp) dmap_load_for_read(f, tp, slot);
+      miss_tp = tp;
+    } else if (ppa != NONE32) {
+      need++;
+    }
+  }
+  if (miss_tp != NONE32) {
+    h->state = HC_MAP_WAIT;
+    return 1;
   }
   if (need > f->rb.free_count) return 0;
   if (need > FOP_MAX - f->fops_inflight || need > flash_ring_space(f, need)) return 0;
@@ -64,7 +93,7 @@ static int read_try(struct ftl *f, uint16_t slot) {
       run_tag = NONE32;
       continue;
     }
-    uint32_t ppa = f->l2p[lpa];
+    uint32_t ppa = map_lookup(f, lpa, 0);
     if (ppa == NONE32) {
       h->sgl[i] = f->zero_sector_addr;
       f->stats->unmapped_reads++;
@@ -73,6 +102,7 @@ static int read_try(struct ftl *f, uint16_t slot) {
     }
     rbuf_alloc(f, 1, &h->sgl[i]);
     h->pending++;
+    if (f->die[sb_die(f, ppa_sb(f, ppa))].victim != NONE32) h->waited |= SSD_CPLI_GC;
     /* Extend the previous descriptor when this sector follows it in the same page/plane. */
     if (run_tag != NONE32 && ppa == run_next_ppa && ppa % g->spp != 0) {
       f->fop[run_tag].nsect++;
@@ -90,6 +120,14 @@ static int read_try(struct ftl *f, uint16_t slot) {
   f->stats->host_read_sectors += h->nsect;
   if (h->pending == 0) read_send(f, slot);
   return 1;
+}
+
+void hcmd_map_ready(struct ftl *f, uint16_t slot) {
+  struct hcmd *h = &f->hc[slot];
+  if (read_try(f, slot)) return;
+  h->state = HC_WAIT_BUF;                      /* read buffers: wait with the others */
+  wait_push(f, &f->wait_read_head, &f->wait_read_tail, slot);
+  set_done_irq_all(f, 1);
 }
 
 void hcmd_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
@@ -118,15 +156,22 @@ static int write_try(struct ftl *f, uint16_t slot) {
 
 static void trim(struct ftl *f, struct hcmd *h) {
   hal_cost(HAL_COST_SECTOR, h->nsect);
-  for (uint32_t i = 0; i < h->nsect; i++) {
-    uint32_t lpa = h->lba + i;
-    wbuf_discard_lpa(f, lpa);
-    if (f->l2p[lpa] != NONE32) {
-      map_invalidate(f, f->l2p[lpa]);
-      f->l2p[lpa] = NONE32;
-    }
+  for (uint32_t i = 0; i < h->nsect; i++) wbuf_discard_lpa(f, h->lba + i);
+  if (!f->demand) {
+    for (uint32_t i = 0; i < h->nsect; i++) map_set(f, h->lba + i, NONE32);
+    return;
+  }
+  /* Demand-based: one map operation per translation page the range touches. */
+  for (uint32_t lpa = h->lba, end = h->lba + h->nsect; lpa < end;) {
+    uint32_t stop = (lpa / TP_ENTRIES + 1u) * TP_ENTRIES;
+    if (stop > end) stop = end;
+    dmap_trim(f, lpa, stop - lpa);
+    lpa = stop;
   }
 }
+
+/* A new read waits behind reads already waiting for buffers. */
+static int must_queue_read(const struct ftl *f) { return f->wait_read_head != NONE32; }
 
 void hcmd_start(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
@@ -148,7 +193,15 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
   }
   switch (op) {
     case SSD_HOP_READ:
-      if (f->wait_read_head != NONE32 || !read_try(f, slot)) {
+      f->reads_active++;
+      h->waited = 0;
+      h->map_pending = 0;
+      if (f->cfg.sched == SSD_SCHED_FIFO && f->wait_write_head != NONE32) {
+        /* In arrival order: behind the commands already waiting. */
+        h->state = HC_WAIT_BUF;
+        h->waited |= SSD_CPLI_QUEUED;
+        wait_push(f, &f->wait_write_head, &f->wait_write_tail, slot);
+      } else if (must_queue_read(f) || !read_try(f, slot)) {
         h->state = HC_WAIT_BUF;
         wait_push(f, &f->wait_read_head, &f->wait_read_tail, slot);
         set_done_irq_all(f, 1);
@@ -195,7 +248,11 @@ void hcmd_dma_done(struct ftl *f, uint16_t slot) {
 
 int hcmd_retry_waiting(struct ftl *f) {
   int n = 0;
-  while (f->wait_write_head != NONE32 && write_try(f, (uint16_t)f->wait_write_head)) {
+  /* The write queue (with ftl.sched = fifo: every command, in arrival order). */
+  while (f->wait_write_head != NONE32) {
+    uint16_t s = (uint16_t)f->wait_write_head;
+    int ok = f->hc[s].opcode == SSD_HOP_READ ? read_try(f, s) : write_try(f, s);
+    if (!ok) break;
     wait_pop(f, &f->wait_write_head, &f->wait_write_tail);
     n++;
   }

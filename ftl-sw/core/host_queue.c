@@ -23,7 +23,7 @@ void hif_dma(struct ftl *f, uint16_t slot, uint8_t dir, uint8_t flags, uint32_t 
   d->nsect = nsect;
   d->dram_addr = dram_addr;
   d->status = status;
-  d->rsvd = 0;
+  d->info = (flags & SSD_DMAF_COMPLETE) ? (uint16_t)(f->hc[slot].waited & 0x0Fu) : 0u;
   d->cookie = cookie;
   f->dma_pos.tail++;
   f->dma_dirty = 1;

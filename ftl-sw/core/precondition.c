@@ -13,11 +13,22 @@ static uint64_t next_random(uint64_t *s) {  /* xorshift64* */
   return *s * 2685821657736338717ull;
 }
 
+/* One pass of the drain; a long run of passes without any work done is a firmware bug:
+ * report the state and halt rather than spin. */
 static void drain_once(struct ftl *f, int force) {
-  while (wbuf_flush_step(f, force)) {}
-  gc_step(f);
+  static uint32_t idle_passes;
+  int n = 0;
+  while (wbuf_flush_step(f, force)) n++;
+  n += gc_step(f);
+  if (f->demand) n += dmap_step(f);
   flash_commit(f);
-  flash_poll(f);
+  n += flash_poll(f);
+  if (n) { idle_passes = 0; return; }
+  if (++idle_passes < 100000u) return;
+  hal_puts("fw: preconditioning makes no progress\n");
+  if (f->demand) dmap_dump(f);
+  hal_halt(0x9C000001u);
+  for (;;) hal_sleep();
 }
 
 void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *cmd) {
@@ -42,7 +53,7 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
     wbuf_commit_sector(f, s, lpa);
     if (f->wb.live_count >= f->geo.unit) drain_once(f, 0);
   }
-  while (f->wb.fifo_count || f->fops_inflight) drain_once(f, 1);
+  while (f->wb.fifo_count || f->fops_inflight || (f->demand && dmap_has_work(f))) drain_once(f, 1);
   hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 0);
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
   hcmd_complete(f, slot, SSD_ST_OK);

@@ -3,7 +3,11 @@
  * age*(1-u)/(2u)), copy its valid sectors a superpage at a time into the die's GC superblock
  * (read, then program; the map moves only if the host did not overwrite meanwhile), erase
  * it, and keep going until gc_high_blocks are free.  Host reads and writes interleave with
- * GC operations in the die's queue.
+ * GC operations in the die's queue.  Translation blocks (demand-based mapping) are victims
+ * like data blocks: their pages (MAP_BIT in the reverse map) move to the die's
+ * translation-page superblock and the GTD follows; moved data updates the map through the
+ * mapping cache (conditionally: only if the host did not write the sector meanwhile), and
+ * the victim is erased once every update has been applied.
  * Leaves out: copyback (no data over the channel), cross-die copies, wear levelling. */
 #include "core/ftl.h"
 #include "hal/hal.h"
@@ -67,7 +71,7 @@ static int gc_issue_reads(struct ftl *f, uint32_t die) {
     ds->gc_pending_reads += nsect;
     f->fop[tag].gc_index = first;
     flash_submit(f, tag, SSD_FOP_READ, ppa, nsect, hal_dram_addr(&f->gc_sgl[first]),
-                 hal_dram_addr(&f->gc_oob[first]), SSD_FDF_SGL);
+                 hal_dram_addr(&f->gc_oob[first]), SSD_FDF_SGL | (f->sb_map[ds->victim] ? SSD_FDF_PAYLOAD : 0u));
     n++;
   }
   return n;
@@ -80,7 +84,9 @@ static int gc_issue_program(struct ftl *f, uint32_t die) {
   if (ds->gc_gathered == 0 || ds->gc_pending_reads) return 0;
   if (ds->gc_gathered < g->unit && !victim_drained) return 0;
   if (!flash_can_submit(f)) return 0;
-  uint32_t dst = blocks_next_superpage(f, die, 1);
+  if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
+  const int map = f->sb_map[ds->victim];
+  uint32_t dst = blocks_next_superpage(f, die, map ? STREAM_MAP_GC : STREAM_GC);
   if (dst == NONE32) {
     hal_puts("fw: GC found no free superblock\n");
     hal_halt(0x6C000000u | die);
@@ -112,7 +118,7 @@ static int gc_issue_program(struct ftl *f, uint32_t die) {
   ds->gc_gathered = 0;
   ds->gc_progs_inflight++;
   flash_submit(f, tag, SSD_FOP_PROGRAM, dst, g->unit, hal_dram_addr(op->sgl),
-               hal_dram_addr(op->oob), SSD_FDF_SGL);
+               hal_dram_addr(op->oob), SSD_FDF_SGL | (map ? SSD_FDF_PAYLOAD : 0u));
   return 1;
 }
 
@@ -122,6 +128,7 @@ static int gc_issue_erase(struct ftl *f, uint32_t die) {
       ds->gc_gathered || ds->gc_progs_inflight || !flash_can_submit(f))
     return 0;
   if (f->sb_valid[ds->victim] != 0) {
+    if (f->demand) return 0;           /* map updates of moved sectors still queued */
     hal_puts("fw: GC victim still holds valid data\n");
     hal_halt(0x6C100000u | ds->victim);
     return 0;
@@ -193,7 +200,12 @@ void gc_program_done(struct ftl *f, uint32_t tag) {
   for (uint32_t k = 0; k < count; k++) {
     uint32_t i = gc_index(f, op->die, half, k);
     uint32_t lpa = f->gc_lpa[i];
-    if (f->l2p[lpa] == f->gc_src_ppa[i]) map_set(f, lpa, op->ppa + k);
+    if (lpa & MAP_BIT) {
+      dmap_page_placed(f, lpa & ~MAP_BIT, op->ppa + k, f->gc_src_ppa[i]);
+      f->stats->map_gc_moves++;
+    } else {
+      map_update(f, lpa, op->ppa + k, f->gc_src_ppa[i], NONE32);
+    }
   }
   f->sb_progs_inflight[ppa_sb(f, op->ppa)]--;
   ds->gc_half_busy[half] = 0;
@@ -208,6 +220,7 @@ void gc_erase_done(struct ftl *f, uint32_t tag) {
   f->sb_erases[sb]++;
   f->stats->erases++;
   f->stats->gc_runs++;
+  if (f->sb_map[sb]) f->stats->map_gc_runs++;
   blocks_put_free(f, sb);
   ds->victim = NONE32;
   ds->erase_inflight = 0;

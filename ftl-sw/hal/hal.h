@@ -57,6 +57,17 @@ static inline void hal_puts(const char *s) {
 }
 
 /* Fatal firmware error: reported to the platform, which stops the run with the code. */
+/* "label=value " in decimal, for diagnostics. */
+static inline void hal_put_u32(const char *label, uint32_t v) {
+  char buf[12];
+  int n = 0;
+  do { buf[n++] = (char)('0' + v % 10u); v /= 10u; } while (v && n < 11);
+  hal_puts(label);
+  hal_write32(SSD_UART_BASE + UART_TX, '=');
+  while (n) hal_write32(SSD_UART_BASE + UART_TX, (uint32_t)buf[--n]);
+  hal_write32(SSD_UART_BASE + UART_TX, ' ');
+}
+
 static inline void hal_halt(uint32_t code) { hal_write32(SSD_SYSCTL_BASE + SYSCTL_HALT, code); }
 
 #ifdef __cplusplus

@@ -150,7 +150,8 @@ struct ssd_hif_dma {
   uint32_t dram_addr;   /* DRAM buffer, nsect * 4096 bytes contiguous; with SSD_DMAF_SGL the
                            address of a uint32_t list of nsect sector buffer addresses */
   uint16_t status;      /* with SSD_DMAF_COMPLETE: host completion status */
-  uint16_t rsvd;
+  uint16_t info;        /* with SSD_DMAF_COMPLETE: SSD_CPLI_* bits for the host (statistics,
+                           like NVMe's command-specific completion dword) */
   uint32_t cookie;      /* echoed in struct ssd_hif_done */
   uint32_t rsvd2[2];
 };
@@ -161,7 +162,12 @@ struct ssd_hif_dma {
 #define SSD_DMAF_COMPLETE   (1u << 0)   /* post the host completion after this transfer */
 #define SSD_DMAF_NOTIFY     (1u << 1)   /* post an ssd_hif_done entry + SSD_IRQ_HIF      */
 #define SSD_DMAF_SGL        (1u << 2)   /* dram_addr names a scatter list (see above)    */
-#define SSD_DMAF_IRQ        (1u << 3)   /* with NOTIFY: also raise SSD_IRQ_HIF (else the */
+#define SSD_DMAF_IRQ        (1u << 3)
+/* Completion info of a host read: what extra flash work it waited for. */
+#define SSD_CPLI_MAP_READ   (1u << 0)   /* a translation page read (mapping-cache miss)   */
+#define SSD_CPLI_MAP_WRITE  (1u << 1)   /* a translation page write (dirty eviction)      */
+#define SSD_CPLI_GC         (1u << 2)   /* garbage collection on a die it needed          */
+#define SSD_CPLI_QUEUED     (1u << 3)   /* held behind a write waiting for buffer space   */   /* with NOTIFY: also raise SSD_IRQ_HIF (else the */
                                         /* entry waits for the firmware's next look)     */
 
 /* HIF DMA done entry (8 bytes). */
@@ -206,6 +212,9 @@ struct ssd_flash_desc {
 #endif
 #define SSD_FDF_SGL       (1u << 0)  /* dram_addr is the address of a uint32_t list of sector
                                         buffer addresses, one per sector, planes in order */
+#define SSD_FDF_PAYLOAD   (1u << 1)  /* move and keep all 4 KiB of every sector even when the
+                                        platform carries only data tags (sim.payload off):
+                                        FTL metadata such as translation pages */
 #define SSD_FOP_READ      1u
 #define SSD_FOP_PROGRAM   2u
 #define SSD_FOP_ERASE     3u
@@ -264,13 +273,30 @@ struct ssd_fw_config {
   uint32_t dram_heap_bytes;
   uint32_t mapping;            /* SSD_MAP_* */
   uint32_t gc_policy;          /* SSD_GC_* */
-  uint32_t cmt_permille;       /* mapping cache size for demand-based FTLs */
+  uint32_t cmt_permille;       /* mapping cache size for demand-based FTLs, per mille of the
+                                  bytes of the whole map */
   uint32_t die_prog_limit;     /* host-data programs queued per die at most */
-  uint32_t rsvd[20];
+  uint32_t cmt_clean_permille; /* share of the mapping cache for clean translation pages
+                                  (part and later; adaptive: the starting point) */
+  uint32_t sched;              /* SSD_SCHED_* */
+  uint32_t adapt_window;       /* adaptive: mapping accesses per controller step */
+  uint32_t map_write_cost;     /* adaptive: a translation page program's cost in per mille
+                                  of a translation page read's (tPROG / tR x 1000) */
+  uint32_t rsvd[16];
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
-#define SSD_MAP_OPT           0u
+#define SSD_MAP_OPT           0u   /* whole page map in DRAM */
+#define SSD_MAP_DFTL          1u   /* translation pages on flash, page-granular CMT, one LRU */
+#define SSD_MAP_PART          2u   /* clean and dirty regions, each its own LRU */
+#define SSD_MAP_PART_SCHED    3u   /* part + read-priority scheduling (write_stop) */
+#define SSD_MAP_WRITEOPT      4u   /* part-sched with an entry-level dirty cache, batch update */
+#define SSD_MAP_ADAPTIVE      5u   /* writeopt with a controlled clean/dirty split and a
+                                      scheduler that keeps taking writes */
+#define SSD_SCHED_BYPASS      0u   /* reads pass writes that wait for buffer space */
+#define SSD_SCHED_FIFO        1u   /* commands start in arrival order */
+#define SSD_SCHED_WRITE_STOP  2u   /* bypass; a full buffer stops draining while reads wait */
+#define SSD_SCHED_ADAPTIVE    3u   /* bypass; while reads wait, one program per die */
 #define SSD_GC_GREEDY         0u
 #define SSD_GC_FIFO           1u
 #define SSD_GC_COST_BENEFIT   2u
@@ -280,7 +306,8 @@ struct ssd_fw_config {
 #ifndef __ASSEMBLER__
 struct ssd_fw_stats {
   uint32_t magic;               /* SSD_FW_STATS_MAGIC */
-  uint32_t l2p_addr;            /* DRAM address of the logical-to-physical map (uint32_t[]) */
+  uint32_t l2p_addr;            /* DRAM address of the logical-to-physical map (uint32_t[]);
+                                   0 with a demand-based mapping (the map is on flash) */
   uint32_t logical_sectors;     /* entries in that map; 0xFFFFFFFF = unmapped */
   uint32_t dram_bytes_used;     /* firmware heap in use */
   uint64_t host_write_sectors;  /* acknowledged host sectors */
@@ -295,6 +322,35 @@ struct ssd_fw_stats {
   uint64_t flash_reads;         /* read descriptors (host + GC) */
   uint64_t media_errors;
   uint64_t write_stalls;        /* host writes that waited for buffer space */
+  /* demand-based mapping (zero with ftl.mapping = opt) */
+  uint64_t cmt_read_hits;       /* host-read sectors whose mapping was cached ... */
+  uint64_t cmt_read_misses;     /* ... or needed a translation page read */
+  uint64_t cmt_clean_hits;      /* of the hits: in the clean region (or the single LRU) */
+  uint64_t cmt_dirty_hits;      /*              in the dirty region or dirty entries */
+  uint64_t cmt_update_hits;     /* map updates (host data placed, GC moves, trims) that ... */
+  uint64_t cmt_update_misses;   /* ... found their translation page cached, or did not */
+  uint64_t tp_reads;            /* translation page flash reads (misses, batch updates) */
+  uint64_t tp_writes;           /* translation pages programmed (evictions, batches) */
+  uint64_t tp_dirty_evictions;  /* evictions that had to write the page back */
+  uint64_t batch_updates;       /* writeopt: batch updates ... */
+  uint64_t batch_entries;       /* ... and the dirty entries they carried */
+  uint64_t map_gc_runs;         /* translation blocks cleaned */
+  uint64_t map_gc_moves;        /* translation pages moved by GC */
+  uint64_t host_read_cmds;      /* host read commands, and of them those that waited for: */
+  uint64_t reads_waited_map_read;
+  uint64_t reads_waited_map_write;
+  uint64_t reads_waited_gc;
+  uint64_t reads_queued_behind_writes;
+  uint32_t cmt_bytes;           /* DRAM: cached translation pages (both regions) */
+  uint32_t gtd_bytes;           /*       global translation directory */
+  uint32_t dirty_entry_bytes;   /*       writeopt dirty entries with their index */
+  uint32_t map_meta_bytes;      /*       slot table, per-page indexes, waiters */
+  uint32_t cmt_slots;           /* translation pages the cache holds */
+  uint32_t cmt_clean_slots;     /* of which the clean region's share now (adaptive moves it) */
+  uint32_t dirty_entry_capacity;
+  uint32_t translation_pages;
+  uint32_t adapt_steps;         /* adaptive: controller steps taken */
+  uint32_t rsvd_stats;
 };
 #endif
 #define SSD_FW_STATS_MAGIC    0x53544154u   /* "STAT" */

@@ -1,15 +1,19 @@
-/* Page-level map with the whole table in DRAM (the papers' "OPT" baseline): logical 4 KiB
- * sector -> physical sector, plus the reverse map and per-superblock valid counts that GC
- * needs.  Leaves out: demand paging of the map (ftl.mapping = dftl/part/... in later work). */
+/* The mapping as the rest of the FTL sees it (map_lookup / map_update), and the page-level
+ * map with the whole table in DRAM (the papers' "OPT" baseline): logical 4 KiB sector ->
+ * physical sector.  The reverse map and per-superblock valid counts that GC needs are kept
+ * here for every scheme.  Demand-based schemes (ftl.mapping = dftl, part, ...) live in
+ * map/demand_map.c and map/dirty_entries.c. */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
 void map_init(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
-  f->l2p = fw_alloc(f, g->logical_sectors * 4u, 64);
+  f->demand = f->cfg.mapping != SSD_MAP_OPT;
   f->p2l = fw_alloc(f, g->phys_sectors * 4u, 64);
-  for (uint32_t i = 0; i < g->logical_sectors; i++) f->l2p[i] = NONE32;
   for (uint32_t i = 0; i < g->phys_sectors; i++) f->p2l[i] = NONE32;
+  if (f->demand) return;   /* dmap_init, once the blocks exist */
+  f->l2p = fw_alloc(f, g->logical_sectors * 4u, 64);
+  for (uint32_t i = 0; i < g->logical_sectors; i++) f->l2p[i] = NONE32;
 }
 
 void map_invalidate(struct ftl *f, uint32_t ppa) {
@@ -18,11 +22,23 @@ void map_invalidate(struct ftl *f, uint32_t ppa) {
   f->sb_valid[ppa_sb(f, ppa)]--;
 }
 
-/* Points lpa at ppa, invalidating its previous location. */
+/* opt: points lpa at ppa, invalidating its previous location. */
 void map_set(struct ftl *f, uint32_t lpa, uint32_t ppa) {
   uint32_t old = f->l2p[lpa];
   if (old != NONE32) map_invalidate(f, old);
   f->l2p[lpa] = ppa;
+  if (ppa == NONE32) return;
   f->p2l[ppa] = lpa;
   f->sb_valid[ppa_sb(f, ppa)]++;
+}
+
+uint32_t map_lookup(struct ftl *f, uint32_t lpa, int count_stats) {
+  if (f->demand) return dmap_lookup(f, lpa, count_stats);
+  return f->l2p[lpa];
+}
+
+int map_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie) {
+  if (f->demand) return dmap_update(f, lpa, ppa, cond, cookie);
+  if (cond == NONE32 || f->l2p[lpa] == cond) map_set(f, lpa, ppa);
+  return 1;
 }

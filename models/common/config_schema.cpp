@@ -88,7 +88,11 @@ const std::vector<KeySpec>& config_schema() {
       {"firmware.cost.gc_sector_ns", K::Double, "30", 0, kInf, nullptr, "Native cost model: GC bookkeeping per moved sector, ns."},
 
       // ---------------------------------------------------------------- FTL
-      {"ftl.mapping", K::String, "\"opt\"", 0, 0, "opt", "Mapping scheme: opt (whole page map in DRAM)."},
+      {"ftl.mapping", K::String, "\"opt\"", 0, 0, "opt|dftl|part|part-sched|writeopt|adaptive", "Mapping scheme: opt (whole page map in DRAM); dftl (translation pages on flash, page-granular mapping cache with one LRU); part (clean and dirty regions, a read never writes); part-sched (part + read-priority scheduling); writeopt (part-sched with an entry-level dirty cache and greedy batch update); adaptive (writeopt with a PID-controlled clean/dirty split and a scheduler that keeps taking writes). docs/ftl-guide.md describes them."},
+      {"ftl.cmt_ratio", K::Double, "0.2", 0.0001, 1, nullptr, "Demand-based mappings: the mapping cache's DRAM as a fraction of the whole map's bytes (4 bytes per logical sector)."},
+      {"ftl.cmt_clean_ratio", K::Double, "0.5", 0.01, 0.99, nullptr, "part and later: the clean region's share of the mapping cache (the rest holds dirty pages or dirty entries); adaptive: where its controller starts."},
+      {"ftl.sched", K::String, "\"auto\"", 0, 0, "auto|bypass|fifo|write-stop|adaptive", "Host command scheduling: bypass (reads pass writes waiting for buffer space), fifo (commands start in arrival order), write-stop (bypass, and a full write buffer stops draining while reads are pending: PTSD), adaptive (bypass, and one program per die while reads are pending). auto: bypass for opt, fifo for dftl and part, write-stop for part-sched and writeopt, adaptive for adaptive."},
+      {"ftl.adapt_window", K::Int, "4096", 16, 100000000, nullptr, "adaptive: mapping-cache accesses between two steps of the clean/dirty split controller."},
       {"ftl.op", K::Double, "0.07", 0, 0.9, nullptr, "Over-provisioning: fraction of the physical space not exported (logical = physical x (1 - op), less the minimum spare GC needs)."},
       {"ftl.gc_policy", K::String, "\"greedy\"", 0, 0, "greedy|fifo|cost-benefit", "GC victim selection."},
       {"ftl.gc_low_blocks", K::Int, "3", 1, 1000, nullptr, "A die starts GC when its free superblocks drop below this."},

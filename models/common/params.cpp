@@ -173,6 +173,13 @@ PlatformParams PlatformParams::from(const Config& c) {
 
   FtlParams& f = p.ftl;
   f.mapping = c.get_string("ftl.mapping");
+  f.cmt_ratio = c.get_double("ftl.cmt_ratio");
+  f.cmt_clean_ratio = c.get_double("ftl.cmt_clean_ratio");
+  f.sched = c.get_string("ftl.sched");
+  f.adapt_window = uint32_t(c.get_int("ftl.adapt_window"));
+  if (f.sched == "auto")
+    f.sched = f.mapping == "opt" ? "bypass" : f.mapping == "dftl" || f.mapping == "part" ? "fifo"
+              : f.mapping == "adaptive" ? "adaptive" : "write-stop";
   f.gc_policy = c.get_string("ftl.gc_policy");
   f.op = c.get_double("ftl.op");
   f.gc_low_blocks = uint32_t(c.get_int("ftl.gc_low_blocks"));

@@ -92,7 +92,9 @@ struct FirmwareParams {
 };
 
 struct FtlParams {
-  std::string mapping, gc_policy;
+  std::string mapping, gc_policy, sched;
+  double cmt_ratio = 0, cmt_clean_ratio = 0;
+  uint32_t adapt_window = 0;
   double op = 0;
   uint32_t gc_low_blocks = 0, gc_high_blocks = 0;
   uint32_t wbuf_sectors = 0;

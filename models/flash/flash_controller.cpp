@@ -110,7 +110,7 @@ bool FlashController::decode(const ssd_flash_desc& d, FlashOp& op) {
       const uint32_t* list = sgl ? reinterpret_cast<const uint32_t*>(dram_.at(d.dram_addr, 4ull * n)) : nullptr;
       for (uint32_t i = 0; i < n; i++) {
         uint32_t a = sgl ? list[i] : d.dram_addr + i * 4096u;
-        dram_.at(a, payload_ ? 4096 : sizeof(ssd_sector_tag));
+        dram_.at(a, payload_ || (d.flags & SSD_FDF_PAYLOAD) ? 4096 : sizeof(ssd_sector_tag));
         op.sector_addrs.push_back(a);
       }
       if (d.oob_addr) dram_.at(d.oob_addr, sizeof(ssd_oob) * n);
@@ -173,7 +173,7 @@ sc_time FlashController::to_die(FlashOp& op, nand::Die& die, uint32_t plane, sc_
   const uint32_t spp = die.sectors_per_page();
   const uint32_t k = plane_index(op, plane);
   nand::Sector* reg = die.page_register(plane);
-  uint8_t* payload = die.payload_register(plane);
+  uint8_t* payload = die.payload_register(plane, op.desc.flags & SSD_FDF_PAYLOAD);
   for (uint32_t s = 0; s < spp; s++) {
     const uint32_t addr = op.sector_addrs[k * spp + s];
     std::memcpy(&reg[s].tag, dram_.at(addr, sizeof(ssd_sector_tag)), sizeof(ssd_sector_tag));
@@ -191,7 +191,7 @@ sc_time FlashController::from_die(FlashOp& op, nand::Die& die, uint32_t plane, s
   const ssd_flash_desc& d = op.desc;
   const uint32_t k = plane_index(op, plane);
   const nand::Sector* reg = die.page_register(plane);
-  const uint8_t* payload = die.payload_register(plane);
+  const uint8_t* payload = die.payload_register(plane, d.flags & SSD_FDF_PAYLOAD);
   for (uint32_t i = 0; i < d.nsect; i++) {
     const uint32_t s = d.sect_off + i;
     const uint32_t addr = op.sector_addrs[k * d.nsect + i];

@@ -52,6 +52,11 @@ HostDriver::HostDriver(sc_core::sc_module_name name, const HostParams& p, HostIn
   SC_THREAD(main_thread);
 }
 
+const char* HostDriver::read_wait_name(size_t c) {
+  static const char* names[kReadWaitClasses] = {"none", "map_read", "map_write", "gc", "queued_behind_writes"};
+  return names[c];
+}
+
 HostDriver::~HostDriver() = default;
 
 double HostDriver::wall_seconds() const {
@@ -314,7 +319,17 @@ void HostDriver::request_done(Request* rq) {
   st.requests++;
   st.bytes += uint64_t(rq->nsect) * 4096;
   if (!ok) st.errors++;
-  st.latency.record(ns_of(sc_core::sc_time_stamp() - rq->t_start));
+  const uint64_t latency_ns = ns_of(sc_core::sc_time_stamp() - rq->t_start);
+  st.latency.record(latency_ns);
+  if (rq->req.op == Op::Read) {
+    uint16_t info = 0;
+    for (const HostCommand& c : rq->cmds) info |= c.info;
+    for (size_t k = 0; k < kReadWaitClasses; k++) {
+      if (k == 0 ? info != 0 : !(info >> (k - 1) & 1u)) continue;
+      read_waits_[k].requests++;
+      read_waits_[k].latency.record(latency_ns);
+    }
+  }
   Stream& s = streams_[rq->stream];
   s.outstanding--;
   queue_outstanding_[s.queue] -= uint32_t(rq->cmds.size());

@@ -62,6 +62,12 @@ class HostDriver : public sc_core::sc_module {
   sc_core::sc_time measure_start() const { return t_start_; }
   sc_core::sc_time measure_end() const { return t_end_; }
   const OpStats& stats(workload::Op op) const { return stats_[size_t(op)]; }
+  // Reads by the extra device work they waited for (SSD_CPLI_* in their completions): class 0
+  // none, then one per bit (map read, map write, GC, queued behind writes); a read with two
+  // bits counts in both.
+  static constexpr size_t kReadWaitClasses = 5;
+  static const char* read_wait_name(size_t c);
+  const OpStats& read_wait_stats(size_t c) const { return read_waits_[c]; }
   const IntegrityChecker* integrity() const { return checker_.get(); }
   uint64_t requests_done() const { return done_; }
   uint64_t unaligned_requests() const { return unaligned_; }
@@ -109,6 +115,7 @@ class HostDriver : public sc_core::sc_module {
   std::vector<Request*> free_;
   std::vector<uint32_t> queue_outstanding_;
   OpStats stats_[4];
+  OpStats read_waits_[kReadWaitClasses];
   std::vector<std::pair<uint16_t, uint64_t>> status_counts_;
   sc_core::sc_event start_, all_done_, admin_done_;
   HostCommand admin_;

@@ -244,10 +244,10 @@ void HostInterface::finish_dma(uint32_t j) {
     }
   }
   const uint8_t flags = d.flags;
-  const uint16_t slot = d.slot, status = d.status;
+  const uint16_t slot = d.slot, status = d.status, info = d.info;
   const uint32_t cookie = d.cookie;
   free_jobs_.push_back(j);
-  if (flags & SSD_DMAF_COMPLETE) complete(slot, status, sc_core::sc_time_stamp());
+  if (flags & SSD_DMAF_COMPLETE) complete(slot, status, info, sc_core::sc_time_stamp());
   if (flags & SSD_DMAF_NOTIFY) notify_firmware(cookie, SSD_ST_OK, (flags & SSD_DMAF_IRQ) || done_irq_all_);
 }
 
@@ -264,11 +264,12 @@ void HostInterface::notify_firmware(uint32_t cookie, uint16_t status, bool irq) 
   if (irq) irq_.raise(SSD_IRQ_HIF);
 }
 
-void HostInterface::complete(uint16_t slot, uint16_t status, sc_time at) {
+void HostInterface::complete(uint16_t slot, uint16_t status, uint16_t info, sc_time at) {
   HostCommand* c = slots_[slot].cmd;
   slots_[slot].cmd = nullptr;
   free_slots_.push_back(slot);
   c->status = status;
+  c->info = info;
   const sc_time seen = link_.send(PcieLink::DeviceToHost, at, kCqeBytes) + p_.irq;
   events_.at(seen, [this, c] {
     c->t_complete = sc_core::sc_time_stamp();

@@ -41,6 +41,7 @@ struct HostCommand {
   ssd_sector_tag* data = nullptr;   // host buffer: one tag per sector
   uint8_t* payload = nullptr;       // with sim.payload: nsect * 4096 bytes
   uint16_t status = 0;
+  uint16_t info = 0;                // SSD_CPLI_* from the device (reads: extra work waited for)
   sc_core::sc_time t_submit, t_complete;
   uint64_t user = 0;                // the driver's bookkeeping
 };
@@ -74,7 +75,7 @@ class HostInterface : public MmioDevice {
   void fetch();
   void deliver(const std::vector<HostCommand*>& cmds);
   void run_dma(sc_core::sc_time at);
-  void complete(uint16_t slot, uint16_t status, sc_core::sc_time at);
+  void complete(uint16_t slot, uint16_t status, uint16_t info, sc_core::sc_time at);
   void notify_firmware(uint32_t cookie, uint16_t status, bool irq);
   void sector_list(const ssd_hif_dma& d, std::vector<uint32_t>& out);
   void finish_dma(uint32_t job);

@@ -24,7 +24,8 @@ Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
       blocks_(size_t(p.planes) * p.blocks_per_plane),
       regs_(size_t(p.planes) * p.sectors_per_page),
       status_(size_t(p.planes) * p.sectors_per_page) {
-  if (payload_) payload_regs_.resize(size_t(planes_) * spp_ * 4096);
+  payload_regs_.resize(size_t(planes_) * spp_ * 4096);
+  reg_meta_.assign(planes_, 0);
 }
 
 std::string Die::address(uint32_t plane, uint32_t block, uint32_t page) const {
@@ -62,6 +63,7 @@ void Die::latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, s
     }
   }
   latched_ = op;
+  std::fill(reg_meta_.begin(), reg_meta_.end(), uint8_t(0));
   mask_ = plane_mask;
   block_ = block;
   page_ = page;
@@ -88,6 +90,10 @@ sc_time Die::start_array(sc_time now) {
               std::memcpy(dst, &b.payload[(size_t(page_) * spp_ + s) * 4096], 4096);
             else
               std::memset(dst, 0xFF, 4096);
+          } else if (b.meta) {
+            uint8_t* dst = &payload_regs_[(size_t(pl) * spp_ + s) * 4096];
+            if (page_ < b.next_page) std::memcpy(dst, &b.meta[(size_t(page_) * spp_ + s) * 4096], 4096);
+            else std::memset(dst, 0xFF, 4096);
           }
           SectorStatus& st = status_[pl * spp_ + s];
           st = SectorStatus{};
@@ -114,6 +120,12 @@ sc_time Die::start_array(sc_time now) {
         if (payload_)
           std::memcpy(&b.payload[size_t(page_) * spp_ * 4096], &payload_regs_[size_t(pl) * spp_ * 4096],
                       size_t(spp_) * 4096);
+        if (!payload_ && reg_meta_[pl]) {
+          if (!b.meta) b.meta.reset(new uint8_t[size_t(timing_.pages_per_block) * spp_ * 4096]);
+          std::memcpy(&b.meta[size_t(page_) * spp_ * 4096], &payload_regs_[size_t(pl) * spp_ * 4096],
+                      size_t(spp_) * 4096);
+        }
+        reg_meta_[pl] = 0;
         b.next_page = page_ + 1;
       }
       break;
@@ -125,6 +137,7 @@ sc_time Die::start_array(sc_time now) {
         Block& b = block_at(pl, block_);
         b.sectors.reset();
         b.payload.reset();
+        b.meta.reset();
         b.next_page = 0;
         b.erases++;
       }

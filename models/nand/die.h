@@ -66,8 +66,12 @@ class Die {
   // Data phases: the page register of `plane` (sectors_per_page entries).  For a program the
   // channel fills it before start_array(); for a read it is valid after the array time.
   Sector* page_register(uint32_t plane) { return &regs_[plane * spp_]; }
-  uint8_t* payload_register(uint32_t plane) {
-    return payload_regs_.empty() ? nullptr : &payload_regs_[size_t(plane) * spp_ * 4096];
+  // The plane's 4 KiB payloads: with sim.payload always; otherwise only for FTL metadata
+  // (SSD_FDF_PAYLOAD: translation pages), which the die then keeps for the page it programs.
+  uint8_t* payload_register(uint32_t plane, bool metadata = false) {
+    if (!payload_ && !metadata) return nullptr;
+    if (!payload_) reg_meta_[plane] = 1;
+    return &payload_regs_[size_t(plane) * spp_ * 4096];
   }
 
   // Array phase of the latched operation, starting at `now`; returns when it ends.
@@ -122,6 +126,7 @@ class Die {
     uint32_t erases = 0;
     std::unique_ptr<Sector[]> sectors;       // allocated at the first program
     std::unique_ptr<uint8_t[]> payload;      // with payloads
+    std::unique_ptr<uint8_t[]> meta;         // without: payloads of metadata pages only
   };
   Block& block_at(uint32_t plane, uint32_t block) { return blocks_[plane * blocks_per_plane_ + block]; }
   const Block& block_at(uint32_t plane, uint32_t block) const {
@@ -141,6 +146,7 @@ class Die {
   std::vector<Block> blocks_;
   std::vector<Sector> regs_;
   std::vector<uint8_t> payload_regs_;
+  std::vector<uint8_t> reg_meta_;           // per plane: the register holds a metadata payload
   std::vector<SectorStatus> status_;
 
   ArrayOp latched_ = ArrayOp::None;

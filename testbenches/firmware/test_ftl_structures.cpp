@@ -27,6 +27,7 @@ struct Ftl {
     f->cfg.gc_high_blocks = 3;
     f->cfg.wbuf_sectors = wbuf_sectors;
     f->cfg.gc_policy = policy;
+    f->host_reserve = GC_RESERVE;
     map_init(f.get());
     blocks_init(f.get());
     for (uint32_t d = 0; d < g.dies; d++) {
