@@ -5,8 +5,10 @@
  *   write side = batch updates x (map_write_cost / 1000, + 1 if the page had to be read)
  * error = (read - write) / (read + write), in per mille: positive when reads pay more, so the
  * clean share grows; negative when batch updates pay more, so the dirty-entry share grows.
- * Output: the clean share, 10%..90% of the budget, moved at most 5% a step.  A smaller clean
- * region drops its LRU clean pages at once; a smaller entry limit starts batch updates. */
+ * Output: the clean share, 10%..90% of the budget, moved at most 5% a step; the integral is
+ * clamped (it can move the share by 5% at most) and does not wind up against a bound, so the
+ * split turns within a few steps when the mix changes.  A smaller clean region drops its LRU
+ * clean pages at once; a smaller entry limit starts batch updates. */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
@@ -16,7 +18,7 @@
 #define STEP_MAX 50
 #define SHARE_MIN 100
 #define SHARE_MAX 900
-#define INTEGRAL_MAX 20000
+#define INTEGRAL_MAX 3200   /* anti-windup: the integral moves the share by 5% at most */
 
 static void apply_split(struct ftl *f) {
   struct dmap *d = &f->dm;
@@ -51,7 +53,9 @@ void adapt_access(struct ftl *f) {
   if (f->cfg.mapping != SSD_MAP_ADAPTIVE || ++d->win_accesses < f->cfg.adapt_window) return;
   int64_t rd = (int64_t)d->win_read_miss * 1000, wr = d->win_write_cost;
   int32_t err = (int32_t)((rd - wr) * 1000 / (rd + wr + 1));
-  d->pid_integral += err;
+  /* Anti-windup: no integration against a bound the share already sits on. */
+  const int at_bound = (err > 0 && d->clean_permille >= SHARE_MAX) || (err < 0 && d->clean_permille <= SHARE_MIN);
+  if (!at_bound) d->pid_integral += err;
   if (d->pid_integral > INTEGRAL_MAX) d->pid_integral = INTEGRAL_MAX;
   if (d->pid_integral < -INTEGRAL_MAX) d->pid_integral = -INTEGRAL_MAX;
   int32_t u = err / KP_DIV + d->pid_integral / KI_DIV + (err - d->pid_prev_err) / KD_DIV;

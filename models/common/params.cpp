@@ -178,7 +178,7 @@ PlatformParams PlatformParams::from(const Config& c) {
   f.sched = c.get_string("ftl.sched");
   f.adapt_window = uint32_t(c.get_int("ftl.adapt_window"));
   if (f.sched == "auto")
-    f.sched = f.mapping == "opt" ? "bypass" : f.mapping == "dftl" || f.mapping == "part" ? "fifo"
+    f.sched = f.mapping == "opt" || f.mapping == "dftl" || f.mapping == "part" ? "bypass"
               : f.mapping == "adaptive" ? "adaptive" : "write-stop";
   f.gc_policy = c.get_string("ftl.gc_policy");
   f.op = c.get_double("ftl.op");
