@@ -102,6 +102,12 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   sysctl_ = std::make_unique<SysCtl>("sysctl", p_.firmware.cores, p_.dram.size_bytes, kConfigAddr);
   timer_ = std::make_unique<Timer>("timer", *sysctl_);
   uart_ = std::make_unique<Uart>("uart");
+  sysctl_->last_message = [this] {
+    const auto& lines = uart_->lines();
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+      if (it->rfind("fw: ", 0) == 0) return *it;
+    return std::string();
+  };
   router_ = std::make_unique<Router>("bus");
   std::vector<nand::Die*> die_ptrs;
   for (auto& d : dies_) die_ptrs.push_back(d.get());

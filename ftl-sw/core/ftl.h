@@ -195,7 +195,8 @@ struct map_waiter {
   uint32_t next;
   uint32_t lpa, ppa, cond;         /* WK_UPDATE: set lpa to ppa (if it is at cond);
                                       WK_TRIM: unmap ppa sectors from lpa */
-  uint32_t cookie;                 /* WK_READ: host slot; WK_UPDATE: write-buffer slot or NONE32 */
+  uint32_t cookie;                 /* WK_READ, WK_TRIM: host slot; WK_UPDATE: write-buffer slot;
+                                      NONE32: nobody to tell */
 };
 
 struct dirty_entry {
@@ -284,6 +285,7 @@ struct ftl {
   uint32_t wait_read_head, wait_read_tail;     /* reads waiting for read buffers */
   uint32_t flush_waiters;                      /* flush commands waiting */
   uint32_t reads_active;                       /* host reads started, data not yet sent */
+  uint32_t trim_head;                          /* trims waiting for their map updates */
   uint32_t flush_head;                         /* list of waiting flush commands */
   uint32_t flushes_draining;                   /* of which still draining the buffer */
   uint32_t prog_next;              /* id of the next write-buffer program */
@@ -336,7 +338,7 @@ void dmap_init(struct ftl *f);
 uint32_t dmap_lookup(struct ftl *f, uint32_t lpa, int count_stats);
 int  dmap_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie);
 void dmap_load_for_read(struct ftl *f, uint32_t tp, uint16_t host_slot);
-void dmap_trim(struct ftl *f, uint32_t lpa, uint32_t n);
+int  dmap_trim(struct ftl *f, uint32_t lpa, uint32_t n, uint32_t cookie);
 int  dmap_has_work(const struct ftl *f);
 void dmap_dump(struct ftl *f);
 int  dmap_step(struct ftl *f);
@@ -348,7 +350,7 @@ int  dmap_reads_protected(const struct ftl *f);   /* the scheduler holds writes 
 void dent_init(struct ftl *f, uint32_t bytes);
 uint32_t dent_find(const struct ftl *f, uint32_t lpa);
 int  dent_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie);
-void dent_trim(struct ftl *f, uint32_t lpa, uint32_t n);
+int  dent_trim(struct ftl *f, uint32_t lpa, uint32_t n, uint32_t cookie);
 void dent_batch_loaded(struct ftl *f, uint32_t l);
 int  dent_batch_step(struct ftl *f);
 void dent_apply_to_image(struct ftl *f, uint32_t tp, uint32_t *image);
@@ -401,6 +403,7 @@ void hcmd_read_done(struct ftl *f, uint32_t tag, uint16_t status);
 int  hcmd_retry_waiting(struct ftl *f);
 void hcmd_complete(struct ftl *f, uint16_t slot, uint16_t status);
 void hcmd_map_ready(struct ftl *f, uint16_t slot);   /* a read's translation pages are in */
+void hcmd_trim_done(struct ftl *f, uint16_t slot);   /* one part of a trim is in the map */
 
 /* write buffer (buffer/write_buffer.c) */
 void wbuf_init(struct ftl *f);

@@ -117,6 +117,7 @@ static struct ftl *boot(void) {
   f->wait_write_head = f->wait_write_tail = NONE32;
   f->wait_read_head = f->wait_read_tail = NONE32;
   f->flush_head = NONE32;
+  f->trim_head = NONE32;
 
   f->cmd_ring = fw_alloc(f, HIF_CMD_RING * (uint32_t)sizeof(struct ssd_host_cmd), 64);
   f->dma_ring = fw_alloc(f, HIF_DMA_RING * (uint32_t)sizeof(struct ssd_hif_dma), 64);

@@ -48,6 +48,8 @@ static void set_done_irq_all(struct ftl *f, uint8_t on) {
   hal_write32(SSD_HIF_BASE + HIF_DONE_IRQ_ALL, on);
 }
 
+static int trim_pending(const struct ftl *f, uint32_t lpa);
+
 #define WAITED_COUNTED 0x80u   /* h->waited: its mapping lookups were counted */
 
 /* Starts a read if its mappings are in DRAM and buffers and flash queue space allow; returns 0
@@ -62,6 +64,7 @@ static int read_try(struct ftl *f, uint16_t slot) {
   for (uint32_t i = 0; i < h->nsect; i++) {
     uint32_t lpa = h->lba + i;
     if (wbuf_lookup(f, lpa) != NONE32) continue;
+    if (f->trim_head != NONE32 && trim_pending(f, lpa)) continue;
     uint32_t ppa = map_lookup(f, lpa, count);
     if (ppa == MAP_MISS) {
       uint32_t tp = lpa / TP_ENTRIES;
@@ -93,7 +96,7 @@ static int read_try(struct ftl *f, uint16_t slot) {
       run_tag = NONE32;
       continue;
     }
-    uint32_t ppa = map_lookup(f, lpa, 0);
+    uint32_t ppa = f->trim_head != NONE32 && trim_pending(f, lpa) ? NONE32 : map_lookup(f, lpa, 0);
     if (ppa == NONE32) {
       h->sgl[i] = f->zero_sector_addr;
       f->stats->unmapped_reads++;
@@ -154,20 +157,48 @@ static int write_try(struct ftl *f, uint16_t slot) {
   return 1;
 }
 
-static void trim(struct ftl *f, struct hcmd *h) {
+/* Unmaps the range; the command completes once the map says so (with a demand-based map the
+ * translation pages may have to be loaded first: one map operation per page touched). */
+static void trim(struct ftl *f, uint16_t slot) {
+  struct hcmd *h = &f->hc[slot];
   hal_cost(HAL_COST_SECTOR, h->nsect);
   for (uint32_t i = 0; i < h->nsect; i++) wbuf_discard_lpa(f, h->lba + i);
+  h->map_pending = 0;
   if (!f->demand) {
     for (uint32_t i = 0; i < h->nsect; i++) map_set(f, h->lba + i, NONE32);
+  } else {
+    for (uint32_t lpa = h->lba, end = h->lba + h->nsect; lpa < end;) {
+      uint32_t stop = (lpa / TP_ENTRIES + 1u) * TP_ENTRIES;
+      if (stop > end) stop = end;
+      if (!dmap_trim(f, lpa, stop - lpa, slot)) h->map_pending++;
+      lpa = stop;
+    }
+  }
+  if (h->map_pending == 0) {
+    hcmd_complete(f, slot, SSD_ST_OK);
     return;
   }
-  /* Demand-based: one map operation per translation page the range touches. */
-  for (uint32_t lpa = h->lba, end = h->lba + h->nsect; lpa < end;) {
-    uint32_t stop = (lpa / TP_ENTRIES + 1u) * TP_ENTRIES;
-    if (stop > end) stop = end;
-    dmap_trim(f, lpa, stop - lpa);
-    lpa = stop;
-  }
+  /* Until the map says so, reads of the range see it trimmed (its buffered data is gone). */
+  h->state = HC_MAP_WAIT;
+  h->next = f->trim_head;
+  f->trim_head = slot;
+}
+
+void hcmd_trim_done(struct ftl *f, uint16_t slot) {
+  if (--f->hc[slot].map_pending) return;
+  for (uint32_t *link = &f->trim_head; *link != NONE32; link = &f->hc[*link].next)
+    if (*link == slot) {
+      *link = f->hc[slot].next;
+      break;
+    }
+  hcmd_complete(f, slot, SSD_ST_OK);
+}
+
+/* lpa lies in a trim whose map update is still pending. */
+static int trim_pending(const struct ftl *f, uint32_t lpa) {
+  for (uint32_t t = f->trim_head; t != NONE32; t = f->hc[t].next)
+    if (lpa - f->hc[t].lba < f->hc[t].nsect) return 1;
+  return 0;
 }
 
 /* A new read waits behind reads already waiting for buffers. */
@@ -215,8 +246,7 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
       }
       break;
     case SSD_HOP_TRIM:
-      trim(f, h);
-      hcmd_complete(f, slot, SSD_ST_OK);
+      trim(f, slot);
       break;
     default: /* flush: done when everything acknowledged before it is on flash */
       h->state = HC_FLUSHING;

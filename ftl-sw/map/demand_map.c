@@ -332,8 +332,9 @@ void dmap_resume_update(struct ftl *f, uint32_t w) {
   struct dmap *d = &f->dm;
   struct map_waiter mw = d->w[w];
   waiter_free(d, w);
-  if (mw.kind == WK_TRIM) dmap_trim(f, mw.lpa, mw.ppa);
-  else if (dmap_update(f, mw.lpa, mw.ppa, mw.cond, mw.cookie) && mw.cookie != NONE32) wbuf_map_applied(f, mw.cookie);
+  if (mw.kind == WK_TRIM) {
+    if (dmap_trim(f, mw.lpa, mw.ppa, mw.cookie) && mw.cookie != NONE32) hcmd_trim_done(f, (uint16_t)mw.cookie);
+  } else if (dmap_update(f, mw.lpa, mw.ppa, mw.cond, mw.cookie) && mw.cookie != NONE32) wbuf_map_applied(f, mw.cookie);
 }
 
 
@@ -583,30 +584,28 @@ int dmap_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32
   return 0;
 }
 
-/* Trims n sectors from lpa (within one translation page): now if the page is resident,
- * else one waiter for the range on the page's load. */
-void dmap_trim(struct ftl *f, uint32_t lpa, uint32_t n) {
+/* Trims n sectors from lpa (within one translation page): now if the page is resident (1),
+ * else one waiter for the range on the page's load (0; hcmd_trim_done(cookie) follows). */
+int dmap_trim(struct ftl *f, uint32_t lpa, uint32_t n, uint32_t cookie) {
   struct dmap *d = &f->dm;
-  if (entry_mode(f)) {
-    dent_trim(f, lpa, n);
-    return;
-  }
+  if (entry_mode(f)) return dent_trim(f, lpa, n, cookie);
   uint32_t tp = lpa / TP_ENTRIES;
   uint32_t s = d->tp_where[tp];
-  if (d->tp_load[tp] == NONE32 && d->gtd[tp] == NONE32 && s == NONE32 && !d->tp_writing[tp]) return;
+  if (d->tp_load[tp] == NONE32 && d->gtd[tp] == NONE32 && s == NONE32 && !d->tp_writing[tp]) return 1;
   if (d->tp_load[tp] == NONE32 && s != NONE32 && (d->slot[s].state == TPS_DIRTY ||
       (d->slot[s].state == TPS_CLEAN && (f->cfg.mapping == SSD_MAP_DFTL || d->slot[s].region == REG_DIRTY)))) {
     for (uint32_t i = 0; i < n; i++) page_apply(f, s, lpa + i, NONE32);
     d->slot[s].state = TPS_DIRTY;
-    return;
+    return 1;
   }
   uint32_t l = load_get(f, tp, f->cfg.mapping == SSD_MAP_DFTL ? REG_CLEAN : REG_DIRTY);
   uint32_t w = dmap_waiter_alloc(f);
   d->w[w].kind = WK_TRIM;
   d->w[w].lpa = lpa;
   d->w[w].ppa = n;
-  d->w[w].cookie = NONE32;
+  d->w[w].cookie = cookie;
   load_add_waiter(d, l, w);
+  return 0;
 }
 
 /* ------------------------------------------------------------------ scheduling input */
@@ -650,7 +649,7 @@ void dmap_dump(struct ftl *f) {
   uint32_t loads = 0, waiting[6] = {0, 0, 0, 0, 0, 0};
   for (uint32_t l = 0; l < d->nloads; l++)
     if (d->load[l].state != LD_FREE) { loads++; waiting[d->load[l].state]++; }
-  hal_puts("fw: mapping state: ");
+  hal_puts("  mapping state: ");
   hal_put_u32("loads", loads);
   hal_put_u32("wait_write", waiting[LD_WAIT_WRITE]);
   hal_put_u32("wait_slot", waiting[LD_WAIT_SLOT]);

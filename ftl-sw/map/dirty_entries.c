@@ -190,13 +190,14 @@ int dent_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32
   return 0;
 }
 
-void dent_trim(struct ftl *f, uint32_t lpa, uint32_t n) {
+int dent_trim(struct ftl *f, uint32_t lpa, uint32_t n, uint32_t cookie) {
   for (uint32_t i = 0; i < n; i++) {
     if (f->dm.upd_head != NONE32 || !dent_try(f, lpa + i, NONE32, NONE32)) {
-      upd_queue(f, WK_TRIM, lpa + i, n - i, NONE32, NONE32);
-      return;
+      upd_queue(f, WK_TRIM, lpa + i, n - i, NONE32, cookie);
+      return 0;
     }
   }
+  return 1;
 }
 
 /* ------------------------------------------------------------------ batch update */
@@ -268,12 +269,16 @@ int dent_batch_step(struct ftl *f) {
     }
     d->upd_head = mw->next;
     if (d->upd_head == NONE32) d->upd_tail = NONE32;
-    uint32_t cookie = mw->kind == WK_UPDATE ? mw->cookie : NONE32;
+    const uint8_t kind = mw->kind;
+    const uint32_t cookie = mw->cookie;
     mw->kind = 0;
     mw->next = d->w_free;
     d->w_free = w;
     d->upd_waiters--;
-    if (cookie != NONE32) wbuf_map_applied(f, cookie);
+    if (cookie != NONE32) {
+      if (kind == WK_UPDATE) wbuf_map_applied(f, cookie);
+      else hcmd_trim_done(f, (uint16_t)cookie);
+    }
     n++;
   }
   return n;

@@ -53,6 +53,10 @@ void SysCtl::write32(uint32_t offset, uint32_t value, sc_core::sc_time&) {
     case SYSCTL_HALT: {
       std::ostringstream s;
       s << "firmware halted with code 0x" << std::hex << value << " (core " << std::dec << current_core_ << ")";
+      if (last_message) {
+        const std::string m = last_message();
+        if (!m.empty()) s << ": " << m;
+      }
       report_fatal(s.str());
       break;
     }

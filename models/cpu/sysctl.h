@@ -34,6 +34,8 @@ class SysCtl : public MmioDevice {
   // Called when core c writes SYSCTL_SLEEP or SYSCTL_WAIT_EVENT (an ISS core stops until
   // irq_event(c)); with clear = true the core calls clear_enabled() when it wakes.
   std::vector<std::function<void(bool clear)>> on_sleep;
+  // The firmware's last message (UART), quoted in the error a halt reports.
+  std::function<std::string()> last_message;
   // Clears core c's pending lines that are enabled.
   void clear_enabled(uint32_t core) { cores_state_[core].pending &= ~cores_state_[core].enable; }
 

@@ -20,6 +20,7 @@ struct HostDriver::Request {
   uint32_t parts_left = 0;
   uint32_t seq = 0;                         // writes: integrity sequence number
   sc_time t_start;                          // latency measured from here
+  uint64_t t_issue_ns = 0;                  // when issue() submitted it (integrity records)
   std::vector<HostCommand> cmds;
   std::vector<ssd_sector_tag> data;
   std::vector<uint8_t> payload;
@@ -186,13 +187,16 @@ bool HostDriver::make_request(unsigned s, const workload::Request& r, Request*& 
 void HostDriver::issue(Request* rq, sc_time& delay) {
   const sc_time now = sc_core::sc_time_stamp() + delay;
   const bool in_range = rq->lba + rq->nsect <= capacity_;
+  rq->t_issue_ns = ns_of(now);
   if (rq->req.op == Op::Write && in_range) {
     rq->seq = checker_->write_submitted(rq->lba, rq->nsect, ns_of(now), rq->data.data());
     if (o_.payload)
       for (uint32_t i = 0; i < rq->nsect; i++)
         std::memset(&rq->payload[size_t(i) * 4096], payload_byte(rq->data[i]), 4096);
   } else if (rq->req.op == Op::Read && in_range) {
-    checker_->read_submitted(rq->lba, rq->nsect, rq->snap);
+    checker_->read_submitted(rq->lba, rq->nsect, rq->snap, ns_of(now));
+  } else if (rq->req.op == Op::Trim && in_range) {
+    checker_->trim_submitted(rq->lba, rq->nsect, ns_of(now));
   }
   for (HostCommand& c : rq->cmds) {
     delay += p_.submit;
@@ -311,7 +315,7 @@ void HostDriver::request_done(Request* rq) {
       }
       break;
     case Op::Trim:
-      if (rq->lba + rq->nsect <= capacity_) checker_->trim_completed(rq->lba, rq->nsect, ns_of(rq->cmds[0].t_submit), ok);
+      if (rq->lba + rq->nsect <= capacity_) checker_->trim_completed(rq->lba, rq->nsect, rq->t_issue_ns, ok, now_ns);
       break;
     default: break;
   }

@@ -2,8 +2,8 @@
 // of the write that produced it; every read sector's tag is checked against what the read
 // may legally return: the newest write acknowledged before the read was submitted, or any
 // write to that sector still in flight or submitted while the read was (NVMe does not order
-// overlapping commands).  Preconditioning writes carry seq 0; never-written or trimmed
-// sectors read as zeros.
+// overlapping commands); likewise zeros may come from a trim that overlapped the read in
+// time.  Preconditioning writes carry seq 0; never-written or trimmed sectors read as zeros.
 #pragma once
 
 #include <cstdint>
@@ -24,14 +24,16 @@ class IntegrityChecker {
   // the host buffer with the tags.
   uint32_t write_submitted(uint64_t lba, uint32_t nsect, uint64_t t_ns, ssd_sector_tag* data);
   void write_completed(uint32_t seq, bool ok, uint64_t t_ns);
-  void trim_completed(uint64_t lba, uint32_t nsect, uint64_t t_submit_ns, bool ok);
+  void trim_submitted(uint64_t lba, uint32_t nsect, uint64_t t_ns);
+  void trim_completed(uint64_t lba, uint32_t nsect, uint64_t t_submit_ns, bool ok, uint64_t t_complete_ns);
 
   // Snapshot taken when a read is submitted (one entry per sector).
   struct ReadSnapshot {
     uint64_t acked_submit;   // latest submit time (+1) of a write or trim acknowledged so far
     bool trimmed;            // that newest acknowledged operation was a trim
+    uint64_t read_submit;    // when the read was submitted (ns)
   };
-  void read_submitted(uint64_t lba, uint32_t nsect, std::vector<ReadSnapshot>& out) const;
+  void read_submitted(uint64_t lba, uint32_t nsect, std::vector<ReadSnapshot>& out, uint64_t t_ns = 0) const;
   // Checks the tags a read returned; returns the number of bad sectors.
   uint32_t read_completed(uint64_t lba, uint32_t nsect, const std::vector<ReadSnapshot>& snap,
                           const ssd_sector_tag* data);
@@ -54,6 +56,13 @@ class IntegrityChecker {
     uint64_t submit_ns, complete_ns;   // complete_ns = UINT64_MAX while in flight
   };
   std::vector<WriteRecord> writes_;      // index = seq - 1
+  struct TrimRecord {
+    uint64_t lba;
+    uint32_t nsect;
+    uint64_t submit_ns, complete_ns;   // complete_ns = UINT64_MAX while in flight
+  };
+  std::vector<TrimRecord> trims_;        // the latest trims (bounded), to excuse racing reads
+  bool racing_trim(uint64_t lba, uint64_t read_submit_ns) const;
   // Per sector: submit time (ns) + 1 of the newest acknowledged write or trim, with the top
   // bit set when that was a trim (one word, one cache miss per sector).
   std::vector<uint64_t> acked_;

@@ -62,11 +62,30 @@ TEST(Integrity, TrimmedSectorsReadAsZeros) {
   ssd_sector_tag w[1];
   const uint32_t s = c.write_submitted(9, 1, 100, w);
   c.write_completed(s, true, 200);
-  c.trim_completed(9, 1, 300, true);
+  c.trim_completed(9, 1, 300, true, 400);
   auto sn = snap(c, 9, 1);
   ssd_sector_tag zero[1] = {{0, 0}};
   EXPECT_EQ(c.read_completed(9, 1, sn, zero), 0u);
   EXPECT_EQ(c.read_completed(9, 1, sn, w), 1u);
+}
+
+TEST(Integrity, ZerosFromATrimThatOverlappedTheReadAreAllowed) {
+  IntegrityChecker c(100);
+  c.set_preconditioned_below(50);
+  ssd_sector_tag zero[1] = {{0, 0}};
+  std::vector<IntegrityChecker::ReadSnapshot> sn;
+  c.trim_submitted(10, 4, 100);
+  c.read_submitted(11, 1, sn, 150);                          // trim in flight
+  EXPECT_EQ(c.read_completed(11, 1, sn, zero), 0u);
+  c.trim_completed(10, 4, 100, true, 200);
+  c.read_submitted(12, 1, sn, 120);                          // submitted before the trim completed
+  EXPECT_EQ(c.read_completed(12, 1, sn, zero), 0u);
+  c.read_submitted(20, 1, sn, 150);                          // outside the range: still an error
+  EXPECT_EQ(c.read_completed(20, 1, sn, zero), 1u);
+  c.trim_submitted(30, 1, 300);
+  c.trim_completed(30, 1, 300, true, 310);
+  c.read_submitted(31, 1, sn, 400);                          // after the trim, another sector
+  EXPECT_EQ(c.read_completed(31, 1, sn, zero), 1u);
 }
 
 TEST(Integrity, PreconditionedSectorsMustNotReadAsZeros) {
