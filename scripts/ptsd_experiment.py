@@ -6,7 +6,8 @@ read 120 us / program 480 us), 20% over-provisioning, mapping cache = 20% of the
 queue depth 128, an empty drive; random writes of twice the logical space, then random reads.
 Schemes: opt, dftl, part, part-sched, writeopt, adaptive (ftl.mapping).
 
-  scripts/ptsd_experiment.py [--build build] [--scale full|scaled] [--experiment paper|mixed|all]
+  scripts/ptsd_experiment.py [--build build] [--scale full|scaled]
+                             [--experiment paper|mixed|adapt-read|adapt-write|all]
                              [--only SCHEME] [--out DIR] [--report docs/results]
   scripts/ptsd_experiment.py --check DIR     # the assertions of the test suite on DIR's runs
 
@@ -14,7 +15,10 @@ full: 16 GiB logical (1280 blocks per plane), 32 GiB written, 1 Mi reads.
 scaled: 4 GiB logical (320 blocks per plane), 8 GiB written, 400 Ki reads: the same ratios,
 runs in the test suite (ctest -R ptsd).
 Experiments: paper = random writes, then random reads; mixed = random writes, then a 50/50
-random read/write mix (reads measured while the write buffer flushes).
+random read/write mix (reads measured while the write buffer flushes); adapt-read and
+adapt-write = random writes, then a 90/10 (10/90) read/write mix, comparing the fixed 50:50
+split (writeopt) with the adaptive split under the same scheduler (adaptive with
+ftl.sched=write-stop): the controller alone.
 Each run writes DIR/EXPERIMENT/SCHEME/run.json and latency_read.csv; --report writes
 REPORT/ptsd.md and the plots (needs matplotlib; Debian's /usr/bin/python3 has it).
 """
@@ -26,6 +30,9 @@ import time
 from pathlib import Path
 
 SCHEMES = ["opt", "dftl", "part", "part-sched", "writeopt", "adaptive"]
+EXPERIMENTS = {"paper": SCHEMES, "mixed": SCHEMES, "adapt-read": ["writeopt", "adaptive"],
+               "adapt-write": ["writeopt", "adaptive"]}
+READ_MIX = {"mixed": 50, "adapt-read": 90, "adapt-write": 10}
 SCALES = {
     #         blocks_per_plane, host writes, reads
     "full": (1280, 2 * 4 * 1024 * 1024, 1024 * 1024),
@@ -39,7 +46,7 @@ def workload(scale, experiment):
     w = f"fio:rw=randwrite,bs=4k,iodepth=128,io={writes}"
     if experiment == "paper":
         return f"{w};fio:rw=randread,bs=4k,iodepth=128,io={reads}"
-    return f"{w};fio:rw=randrw,rwmixread=50,bs=4k,iodepth=128,io={reads}"
+    return f"{w};fio:rw=randrw,rwmixread={READ_MIX[experiment]},bs=4k,iodepth=128,io={reads}"
 
 
 def command(build, scale, experiment, scheme, out):
@@ -50,6 +57,7 @@ def command(build, scale, experiment, scheme, out):
             "--set", "ftl.op=0.2", "--set", "ftl.cmt_ratio=0.2",
             "--set", "precondition.fill=0", "--set", "precondition.overwrite=0",
             "--set", "sim.progress=false",
+            *(["--set", "ftl.sched=write-stop"] if experiment.startswith("adapt") and scheme == "adaptive" else []),
             "--out", str(out), "--workload", workload(scale, experiment)]
 
 
@@ -67,7 +75,7 @@ def run(args, experiment, scheme):
 
 def load(directory, experiment):
     runs = {}
-    for scheme in SCHEMES:
+    for scheme in EXPERIMENTS[experiment]:
         p = Path(directory) / experiment / scheme / "run.json"
         if p.exists():
             runs[scheme] = json.loads(p.read_text())
@@ -112,6 +120,14 @@ def check(directory):
     best = max(tput, key=tput.get)
     if best != "opt":
         errors.append(f"throughput: {best} ({tput[best]:.0f}/s) beats opt ({tput['opt']:.0f}/s)")
+    # The adaptive split against the fixed 50:50 one, same scheduler, read- and write-heavy.
+    for experiment in ("adapt-read", "adapt-write"):
+        runs = load(directory, experiment)
+        if len(runs) < 2:
+            continue
+        a, w = throughput(runs["adaptive"]), throughput(runs["writeopt"])
+        if not a > w:
+            errors.append(f"{experiment}: adaptive split {a:.0f}/s is not above the fixed 50:50 {w:.0f}/s")
     return errors
 
 
@@ -137,11 +153,12 @@ def report(args, experiments):
         runs = load(args.out, experiment)
         if not runs:
             continue
+        ref = "dftl" if "dftl" in runs else "writeopt"
         lines.append(f"### Experiment `{experiment}` ({args.scale})\n")
-        lines.append("| scheme | sched | throughput (req/s) | vs dftl | read p50 us | p99 | p99.9 | max | "
+        lines.append(f"| scheme | sched | throughput (req/s) | vs {ref} | read p50 us | p99 | p99.9 | max | "
                      "reads waited: map read | map write | GC | TP reads | TP writes | WAF | cache DRAM (B) |")
         lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-        for s in SCHEMES:
+        for s in EXPERIMENTS[experiment]:
             if s not in runs:
                 continue
             r = runs[s]
@@ -152,7 +169,7 @@ def report(args, experiments):
             dram = m.get("dram_bytes", {})
             lines.append(
                 f"| {s} | {m.get('sched', 'bypass')} | {throughput(r):,.0f} | "
-                f"{throughput(r) / throughput(runs['dftl']):.2f}x | {l['p50']:,.0f} | {l['p99']:,.0f} | "
+                f"{throughput(r) / throughput(runs[ref]):.2f}x | {l['p50']:,.0f} | {l['p99']:,.0f} | "
                 f"{l['p99.9']:,.0f} | {l['max']:,.0f} | {pct('map_read')} | {pct('map_write')} | {pct('gc')} | "
                 f"{m.get('tp_reads', 0):,} | {m.get('tp_writes', 0):,} | {r['waf']:.2f} | "
                 f"{dram.get('cmt', 0) + dram.get('dirty_entries', 0):,} |")
@@ -191,7 +208,7 @@ def report(args, experiments):
         plt.close(fig)
 
         fig, ax = plt.subplots(figsize=(7, 4))
-        names = [s for s in SCHEMES if s in runs]
+        names = [s for s in EXPERIMENTS[experiment] if s in runs]
         ax.bar(names, [throughput(runs[s]) for s in names])
         ax.set_ylabel("host requests / s (simulated)")
         ax.set_title(f"Total throughput ({experiment}, {args.scale})")
@@ -208,7 +225,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=str(ROOT / "build"))
     ap.add_argument("--scale", choices=SCALES, default="full")
-    ap.add_argument("--experiment", choices=["paper", "mixed", "all"], default="all")
+    ap.add_argument("--experiment", choices=list(EXPERIMENTS) + ["all"], default="all")
     ap.add_argument("--only", choices=SCHEMES, help="run one scheme")
     ap.add_argument("--out", default=None, help="run directory (default build/ptsd-SCALE)")
     ap.add_argument("--report", default=None, help="write ptsd-tables-SCALE.md and plots here")
@@ -221,10 +238,11 @@ def main():
         print("ptsd checks:", "failed" if errors else "passed")
         return 1 if errors else 0
     args.out = args.out or str(Path(args.build) / f"ptsd-{args.scale}")
-    experiments = ["paper", "mixed"] if args.experiment == "all" else [args.experiment]
+    experiments = list(EXPERIMENTS) if args.experiment == "all" else [args.experiment]
     for experiment in experiments:
-        for scheme in ([args.only] if args.only else SCHEMES):
-            run(args, experiment, scheme)
+        for scheme in ([args.only] if args.only else EXPERIMENTS[experiment]):
+            if scheme in EXPERIMENTS[experiment]:
+                run(args, experiment, scheme)
     if args.report:
         report(args, experiments)
     return 0
