@@ -141,6 +141,14 @@ def cdf_points(run_dir):
     return xs, ys
 
 
+def latency_axes(ax, title):
+    ax.set_xscale("log")
+    ax.set_xlabel("read latency (us)")
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+
+
 def report(args, experiments):
     import matplotlib
     matplotlib.use("Agg")
@@ -179,12 +187,8 @@ def report(args, experiments):
         for s in runs:
             xs, ys = cdf_points(Path(args.out) / experiment / s)
             ax.plot(xs, ys, label=s)
-        ax.set_xscale("log")
-        ax.set_xlabel("read latency (us)")
         ax.set_ylabel("CDF")
-        ax.set_title(f"Read latency CDF ({experiment}, {args.scale})")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend()
+        latency_axes(ax, f"Read latency CDF ({experiment}, {args.scale})")
         fig.tight_layout()
         fig.savefig(rep / f"{tag}-read-cdf.png", dpi=110)
         ax.set_ylim(0.8, 1.001)
@@ -197,12 +201,8 @@ def report(args, experiments):
             xs, ys = cdf_points(Path(args.out) / experiment / s)
             density = [ys[0]] + [b - a for a, b in zip(ys, ys[1:])]
             ax.plot(xs, density, label=s, drawstyle="steps-mid")
-        ax.set_xscale("log")
-        ax.set_xlabel("read latency (us)")
         ax.set_ylabel("fraction of reads per bucket")
-        ax.set_title(f"Read latency distribution ({experiment}, {args.scale})")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend()
+        latency_axes(ax, f"Read latency distribution ({experiment}, {args.scale})")
         fig.tight_layout()
         fig.savefig(rep / f"{tag}-read-distribution.png", dpi=110)
         plt.close(fig)

@@ -75,6 +75,17 @@ uint32_t dmap_waiter_alloc(struct ftl *f) {
   return w;
 }
 
+uint32_t dmap_waiter_new(struct ftl *f, uint8_t kind, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie) {
+  struct dmap *d = &f->dm;
+  uint32_t w = dmap_waiter_alloc(f);
+  d->w[w].kind = kind;
+  d->w[w].lpa = lpa;
+  d->w[w].ppa = ppa;
+  d->w[w].cond = cond;
+  d->w[w].cookie = cookie;
+  return w;
+}
+
 static void waiter_free(struct dmap *d, uint32_t w) {
   if (d->w[w].kind != WK_READ) d->upd_waiters--;
   d->w[w].kind = 0;
@@ -574,13 +585,7 @@ int dmap_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32
   if (!resident) f->stats->cmt_update_misses++;
   else f->stats->cmt_update_hits++;
   uint32_t l = load_get(f, tp, f->cfg.mapping == SSD_MAP_DFTL ? REG_CLEAN : REG_DIRTY);
-  uint32_t w = dmap_waiter_alloc(f);
-  d->w[w].kind = WK_UPDATE;
-  d->w[w].lpa = lpa;
-  d->w[w].ppa = ppa;
-  d->w[w].cond = cond;
-  d->w[w].cookie = cookie;
-  load_add_waiter(d, l, w);
+  load_add_waiter(d, l, dmap_waiter_new(f, WK_UPDATE, lpa, ppa, cond, cookie));
   return 0;
 }
 
@@ -599,12 +604,7 @@ int dmap_trim(struct ftl *f, uint32_t lpa, uint32_t n, uint32_t cookie) {
     return 1;
   }
   uint32_t l = load_get(f, tp, f->cfg.mapping == SSD_MAP_DFTL ? REG_CLEAN : REG_DIRTY);
-  uint32_t w = dmap_waiter_alloc(f);
-  d->w[w].kind = WK_TRIM;
-  d->w[w].lpa = lpa;
-  d->w[w].ppa = n;
-  d->w[w].cookie = cookie;
-  load_add_waiter(d, l, w);
+  load_add_waiter(d, l, dmap_waiter_new(f, WK_TRIM, lpa, n, NONE32, cookie));
   return 0;
 }
 

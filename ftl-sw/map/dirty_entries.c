@@ -173,12 +173,7 @@ static int dent_try(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond) {
 
 static void upd_queue(struct ftl *f, uint8_t kind, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie) {
   struct dmap *d = &f->dm;
-  uint32_t w = dmap_waiter_alloc(f);
-  d->w[w].kind = kind;
-  d->w[w].lpa = lpa;
-  d->w[w].ppa = ppa;
-  d->w[w].cond = cond;
-  d->w[w].cookie = cookie;
+  uint32_t w = dmap_waiter_new(f, kind, lpa, ppa, cond, cookie);
   if (d->upd_tail == NONE32) d->upd_head = w;
   else d->w[d->upd_tail].next = w;
   d->upd_tail = w;
