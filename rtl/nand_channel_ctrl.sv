@@ -25,12 +25,15 @@
 //   1 DATA_SETUP  rw  cycles around each data transfer (tADL / tWHR / tRR)
 //   2 STATUS      rw  cycles of the status read that ends a program or erase
 //   3 ID          ro  0x4E43 'NC', version 2 in bits 15:8, WAYS in bits 7:0
+// Parameters: WAYS (dies on the channel), BUS_BYTES (bus width), QDEPTH (descriptors per way),
+// CPL_DEPTH, TAG_BITS.
 //   4 WAYS_BUSY   ro  bit per way with an operation in progress
 //   5 QUEUED      ro  descriptors held in the way queues
 //   6 COMPLETED   ro  operations completed since reset (wraps)
 //   7 BUS_CYCLES  ro  bus cycles granted to phases since reset (wraps)
 module nand_channel_ctrl #(
     parameter int WAYS = 4,
+    parameter int BUS_BYTES = 1,       // bus width: bytes per data cycle (1: x8, 2: x16)
     parameter int WAY_BITS = 2,
     parameter int TAG_BITS = 16,
     parameter int QDEPTH = 4,
@@ -51,7 +54,7 @@ module nand_channel_ctrl #(
     input  logic [1:0]          desc_op,        // 1 read, 2 program, 3 erase
     input  logic [WAY_BITS-1:0] desc_way,
     input  logic [3:0]          desc_planes,    // planes in the operation, 1..8
-    input  logic [19:0]         desc_xfer,      // data cycles per plane
+    input  logic [19:0]         desc_xfer,      // data bytes per plane
     input  logic [TAG_BITS-1:0] desc_tag,
     input  logic [63:0]         desc_start,     // first cycle the operation may use the bus
     // completions out
@@ -122,11 +125,13 @@ module nand_channel_ctrl #(
   assign cpl_tag    = c_tag[c_head];
   assign cpl_way    = c_way[c_head];
 
-  // Length of one plane segment of a phase.
+  // Length of one plane segment of a phase (data: bytes over the bus width, rounded up).
   function automatic logic [23:0] segment(input logic [1:0] op, input phase_t ph, input logic [19:0] xfer);
+    logic [23:0] data;
+    data = ({4'd0, xfer} + 24'(BUS_BYTES - 1)) / 24'(BUS_BYTES);
     if (ph == P_STATUS) return {8'd0, reg_status};
-    if (ph == P_DATA_OUT) return {8'd0, reg_data_setup} + {4'd0, xfer};
-    if (op == OP_PROG) return {8'd0, reg_cmd_addr} + {8'd0, reg_data_setup} + {4'd0, xfer};
+    if (ph == P_DATA_OUT) return {8'd0, reg_data_setup} + data;
+    if (op == OP_PROG) return {8'd0, reg_cmd_addr} + {8'd0, reg_data_setup} + data;
     return {8'd0, reg_cmd_addr};
   endfunction
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "Vnand_channel_ctrl.h"
+#include "Vnand_channel_ctrl_x16.h"
 #include "verilated.h"
 
 namespace {
@@ -27,9 +28,10 @@ struct Op {
   int op, way, planes, xfer, tag;
 };
 
-class Bench {
+template <class Model>
+class BenchOf {
  public:
-  Bench() : m(std::make_unique<Vnand_channel_ctrl>(&ctx)) {
+  BenchOf() : m(std::make_unique<Model>(&ctx)) {
     m->rst_n = 0;
     m->cpl_ready = 1;
     m->die_ready = 0xF;
@@ -142,7 +144,7 @@ class Bench {
   };
 
   VerilatedContext ctx;
-  std::unique_ptr<Vnand_channel_ctrl> m;
+  std::unique_ptr<Model> m;
   Die dies[kWays];
   std::vector<Done> done;
   std::vector<int> bus_log;
@@ -153,10 +155,14 @@ class Bench {
   int phase_way = -1;
 };
 
+using Bench = BenchOf<Vnand_channel_ctrl>;            // x8 bus: one byte a cycle
+using BenchX16 = BenchOf<Vnand_channel_ctrl_x16>;     // x16 bus: two bytes a cycle
+
 // Cycles from the first cycle one operation is in the queue of an idle channel to the cycle its
 // completion is visible.
+template <class B = Bench>
 uint64_t latency(const Op& o, int cmd, int setup, int status, uint64_t t_array) {
-  Bench b;
+  B b;
   b.config(cmd, setup, status);
   b.t_array[o.op] = t_array;
   const uint64_t t0 = b.submit(o);
@@ -180,6 +186,15 @@ TEST(ChannelRtl, ReadTimingFollowsEveryRegister) {
   EXPECT_EQ(latency(rd, 40, 40, 20, 3000), base + 600);          // tR
   EXPECT_EQ(latency(Op{1, 0, 1, 1000, 7}, 40, 40, 20, 2400), base - 638);   // transfer
   EXPECT_EQ(latency(Op{1, 0, 2, 1638, 7}, 40, 40, 20, 2400), base + 40 + 40 + 1638);   // two planes
+}
+
+// The bus-width parameter: data phases take half the cycles on an x16 bus (odd bytes round
+// up); command, status and array times do not change.
+TEST(ChannelRtl, BusWidthParameterHalvesDataCycles) {
+  EXPECT_EQ(latency<BenchX16>(Op{1, 0, 1, 1638, 7}, 40, 40, 20, 2400), 40u + 2400 + 40 + 819);
+  EXPECT_EQ(latency<BenchX16>(Op{1, 0, 1, 1637, 7}, 40, 40, 20, 2400), 40u + 2400 + 40 + 819);
+  EXPECT_EQ(latency<BenchX16>(Op{2, 1, 2, 1638, 2}, 40, 40, 20, 54000), 2u * (40 + 40 + 819) + 54000 + 20);
+  EXPECT_EQ(latency<BenchX16>(Op{3, 2, 2, 0, 3}, 40, 40, 20, 120000), 2u * 40 + 120000 + 20);
 }
 
 TEST(ChannelRtl, ProgramAndEraseTiming) {
