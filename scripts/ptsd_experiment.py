@@ -8,7 +8,7 @@ Schemes: opt, dftl, part, part-sched, writeopt, adaptive (ftl.mapping).
 
   scripts/ptsd_experiment.py [--build build] [--scale full|scaled]
                              [--experiment paper|mixed|adapt-read|adapt-write|all]
-                             [--only SCHEME] [--out DIR] [--report docs/results]
+                             [--only SCHEME] [--out DIR] [--report docs/results] [--report-only]
   scripts/ptsd_experiment.py --check DIR     # the assertions of the test suite on DIR's runs
 
 full: 16 GiB logical (1280 blocks per plane), 32 GiB written, 1 Mi reads.
@@ -230,6 +230,7 @@ def main():
     ap.add_argument("--out", default=None, help="run directory (default build/ptsd-SCALE)")
     ap.add_argument("--report", default=None, help="write ptsd-tables-SCALE.md and plots here")
     ap.add_argument("--check", metavar="DIR", help="check the runs in DIR and exit")
+    ap.add_argument("--report-only", action="store_true", help="no runs: the report from the runs in --out")
     args = ap.parse_args()
     if args.check:
         errors = check(args.check)
@@ -239,7 +240,7 @@ def main():
         return 1 if errors else 0
     args.out = args.out or str(Path(args.build) / f"ptsd-{args.scale}")
     experiments = list(EXPERIMENTS) if args.experiment == "all" else [args.experiment]
-    for experiment in experiments:
+    for experiment in experiments if not args.report_only else []:
         for scheme in ([args.only] if args.only else EXPERIMENTS[experiment]):
             if scheme in EXPERIMENTS[experiment]:
                 run(args, experiment, scheme)

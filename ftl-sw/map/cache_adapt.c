@@ -32,6 +32,9 @@ static void apply_split(struct ftl *f) {
   uint64_t rest = d->budget_bytes > used ? d->budget_bytes - used : 0;
   dent_set_limit(f, (uint32_t)(rest / (sizeof(struct dirty_entry) + 8u)));
   f->stats->cmt_clean_slots = clean;
+  f->stats->cmt_slots = clean;
+  f->stats->cmt_bytes = (uint32_t)used;
+  f->stats->dirty_entry_bytes = (uint32_t)rest;
 }
 
 void adapt_init(struct ftl *f) {
