@@ -12,13 +12,26 @@
 
 using namespace ssdvp;
 
-TEST(RtlPlatform, SampleTraceWithIntegrity) {
+// Every shipped sample trace on the RTL channel, every read verified.
+class RtlSampleTrace : public ::testing::TestWithParam<std::pair<const char*, uint64_t>> {};
+
+TEST_P(RtlSampleTrace, WithIntegrity) {
   auto sets = test::small_platform();
   sets.push_back("channel.model=rtl");
-  auto run = test::run_platform(sets, std::string(SSDVP_SOURCE_DIR) + "/traces/samples/tpcc-small.trace");
+  auto run = test::run_platform(sets, std::string(SSDVP_SOURCE_DIR) + "/traces/samples/" + GetParam().first);
   test::expect_clean(run.results);
-  EXPECT_GE(run.results["host_requests"].get<uint64_t>(), 6999u);
+  EXPECT_GE(run.results["host_requests"].get<uint64_t>(), GetParam().second);
+  EXPECT_EQ(run.results["rtl"]["late_starts"].get<uint64_t>(), 0u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Samples, RtlSampleTrace,
+                         ::testing::Values(std::make_pair("tpcc-small.trace", uint64_t(6999)),
+                                           std::make_pair("wsrch-small.trace", uint64_t(24000)),
+                                           std::make_pair("sqlitewal_update_blkparse.txt", uint64_t(4000))),
+                         [](const auto& info) {
+                           std::string n = info.param.first;
+                           return n.substr(0, n.find_first_of("._"));
+                         });
 
 namespace {
 
