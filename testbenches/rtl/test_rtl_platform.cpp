@@ -4,6 +4,7 @@
 // TEST builds its own platform, in its own process (the TLM twin runs in a child ssdvp).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 
@@ -30,7 +31,10 @@ INSTANTIATE_TEST_SUITE_P(Samples, RtlSampleTrace,
                                            std::make_pair("sqlitewal_update_blkparse.txt", uint64_t(4000))),
                          [](const auto& info) {
                            std::string n = info.param.first;
-                           return n.substr(0, n.find_first_of("._"));
+                           n = n.substr(0, n.find('.'));
+                           for (char& c : n)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
                          });
 
 namespace {
