@@ -286,6 +286,7 @@ struct ftl {
   uint32_t flush_waiters;                      /* flush commands waiting */
   uint32_t reads_active;                       /* host reads started, data not yet sent */
   uint32_t trim_head;                          /* trims waiting for their map updates */
+  uint32_t precond_idle_passes;                /* drain passes without work (a stuck firmware) */
   uint32_t flush_head;                         /* list of waiting flush commands */
   uint32_t flushes_draining;                   /* of which still draining the buffer */
   uint32_t prog_next;              /* id of the next write-buffer program */

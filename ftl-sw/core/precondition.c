@@ -16,15 +16,14 @@ static uint64_t next_random(uint64_t *s) {  /* xorshift64* */
 /* One pass of the drain; a long run of passes without any work done is a firmware bug:
  * report the state and halt rather than spin. */
 static void drain_once(struct ftl *f, int force) {
-  static uint32_t idle_passes;
   int n = 0;
   while (wbuf_flush_step(f, force)) n++;
   n += gc_step(f);
   if (f->demand) n += dmap_step(f);
   flash_commit(f);
   n += flash_poll(f);
-  if (n) { idle_passes = 0; return; }
-  if (++idle_passes < 100000u) return;
+  if (n) { f->precond_idle_passes = 0; return; }
+  if (++f->precond_idle_passes < 100000u) return;
   hal_puts("fw: preconditioning makes no progress\n");
   if (f->demand) dmap_dump(f);
   hal_halt(0x9C000001u);
