@@ -35,6 +35,16 @@ void print_summary(std::ostream& out, const nlohmann::json& r) {
                      nd ? 100 * die_sum / double(nd) : 0.0, nc ? 100 * ch_sum / double(nc) : 0.0,
                      100 * r["utilisation"].value("pcie_host_to_device", 0.0),
                      100 * r["utilisation"].value("pcie_device_to_host", 0.0), 100 * r["utilisation"].value("dram", 0.0));
+  if (r.contains("mapping")) {
+    const auto& m = r["mapping"];
+    const double hits = m["read_lookups"]["hits"].get<double>(), misses = m["read_lookups"]["misses"].get<double>();
+    out << fmt::format("  mapping: {} ({}), read lookups {:.1f}% cached, translation pages read {} / written {}, "
+                       "batch updates {}, translation GC {}; reads that waited for a map write: {}\n",
+                       m["scheme"].get<std::string>(), m["sched"].get<std::string>(),
+                       hits + misses > 0 ? 100 * hits / (hits + misses) : 0.0, m["tp_reads"].get<uint64_t>(),
+                       m["tp_writes"].get<uint64_t>(), m["batch_updates"].get<uint64_t>(),
+                       m["translation_gc_runs"].get<uint64_t>(), m["reads_waited_for"]["map_write"].get<uint64_t>());
+  }
   if (r.contains("integrity")) {
     out << fmt::format("  integrity: {} reads checked, {} mismatches\n",
                        r["integrity"]["sectors_checked"].get<uint64_t>(), r["integrity"]["mismatches"].get<uint64_t>());
