@@ -57,7 +57,6 @@ struct die_state {
   uint32_t host_sb, host_page;     /* open superblock for host data, next superpage */
   uint32_t gc_sb, gc_page;         /* open superblock for GC copies */
   uint32_t map_sb, map_page;       /* open superblock for translation pages */
-  uint32_t gc_reads_inflight;      /* GC reads/programs/erase queued: "GC busy" for host reads */
   /* GC in progress on this die */
   uint32_t victim;                 /* NONE32 when idle */
   uint32_t victim_cursor;          /* next sector of the victim to look at */
@@ -372,6 +371,11 @@ uint32_t dmap_waiter_new(struct ftl *f, uint8_t kind, uint32_t lpa, uint32_t ppa
 void dmap_resume_update(struct ftl *f, uint32_t w);
 void wbuf_map_applied(struct ftl *f, uint32_t slot);
 static inline uint32_t ppa_sb(const struct ftl *f, uint32_t ppa) { return ppa / f->geo.sb_sectors; }
+/* GC operations are queued on the die now: a read sent there waits behind them. */
+static inline int die_gc_busy(const struct ftl *f, uint32_t die) {
+  const struct die_state *ds = &f->die[die];
+  return ds->gc_pending_reads || ds->gc_progs_inflight || ds->erase_inflight;
+}
 static inline uint32_t sb_die(const struct ftl *f, uint32_t sb) { return sb / f->geo.blocks; }
 void blocks_init(struct ftl *f);
 uint32_t blocks_take_free(struct ftl *f, uint32_t die);

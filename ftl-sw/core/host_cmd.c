@@ -105,7 +105,7 @@ static int read_try(struct ftl *f, uint16_t slot) {
     }
     rbuf_alloc(f, 1, &h->sgl[i]);
     h->pending++;
-    if (f->die[sb_die(f, ppa_sb(f, ppa))].victim != NONE32) h->waited |= SSD_CPLI_GC;
+    if (die_gc_busy(f, sb_die(f, ppa_sb(f, ppa)))) h->waited |= SSD_CPLI_GC;
     /* Extend the previous descriptor when this sector follows it in the same page/plane. */
     if (run_tag != NONE32 && ppa == run_next_ppa && ppa % g->spp != 0) {
       f->fop[run_tag].nsect++;

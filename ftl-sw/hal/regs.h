@@ -166,7 +166,7 @@ struct ssd_hif_dma {
 /* Completion info of a host read: what extra flash work it waited for. */
 #define SSD_CPLI_MAP_READ   (1u << 0)   /* a translation page read (mapping-cache miss)   */
 #define SSD_CPLI_MAP_WRITE  (1u << 1)   /* a translation page write (dirty eviction)      */
-#define SSD_CPLI_GC         (1u << 2)   /* garbage collection on a die it needed          */
+#define SSD_CPLI_GC         (1u << 2)   /* GC operations queued on a die it read from     */
 #define SSD_CPLI_QUEUED     (1u << 3)   /* held behind a write waiting for buffer space   */   /* with NOTIFY: also raise SSD_IRQ_HIF (else the */
                                         /* entry waits for the firmware's next look)     */
 

@@ -202,7 +202,7 @@ static void load_submit(struct ftl *f, uint32_t l) {
   }
   uint32_t ppa = d->gtd[ld->tp];
   uint32_t die = sb_die(f, ppa_sb(f, ppa));
-  if (f->die[die].victim != NONE32) ld->flags |= SSD_CPLI_GC;
+  if (die_gc_busy(f, die)) ld->flags |= SSD_CPLI_GC;
   uint32_t tag = fop_alloc(f, FOP_MAP_READ);
   f->fop[tag].gc_index = l;
   ld->state = LD_READING;
