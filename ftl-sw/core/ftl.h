@@ -366,7 +366,7 @@ int  dmap_start_batch(struct ftl *f, uint32_t tp);
 uint32_t *dmap_slot_page(struct ftl *f, uint32_t slot);
 void dmap_slot_grant(struct ftl *f, uint32_t region);
 void dmap_queue_write(struct ftl *f, uint32_t slot);
-uint32_t dmap_waiter_alloc(struct ftl *f);
+void dmap_waiter_free(struct dmap *d, uint32_t w);
 uint32_t dmap_waiter_new(struct ftl *f, uint8_t kind, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie);
 void dmap_resume_update(struct ftl *f, uint32_t w);
 void wbuf_map_applied(struct ftl *f, uint32_t slot);

@@ -61,7 +61,8 @@ static void lru_touch(struct dmap *d, uint32_t s) {
 }
 
 /* ------------------------------------------------------------------ records */
-uint32_t dmap_waiter_alloc(struct ftl *f) {
+/* Waiters: updates and trims count toward the flow-control limit, reads do not. */
+uint32_t dmap_waiter_new(struct ftl *f, uint8_t kind, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie) {
   struct dmap *d = &f->dm;
   uint32_t w = d->w_free;
   if (w == NONE32) {
@@ -70,14 +71,7 @@ uint32_t dmap_waiter_alloc(struct ftl *f) {
   }
   d->w_free = d->w[w].next;
   d->w[w].next = NONE32;
-  d->w[w].kind = WK_UPDATE;        /* callers set the kind; counted as an update until then */
-  d->upd_waiters++;
-  return w;
-}
-
-uint32_t dmap_waiter_new(struct ftl *f, uint8_t kind, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie) {
-  struct dmap *d = &f->dm;
-  uint32_t w = dmap_waiter_alloc(f);
+  if (kind != WK_READ) d->upd_waiters++;
   d->w[w].kind = kind;
   d->w[w].lpa = lpa;
   d->w[w].ppa = ppa;
@@ -86,7 +80,7 @@ uint32_t dmap_waiter_new(struct ftl *f, uint8_t kind, uint32_t lpa, uint32_t ppa
   return w;
 }
 
-static void waiter_free(struct dmap *d, uint32_t w) {
+void dmap_waiter_free(struct dmap *d, uint32_t w) {
   if (d->w[w].kind != WK_READ) d->upd_waiters--;
   d->w[w].kind = 0;
   d->w[w].next = d->w_free;
@@ -155,6 +149,22 @@ static void write_back(struct ftl *f, uint32_t s) {
   dmap_queue_write(f, s);
 }
 
+/* Evicts the LRU page of a region: a clean one is dropped (EVICT_DROPPED: its quota is free
+ * now), a dirty one starts its write-back (EVICT_WRITING); EVICT_NONE: nothing evictable. */
+enum { EVICT_NONE, EVICT_DROPPED, EVICT_WRITING };
+static int evict_lru(struct ftl *f, uint32_t region) {
+  struct dmap *d = &f->dm;
+  uint32_t v = d->reg[region].lru_tail;
+  if (v == NONE32) return EVICT_NONE;
+  if (d->slot[v].state == TPS_CLEAN) {
+    lru_remove(d, v);
+    slot_release(f, v);
+    return EVICT_DROPPED;
+  }
+  write_back(f, v);
+  return EVICT_WRITING;
+}
+
 /* A slot under region r's quota: a free one, a clean LRU page dropped, or NONE32 (a dirty LRU
  * page is being written back for it, or every slot is busy).  *wrote: a write-back started. */
 static uint32_t slot_acquire(struct ftl *f, uint32_t region, int *wrote) {
@@ -177,15 +187,9 @@ static uint32_t slot_acquire(struct ftl *f, uint32_t region, int *wrote) {
         if (d->reg[x].count > d->reg[x].cap && d->reg[x].lru_tail != NONE32) vr = x;
       if (vr == NONE32) return NONE32;
     }
-    uint32_t v = d->reg[vr].lru_tail;
-    if (v == NONE32) return NONE32;
-    if (d->slot[v].state == TPS_CLEAN) {
-      lru_remove(d, v);
-      slot_release(f, v);
-      continue;
-    }
-    write_back(f, v);
-    *wrote = 1;
+    const int e = evict_lru(f, vr);
+    if (e == EVICT_DROPPED) continue;
+    if (e == EVICT_WRITING) *wrote = 1;
     return NONE32;
   }
 }
@@ -225,11 +229,8 @@ static void load_grant(struct ftl *f, uint32_t l) {
     struct cache_region *r = &d->reg[ld->region];
     if (d->slot[cur].region != ld->region) {
       while (r->count >= r->cap) {
-        uint32_t v = r->lru_tail;
-        if (v == NONE32) { region_wait_push(d, l); ld->flags |= SSD_CPLI_MAP_WRITE; return; }
-        if (d->slot[v].state == TPS_CLEAN) { lru_remove(d, v); slot_release(f, v); continue; }
-        write_back(f, v);
-        ld->flags |= SSD_CPLI_MAP_WRITE;
+        if (evict_lru(f, ld->region) == EVICT_DROPPED) continue;
+        ld->flags |= SSD_CPLI_MAP_WRITE;   /* a write-back of this region frees the quota */
         region_wait_push(d, l);
         return;
       }
@@ -313,14 +314,11 @@ void dmap_load_for_read(struct ftl *f, uint32_t tp, uint16_t host_slot) {
     d->load[l].flags &= (uint8_t)~SSD_CPLI_MAP_WRITE;
     load_grant(f, l);
   }
-  uint32_t w = dmap_waiter_alloc(f);
-  d->w[w].kind = WK_READ;
-  d->upd_waiters--;
-  d->w[w].cookie = host_slot;
-  /* A write the load already waited for before this read joined is not this read's wait. */
+  /* A write the load already waited for before this read joined is not this read's wait
+   * (cond: the mask of the load's flags the read takes). */
   const uint8_t st = d->load[l].state;
-  d->w[w].cond = st == LD_WAIT_SLOT || st == LD_WAIT_WRITE ? 0xFFu : (uint8_t)~SSD_CPLI_MAP_WRITE;
-  load_add_waiter(d, l, w);
+  const uint32_t mask = st == LD_WAIT_SLOT || st == LD_WAIT_WRITE ? 0xFFu : (uint8_t)~SSD_CPLI_MAP_WRITE;
+  load_add_waiter(d, l, dmap_waiter_new(f, WK_READ, 0, 0, mask, host_slot));
   f->hc[host_slot].map_pending++;
   f->hc[host_slot].waited |= SSD_CPLI_MAP_READ;
   if (entry_mode(f)) adapt_note_read_miss(f);
@@ -342,7 +340,7 @@ void dmap_slot_grant(struct ftl *f, uint32_t region) {
 void dmap_resume_update(struct ftl *f, uint32_t w) {
   struct dmap *d = &f->dm;
   struct map_waiter mw = d->w[w];
-  waiter_free(d, w);
+  dmap_waiter_free(d, w);
   if (mw.kind == WK_TRIM) {
     if (dmap_trim(f, mw.lpa, mw.ppa, mw.cookie) && mw.cookie != NONE32) hcmd_trim_done(f, (uint16_t)mw.cookie);
   } else if (dmap_update(f, mw.lpa, mw.ppa, mw.cond, mw.cookie) && mw.cookie != NONE32) wbuf_map_applied(f, mw.cookie);
@@ -374,7 +372,7 @@ static void load_finish(struct ftl *f, uint32_t l) {
     } else {
       uint16_t slot = (uint16_t)d->w[w].cookie;
       uint8_t mask = (uint8_t)d->w[w].cond;
-      waiter_free(d, w);
+      dmap_waiter_free(d, w);
       f->hc[slot].waited |= flags & mask;
       if (--f->hc[slot].map_pending == 0) hcmd_map_ready(f, slot);
     }
@@ -504,11 +502,8 @@ int dmap_start_batch(struct ftl *f, uint32_t tp) {
 void dmap_shrink_region(struct ftl *f, uint32_t region) {
   struct dmap *d = &f->dm;
   struct cache_region *r = &d->reg[region];
-  while (r->count > r->cap && r->lru_tail != NONE32 && d->slot[r->lru_tail].state == TPS_CLEAN) {
-    uint32_t v = r->lru_tail;
-    lru_remove(d, v);
-    slot_release(f, v);
-  }
+  while (r->count > r->cap && r->lru_tail != NONE32 && d->slot[r->lru_tail].state == TPS_CLEAN)
+    evict_lru(f, region);
 }
 
 /* ------------------------------------------------------------------ lookups and updates */

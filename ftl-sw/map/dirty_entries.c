@@ -266,10 +266,7 @@ int dent_batch_step(struct ftl *f) {
     if (d->upd_head == NONE32) d->upd_tail = NONE32;
     const uint8_t kind = mw->kind;
     const uint32_t cookie = mw->cookie;
-    mw->kind = 0;
-    mw->next = d->w_free;
-    d->w_free = w;
-    d->upd_waiters--;
+    dmap_waiter_free(d, w);
     if (cookie != NONE32) {
       if (kind == WK_UPDATE) wbuf_map_applied(f, cookie);
       else hcmd_trim_done(f, (uint16_t)cookie);
