@@ -156,6 +156,7 @@ PlatformParams PlatformParams::from(const Config& c) {
   fw.clock_mhz = c.get_double("firmware.clock_mhz");
   fw.cpi = c.get_double("firmware.cpi");
   fw.quantum_instructions = uint32_t(c.get_int("firmware.quantum_instructions"));
+  fw.exact_quanta = c.get_bool("firmware.exact_quanta");
   fw.profile = c.get_bool("firmware.profile");
   fw.cores = uint32_t(c.get_int("firmware.cores"));
   if (fw.cores > 1 && fw.mode != "iss")

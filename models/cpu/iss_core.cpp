@@ -64,6 +64,7 @@ IssCore::IssCore(sc_core::sc_module_name name, uint32_t core_id, const IssParams
       if (addr < kCodeSize) functions_.emplace_back(addr, fname);
     std::sort(functions_.begin(), functions_.end());
   }
+  iss_->set_exact(p.exact_quanta);
   iss_->set_pc(image.entry);
   sysctl_.on_sleep.at(core_id) = [this](bool clear) {
     sleep_requested_ = true;
@@ -104,7 +105,8 @@ bool IssCore::access(tlm::tlm_command cmd, uint32_t addr, uint32_t* data) {
   mmio_++;
   if (trans_.is_response_error()) {
     stop_error_ = true;
-    error_ = "firmware core " + std::to_string(id_) + ": bus error at register " + hex(addr) + " (pc " + hex(pc()) + ")";
+    error_ = "firmware core " + std::to_string(id_) + ": bus error at register " + hex(addr) + " (pc " +
+             hex(iss_->access_pc()) + ")";
     end_quantum_after_this_instruction();
     return false;
   }
@@ -117,7 +119,7 @@ uint32_t IssCore::mmio_read(uint32_t offset, unsigned size) {
   if (size != 4 || (addr & 3u)) {
     stop_error_ = true;
     error_ = "firmware core " + std::to_string(id_) + ": " + std::to_string(size) + "-byte read of register " +
-             hex(addr) + " (registers are 32-bit)";
+             hex(addr) + " at pc " + hex(iss_->access_pc()) + " (registers are 32-bit)";
     end_quantum_after_this_instruction();
     return 0;
   }
@@ -131,7 +133,7 @@ void IssCore::mmio_write(uint32_t offset, unsigned size, uint32_t value) {
   if (size != 4 || (addr & 3u)) {
     stop_error_ = true;
     error_ = "firmware core " + std::to_string(id_) + ": " + std::to_string(size) + "-byte write of register " +
-             hex(addr) + " (registers are 32-bit)";
+             hex(addr) + " at pc " + hex(iss_->access_pc()) + " (registers are 32-bit)";
     end_quantum_after_this_instruction();
     return;
   }
@@ -230,6 +232,7 @@ void IssCore::run() {
     const uint32_t start_pc = pc();
     const auto h0 = std::chrono::steady_clock::now();
     const uint64_t executed = iss_->simulate(budget);
+    quanta_++;
     host_exec_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - h0).count();
     if (executed) {
       const sc_core::sc_time t(double(executed) * instr_ps_, sc_core::SC_PS);

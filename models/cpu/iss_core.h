@@ -40,6 +40,7 @@ struct IssParams {
   double clock_mhz = 800;
   double cpi = 1.0;
   uint32_t quantum_instructions = 1000;
+  bool exact_quanta = false;       // quanta of exactly quantum_instructions (else: to a block end)
   bool profile = false;            // count instructions per code address (firmware.profile)
 };
 
@@ -64,6 +65,10 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
   uint64_t mmio_accesses() const override { return mmio_; }
   double host_seconds_executing() const override { return host_exec_s_; }
   uint64_t traps() const { return traps_; }
+  uint64_t unlocated_accesses() const { return iss_->unlocated_accesses(); }
+  uint64_t quanta() const override { return quanta_; }
+  std::string engine() const { return iss_->engine(); }
+  bool exact_quanta() const { return iss_->exact(); }
 
   // Debugging: the core starts halted and serves `gdb` (which outlives the simulation).
   void attach_debugger(GdbServer* gdb);
@@ -100,7 +105,7 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
   bool sleep_requested_ = false, clear_on_wake_ = false, stop_error_ = false;
   std::string error_;
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME, idle_ = sc_core::SC_ZERO_TIME;
-  uint64_t wakeups_ = 0, mmio_ = 0, traps_ = 0;
+  uint64_t wakeups_ = 0, mmio_ = 0, traps_ = 0, quanta_ = 0;
   GdbServer* gdb_ = nullptr;
   bool debug_halt_ = false, debug_step_ = false;
   bool debug_serve();                  // false: the debugger killed the run

@@ -1,7 +1,14 @@
-// The instruction-set simulator interface an ISS core drives: an RV32 hart that executes an
-// exact number of instructions, ends early when asked, reports synchronous traps without
+// The instruction-set simulator interface an ISS core drives: an RV32 hart that executes a
+// counted number of instructions, ends early when asked, reports synchronous traps without
 // entering them, and exposes registers, the machine CSRs the core needs, and memory.
 // UnicornRv32 implements it; another ISS can replace it behind the same calls.
+//
+// Two ways to end a run (set_exact):
+//  * exact: simulate(n) retires exactly n instructions (a check before every instruction);
+//  * per block (the default, several times faster): the run ends at the first basic-block
+//    boundary at or after n instructions, so it may retire up to one block more.
+// In both, the count of retired instructions is exact at every moment, including inside a
+// Bus callback, where it includes the accessing instruction.
 #pragma once
 
 #include <cstdint>
@@ -29,17 +36,32 @@ class Rv32Iss {
 
   virtual ~Rv32Iss() = default;
 
+  // The simulator's name and version (for results), e.g. "Unicorn 2.0.1".
+  virtual std::string engine() const = 0;
+
   virtual void map_memory(uint32_t base, uint32_t size, uint8_t* host, bool executable) = 0;
   virtual void map_mmio(uint32_t base, uint32_t size, Bus& bus) = 0;
 
-  // Executes up to `count` instructions from the PC; returns how many retired.  Ends sooner
-  // after end_after_current(), before an instruction the breakpoint filter names, on a
-  // synchronous trap (take_trap) or an error (error()).
+  // Exact instruction counts per run, or runs that end at block boundaries (see above).
+  virtual void set_exact(bool exact) = 0;
+  virtual bool exact() const = 0;
+
+  // Executes instructions from the PC until `count` have retired (exact) or the first block
+  // boundary at or after that (per block); returns how many retired.  Ends sooner after
+  // end_after_current(), before an instruction the breakpoint filter names, on a synchronous
+  // trap (take_trap) or an error (error()).
   virtual uint64_t simulate(uint64_t count) = 0;
-  // From a Bus callback: end simulate() once the instruction in progress has retired.
+  // From a Bus callback: end simulate() once the instruction in progress has retired (per
+  // block: at the end of its basic block; the instructions up to there retire too).
   virtual void end_after_current() = 0;
-  // Instructions retired since the start, counted live (also inside Bus callbacks).
+  // Instructions retired since the start, counted live (inside a Bus callback: up to and
+  // including the accessing instruction).
   virtual uint64_t retired() const = 0;
+  // Inside a Bus callback: the address of the accessing instruction.
+  virtual uint32_t access_pc() const = 0;
+  // Per block: accesses whose instruction could not be found in the block (their time is
+  // then the block's start); 0 for code the decoder knows.
+  virtual uint64_t unlocated_accesses() const = 0;
   // The synchronous trap (ecall, ebreak) that ended the last simulate(), if any; the core
   // enters it (mepc, mcause, mstatus, PC <- mtvec).
   virtual bool take_trap(Trap& out) = 0;
@@ -57,8 +79,9 @@ class Rv32Iss {
 
   // Debugging: simulate() stops before an instruction whose PC the filter accepts, except
   // the first instruction after set_pc()/a stop at that PC (so that a resume steps over it).
+  // A filter makes the runs exact while it is set.
   virtual void set_breakpoint_filter(std::function<bool(uint32_t)> filter) = 0;
-  // Profiling: instructions executed per 2-byte code address below `code_size`.
+  // Profiling: instructions executed per 2-byte code address below `code_size` (exact runs).
   virtual void enable_profile(uint32_t code_size) = 0;
   virtual const std::vector<uint32_t>& profile_counts() const = 0;
   virtual void reset_profile() = 0;

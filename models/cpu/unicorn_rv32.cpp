@@ -1,14 +1,41 @@
-// Rv32Iss on Unicorn 2: exact instruction counts from a code hook that counts every
-// instruction and ends the run before the first one past the budget; early ends requested
-// from MMIO callbacks take effect at the next instruction (stopping Unicorn inside an MMIO
-// callback would restart the accessing instruction); ecall/ebreak reported with the PC
-// Unicorn gives (already past them) turned back into the instruction's address.
+// Rv32Iss on Unicorn 2.
+//
+// Counting: per block (default) a block hook adds each translated block's instruction count
+// (decoded once from the code and cached) before the block runs, and ends the run before the
+// first block that starts at or past the budget: Unicorn checks for a stop request between
+// the block hook and the block's first instruction, so a stopped block does not execute and
+// the PC is its start.  Exact runs use a code hook before every instruction instead.
+//
+// Peripheral accesses: the MMIO callback does not know the PC (Unicorn updates it only at
+// block ends), but TCG writes the guest registers back before every load/store helper, so
+// the accessing instruction is found exactly by decoding the current block: the first load
+// or store (after the one matched last in this block) of the access's direction and size
+// whose base register plus offset is the accessed address.  That gives the exact retired
+// count (the local time of the access) and the PC for error messages.
+//
+// Stores: QEMU's softmmu sends a store to its slow path while the page's TLB entry is
+// marked not-dirty, and Unicorn clears that mark only for pages that are not executable and
+// not watched by a memory hook (2.1; 2.0 never clears it).  In M-mode every page is
+// executable (no translation: read, write, execute).  So the hart's data accesses go through
+// an identity Sv32 map: mstatus.MPRV with MPP = U and SUM, one root table of 4 MiB pages,
+// executable only where code is mapped; invalid accesses are watched only in the unmapped
+// gaps.  Same addresses, same results; data stores take the fast path (a store loop: 4x
+// with Unicorn 2.1.4, 1.6x with 2.0.1).  Visible to the firmware: satp, and mstatus MPRV,
+// SUM and MPP (a trap handler's mret returns to M-mode as before and leaves MPP = U).
+//
+// Early ends requested from MMIO callbacks take effect at the next instruction (exact) or
+// block (per block): stopping Unicorn inside an MMIO callback would restart the accessing
+// instruction.  ecall/ebreak are reported with the PC Unicorn gives (already past them)
+// turned back into the instruction's address.
 #include <unicorn/unicorn.h>
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
+#include "models/cpu/rv32_decode.h"
 #include "models/cpu/rv32_iss.h"
 
 namespace ssdvp {
@@ -37,38 +64,78 @@ int csr_reg(Rv32Iss::Csr c) {
   }
 }
 
+// Executable memory as the host sees it, with the instruction count of every block that has
+// started at each 2-byte address (size in bytes << 16 | count; 0 = not known yet).
+struct CodeRegion {
+  uint32_t base = 0, size = 0;
+  const uint8_t* host = nullptr;
+  std::vector<uint32_t> block_counts;
+
+  bool contains(uint64_t a, uint64_t len) const { return a >= base && a + len <= uint64_t(base) + size; }
+  uint16_t parcel(uint32_t a) const {
+    uint16_t v;
+    std::memcpy(&v, host + (a - base), 2);
+    return v;
+  }
+  uint32_t insn(uint32_t a) const {
+    const uint16_t lo = parcel(a);
+    return rv32_length(lo) == 2 || !contains(a, 4) ? lo : uint32_t(lo) | uint32_t(parcel(a + 2)) << 16;
+  }
+};
+
 class UnicornRv32 final : public Rv32Iss {
  public:
   UnicornRv32() {
     check(uc_open(UC_ARCH_RISCV, UC_MODE_RISCV32, &uc_), "cannot open a RISC-V 32 engine");
-    install_code_hook();
+    install_counting_hook();
     uc_hook h;
     check(uc_hook_add(uc_, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&UnicornRv32::hook_intr), this, 1, 0), "trap hook");
-    check(uc_hook_add(uc_, &h, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&UnicornRv32::hook_invalid), this, 1, 0),
-          "invalid-access hook");
   }
   ~UnicornRv32() override { uc_close(uc_); }
+
+  std::string engine() const override {
+    const unsigned v = uc_version(nullptr, nullptr);
+    return "Unicorn " + std::to_string(v >> 24) + "." + std::to_string((v >> 16) & 0xFF) + "." +
+           std::to_string((v >> 8) & 0xFF);
+  }
 
   void map_memory(uint32_t base, uint32_t size, uint8_t* host, bool executable) override {
     check(uc_mem_map_ptr(uc_, base, size, executable ? UC_PROT_ALL : (UC_PROT_READ | UC_PROT_WRITE), host),
           "map memory at " + hex(base));
+    if (executable) code_.push_back(CodeRegion{base, size, host, std::vector<uint32_t>(size / 2, 0u)});
+    mapped_.push_back({base, uint64_t(base) + size});
   }
   void map_mmio(uint32_t base, uint32_t size, Bus& bus) override {
-    check(uc_mmio_map(uc_, base, size, &UnicornRv32::mmio_read_cb, &bus, &UnicornRv32::mmio_write_cb, &bus),
+    mmio_base_ = base;
+    check(uc_mmio_map(uc_, base, size, &UnicornRv32::mmio_read_cb, this, &UnicornRv32::mmio_write_cb, this),
           "map peripherals");
+    bus_ = &bus;
+    mapped_.push_back({base, uint64_t(base) + size});
   }
 
+  void set_exact(bool exact) override {
+    if (exact == exact_requested_) return;
+    exact_requested_ = exact;
+    install_counting_hook();
+  }
+  bool exact() const override { return exact_; }
+
   uint64_t simulate(uint64_t count) override {
+    if (!prepared_) prepare_address_space();
     const uint64_t start = counter_;
     limit_ = counter_ + count;
     error_.clear();
+    block_pc_ = kNoBlock;
     const uc_err err = uc_emu_start(uc_, pc(), 0xFFFFFFFFull, 0, 0);
     if (err != UC_ERR_OK && !trap_pending_ && error_.empty())
       error_ = std::string(uc_strerror(err)) + " at pc " + hex(pc());
+    block_pc_ = kNoBlock;
     return counter_ - start;
   }
   void end_after_current() override { limit_ = counter_; }
-  uint64_t retired() const override { return counter_; }
+  uint64_t retired() const override { return in_access_ ? access_retired_ : counter_; }
+  uint32_t access_pc() const override { return access_pc_; }
+  uint64_t unlocated_accesses() const override { return unlocated_; }
   bool take_trap(Trap& out) override {
     if (!trap_pending_) return false;
     trap_pending_ = false;
@@ -104,36 +171,140 @@ class UnicornRv32 final : public Rv32Iss {
     return uc_mem_read(uc_, addr, out, len) == UC_ERR_OK;
   }
   bool write_mem(uint32_t addr, const uint8_t* in, uint32_t len) override {
-    return uc_mem_write(uc_, addr, in, len) == UC_ERR_OK;
+    if (uc_mem_write(uc_, addr, in, len) != UC_ERR_OK) return false;
+    // Code may have changed: forget the block counts around it (a block is at most a page).
+    for (CodeRegion& r : code_) {
+      if (uint64_t(addr) + len + 4096 <= r.base || addr >= uint64_t(r.base) + r.size) continue;
+      const uint32_t lo = addr > r.base + 4096 ? addr - 4096 - r.base : 0;
+      const uint32_t hi = std::min<uint64_t>(uint64_t(addr) + len - r.base, r.size);
+      std::fill(r.block_counts.begin() + lo / 2, r.block_counts.begin() + (hi + 1) / 2, 0u);
+    }
+    return true;
   }
 
   void set_breakpoint_filter(std::function<bool(uint32_t)> f) override {
     breakpoint_ = std::move(f);
-    install_code_hook();
+    install_counting_hook();
   }
   void enable_profile(uint32_t code_size) override {
     profile_.assign(code_size / 2, 0);
-    install_code_hook();
+    install_counting_hook();
   }
   const std::vector<uint32_t>& profile_counts() const override { return profile_; }
   void reset_profile() override { std::fill(profile_.begin(), profile_.end(), 0u); }
 
  private:
-  // The per-instruction hook is the ISS's main cost: the plain one only counts; the full one
-  // (breakpoints or profiling on) also checks the PC.
-  void install_code_hook() {
-    if (code_hook_) uc_hook_del(uc_, code_hook_);
+  static constexpr uint32_t kNoBlock = 0xFFFFFFFFu;
+
+  // One counting hook at a time: per block, or before every instruction (exact runs,
+  // breakpoints, profiling; the plain one only counts).  Deleting a hook makes Unicorn drop
+  // the blocks it instrumented; the flush also drops blocks translated before any hook.
+  void install_counting_hook() {
     const bool full = breakpoint_ || !profile_.empty();
-    void* fn = full ? reinterpret_cast<void*>(&UnicornRv32::hook_code_full) : reinterpret_cast<void*>(&UnicornRv32::hook_code);
-    check(uc_hook_add(uc_, &code_hook_, UC_HOOK_CODE, fn, this, 1, 0), "code hook");
+    const bool exact = exact_requested_ || full;
+    void* fn = !exact ? reinterpret_cast<void*>(&UnicornRv32::hook_block)
+               : full ? reinterpret_cast<void*>(&UnicornRv32::hook_code_full)
+                      : reinterpret_cast<void*>(&UnicornRv32::hook_code);
+    if (counting_hook_ && fn == counting_fn_) return;
+    if (counting_hook_) uc_hook_del(uc_, counting_hook_);
+    check(uc_hook_add(uc_, &counting_hook_, exact ? UC_HOOK_CODE : UC_HOOK_BLOCK, fn, this, 1, 0), "counting hook");
+    check(uc_ctl(uc_, UC_CTL_WRITE(UC_CTL_TB_FLUSH, 0)), "flush translated blocks");
+    counting_fn_ = fn;
+    exact_ = exact;
   }
 
-  static void hook_code(uc_engine* uc, uint64_t, uint32_t, void* self) {
+  // Before the first run, once the memory map is known: the identity map for data accesses
+  // and the invalid-access hooks over the gaps (see the file comment).
+  void prepare_address_space() {
+    prepared_ = true;
+    constexpr uint64_t kMega = 1ull << 22;
+    auto overlaps = [&](uint64_t b, uint64_t e, const std::vector<std::pair<uint64_t, uint64_t>>& set) {
+      for (const auto& [mb, me] : set)
+        if (mb < e && b < me) return true;
+      return false;
+    };
+    std::vector<std::pair<uint64_t, uint64_t>> code;
+    for (const CodeRegion& r : code_) code.push_back({r.base, uint64_t(r.base) + r.size});
+    uint32_t table_page = 0;   // the highest free 4 MiB page holds the table
+    for (uint32_t i = 1023; i > 0 && !table_page; i--)
+      if (!overlaps(i * kMega, (i + 1) * kMega, mapped_)) table_page = i;
+    if (table_page) {
+      constexpr uint32_t kV = 1, kR = 2, kW = 4, kX = 8, kU = 16, kA = 64, kD = 128;
+      for (uint32_t i = 0; i < 1024; i++)
+        page_table_[i] = i == table_page ? 0u
+                                         : (i << 20) | kV | kR | kW | kU | kA | kD |
+                                               (overlaps(i * kMega, (i + 1) * kMega, code) ? kX : 0u);
+      const uint32_t table = table_page << 22;
+      check(uc_mem_map_ptr(uc_, table, sizeof page_table_, UC_PROT_READ | UC_PROT_WRITE, page_table_.data()),
+            "map the address-translation table");
+      mapped_.push_back({table, uint64_t(table) + sizeof page_table_});
+      const uint32_t satp = 0x80000000u | (table >> 12);   // Sv32
+      check(uc_reg_write(uc_, UC_RISCV_REG_SATP, &satp), "satp");
+      constexpr uint32_t kMprv = 1u << 17, kSum = 1u << 18, kMpp = 3u << 11;
+      set_csr(Csr::Mstatus, (csr(Csr::Mstatus) & ~kMpp) | kMprv | kSum);   // MPP = U
+    }
+    std::sort(mapped_.begin(), mapped_.end());
+    uint64_t from = 0;
+    for (size_t i = 0; i <= mapped_.size(); i++) {
+      const uint64_t to = i < mapped_.size() ? mapped_[i].first : 1ull << 32;
+      if (to > from) {
+        uc_hook h;
+        check(uc_hook_add(uc_, &h, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&UnicornRv32::hook_invalid), this, from,
+                          to - 1),
+              "invalid-access hook");
+      }
+      if (i < mapped_.size()) from = std::max(from, mapped_[i].second);
+    }
+  }
+
+  CodeRegion* region_of(uint64_t address, uint64_t len) {
+    for (CodeRegion& r : code_)
+      if (r.contains(address, len)) return &r;
+    return nullptr;
+  }
+
+  // Instructions in the block [address, address + size).
+  uint32_t block_count(uint64_t address, uint32_t size) {
+    CodeRegion* r = region_of(address, size);
+    if (!r || size == 0 || size > 0xFFFF) return count_instructions(r, address, size);
+    uint32_t& slot = r->block_counts[(address - r->base) >> 1];
+    if ((slot >> 16) != size) slot = size << 16 | count_instructions(r, address, size);
+    return slot & 0xFFFFu;
+  }
+  uint32_t count_instructions(const CodeRegion* r, uint64_t address, uint32_t size) {
+    uint32_t n = 0;
+    for (uint64_t a = address; a < address + size; n++) {
+      uint16_t parcel = 0;
+      if (r && r->contains(a, 2)) parcel = r->parcel(uint32_t(a));
+      else uc_mem_read(uc_, a, &parcel, 2);
+      a += rv32_length(parcel);
+    }
+    return n ? n : 1;   // a block always holds at least the instruction it starts with
+  }
+
+  // Before every block: ends the run if the budget is spent (the block does not execute),
+  // else counts the whole block as retiring.
+  static void hook_block(uc_engine* uc, uint64_t address, uint32_t size, void* self) {
     auto* c = static_cast<UnicornRv32*>(self);
     if (c->counter_ >= c->limit_) {
       uc_emu_stop(uc);
       return;
     }
+    c->block_pc_ = uint32_t(address);
+    c->block_end_ = uint32_t(address + size);
+    c->block_first_ = c->counter_;
+    c->matched_index_ = -1;
+    c->matched_kinds_ = 0;
+    c->counter_ += c->block_count(address, size);
+  }
+
+  static void hook_code(uc_engine* uc, uint64_t address, uint32_t, void* self) {
+    auto* c = static_cast<UnicornRv32*>(self);
+    if (c->counter_ >= c->limit_) {
+      uc_emu_stop(uc);
+      return;
+    }
+    c->insn_pc_ = uint32_t(address);
     c->counter_++;
   }
 
@@ -150,8 +321,41 @@ class UnicornRv32 final : public Rv32Iss {
       return;
     }
     c->skip_breakpoint_at_ = 0xFFFFFFFFu;
+    c->insn_pc_ = uint32_t(address);
     c->counter_++;
     if (address < c->profile_.size() * 2) c->profile_[address >> 1]++;
+  }
+
+  // Sets access_retired_ and access_pc_ for a peripheral access (see the file comment).
+  void locate_access(uint32_t addr, bool write, unsigned size) {
+    in_access_ = true;
+    if (exact_) {
+      access_retired_ = counter_;
+      access_pc_ = insn_pc_;
+      return;
+    }
+    const CodeRegion* r = block_pc_ == kNoBlock ? nullptr : region_of(block_pc_, block_end_ - block_pc_);
+    const unsigned kind = write ? 2u : 1u;
+    int index = 0;
+    for (uint32_t a = block_pc_; r && a < block_end_; index++) {
+      const uint32_t insn = r->insn(a);
+      Rv32MemAccess m;
+      const bool later = index > matched_index_ || (index == matched_index_ && !(matched_kinds_ & kind));
+      if (later && rv32_memory_access(insn, m) && (write ? m.store : m.load) && m.size == size &&
+          reg(m.base) + uint32_t(m.offset) == addr) {
+        if (index != matched_index_) matched_kinds_ = 0;
+        matched_index_ = index;
+        matched_kinds_ |= kind;
+        access_retired_ = block_first_ + uint64_t(index) + 1;
+        access_pc_ = a;
+        return;
+      }
+      a += rv32_length(uint16_t(insn));
+    }
+    // Not found (code the decoder does not know): the block's start, counted.
+    unlocated_++;
+    access_retired_ = block_pc_ == kNoBlock ? counter_ : block_first_ + 1;
+    access_pc_ = block_pc_ == kNoBlock ? pc() : block_pc_;
   }
 
   static void hook_intr(uc_engine* uc, uint32_t intno, void* self) {
@@ -181,17 +385,42 @@ class UnicornRv32 final : public Rv32Iss {
     return false;
   }
 
-  static uint64_t mmio_read_cb(uc_engine*, uint64_t offset, unsigned size, void* bus) {
-    auto* b = static_cast<Bus*>(bus);
-    return b->mmio_read(uint32_t(offset), size);
+  static uint64_t mmio_read_cb(uc_engine*, uint64_t offset, unsigned size, void* self) {
+    auto* c = static_cast<UnicornRv32*>(self);
+    c->locate_access(c->mmio_base_ + uint32_t(offset), false, size);
+    const uint32_t v = c->bus_->mmio_read(uint32_t(offset), size);
+    c->in_access_ = false;
+    return v;
   }
-  static void mmio_write_cb(uc_engine*, uint64_t offset, unsigned size, uint64_t value, void* bus) {
-    static_cast<Bus*>(bus)->mmio_write(uint32_t(offset), size, uint32_t(value));
+  static void mmio_write_cb(uc_engine*, uint64_t offset, unsigned size, uint64_t value, void* self) {
+    auto* c = static_cast<UnicornRv32*>(self);
+    c->locate_access(c->mmio_base_ + uint32_t(offset), true, size);
+    c->bus_->mmio_write(uint32_t(offset), size, uint32_t(value));
+    c->in_access_ = false;
   }
 
   uc_engine* uc_ = nullptr;
-  uc_hook code_hook_ = 0;
+  uc_hook counting_hook_ = 0;
+  void* counting_fn_ = nullptr;
+  bool exact_requested_ = false, exact_ = false;
   uint64_t counter_ = 0, limit_ = 0;
+  std::vector<CodeRegion> code_;
+  std::vector<std::pair<uint64_t, uint64_t>> mapped_;   // [base, end) of memory and peripherals
+  bool prepared_ = false;
+  alignas(4096) std::array<uint32_t, 1024> page_table_{};
+  Bus* bus_ = nullptr;
+  uint32_t mmio_base_ = 0;
+
+  // The block running now (per block) or the instruction (exact).
+  uint32_t block_pc_ = kNoBlock, block_end_ = 0, insn_pc_ = 0;
+  uint64_t block_first_ = 0;   // retired before the block
+  int matched_index_ = -1;     // the block's instruction matched by the last access
+  unsigned matched_kinds_ = 0; // which directions it matched (1 read, 2 write)
+  bool in_access_ = false;
+  uint64_t access_retired_ = 0;
+  uint32_t access_pc_ = 0;
+  uint64_t unlocated_ = 0;
+
   bool trap_pending_ = false;
   Trap trap_;
   std::string error_;

@@ -31,7 +31,7 @@ struct IssBench {
   std::vector<std::unique_ptr<IssCore>> cores;
   IssCore* core = nullptr;
 
-  IssBench(const std::string& program, uint32_t quantum, uint32_t ncores = 1) {
+  IssBench(const std::string& program, uint32_t quantum, uint32_t ncores = 1, bool exact = false) {
     DramParams dp;
     dp.size_bytes = 64u << 20;
     dp.bandwidth_mbps = 10000;
@@ -55,6 +55,7 @@ struct IssBench {
     p.clock_mhz = 800;
     p.cpi = 1.0;
     p.quantum_instructions = quantum;
+    p.exact_quanta = exact;
     const std::string path = std::string(SSDVP_FIRMWARE_DIR) + "/iss-test-" + program + ".elf";
     for (uint32_t c = 0; c < ncores; c++) {
       cores.push_back(std::make_unique<IssCore>(("core" + std::to_string(c)).c_str(), c, p, *dram, *sysctl,
@@ -71,8 +72,8 @@ struct IssBench {
   uint32_t result(int i) { return dram->as<uint32_t>(SSD_DRAM_BASE + 0x2000)[i]; }
 };
 
-void quantum_case(uint32_t quantum) {
-  IssBench b("quantum", quantum);
+void quantum_case(uint32_t quantum, bool exact) {
+  IssBench b("quantum", quantum, 1, exact);
   ASSERT_TRUE(b.run()) << (fatal_errors().empty() ? "no halt" : fatal_errors()[0]);
   // 1001 instructions at 800 MHz, CPI 1: 1251.25 ns; the timer counts whole ns.
   EXPECT_NEAR(double(b.result(0)), 1251.25, 0.75) << "quantum " << quantum;
@@ -80,9 +81,26 @@ void quantum_case(uint32_t quantum) {
 
 }  // namespace
 
-TEST(IssCore, QuantumTimingIsExactWithSmallQuanta) { quantum_case(7); }
-TEST(IssCore, QuantumTimingIsExactWithMediumQuanta) { quantum_case(100); }
-TEST(IssCore, QuantumTimingIsExactWithLargeQuanta) { quantum_case(100000); }
+// Per-block quanta (the default) and exact ones: the timer reads see the same time.
+TEST(IssCore, QuantumTimingIsExactWithSmallQuanta) { quantum_case(7, false); }
+TEST(IssCore, QuantumTimingIsExactWithMediumQuanta) { quantum_case(100, false); }
+TEST(IssCore, QuantumTimingIsExactWithLargeQuanta) { quantum_case(100000, false); }
+TEST(IssCore, QuantumTimingIsExactWithSmallExactQuanta) { quantum_case(7, true); }
+TEST(IssCore, QuantumTimingIsExactWithMediumExactQuanta) { quantum_case(100, true); }
+TEST(IssCore, QuantumTimingIsExactWithLargeExactQuanta) { quantum_case(100000, true); }
+
+// How often the core synchronises on a run of 1000 nops between two timer reads: exact
+// quanta of 100 end every 100 instructions; per-block quanta end at the first block end at or
+// after 100, and Unicorn's blocks of nops are long (up to a page), so far fewer quanta.
+void synchronisation_case(bool exact) {
+  IssBench b("quantum", 100, 1, exact);
+  ASSERT_TRUE(b.run()) << (fatal_errors().empty() ? "no halt" : fatal_errors()[0]);
+  const uint64_t at_budget = b.core->instructions() / 100;
+  if (exact) EXPECT_GE(b.core->quanta(), at_budget);
+  else EXPECT_LT(b.core->quanta(), at_budget / 2) << b.core->instructions() << " instructions";
+}
+TEST(IssCore, ExactQuantaSynchroniseAtTheBudget) { synchronisation_case(true); }
+TEST(IssCore, PerBlockQuantaSynchroniseAtBlockEnds) { synchronisation_case(false); }
 
 TEST(IssCore, TrapAndInterruptEntryAndReturn) {
   IssBench b("traps", 1000);

@@ -18,15 +18,15 @@ struct Result {
   nlohmann::json run;
 };
 
-Result run_mode(const std::string& mode, const std::string& workload) {
-  const std::string dir = std::string(::testing::TempDir()) + "fil-" + mode;
+Result run_mode(const std::string& mode, const std::string& workload, const std::string& extra = "") {
+  const std::string dir = std::string(::testing::TempDir()) + "fil-" + mode + (extra.empty() ? "" : "-exact");
   const std::string map = dir + "/map.bin";
   const std::string cmd = std::string(SSDVP_BINARY) + " run --quiet --no-precondition --out " + dir +
                           " --dump-map " + map + " --workload '" + workload + "'" +
                           " --set firmware.mode=" + mode +
                           " --set nand.channels=4 --set nand.ways=2 --set nand.blocks_per_plane=64"
-                          " --set nand.mlc.pages_per_block=64 --set dram.size_mib=256 --set sim.progress=false"
-                          " > " + dir + ".log 2>&1";
+                          " --set nand.mlc.pages_per_block=64 --set dram.size_mib=256 --set sim.progress=false" +
+                          extra + " > " + dir + ".log 2>&1";
   std::system(("mkdir -p " + dir).c_str());
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   Result r;
@@ -39,12 +39,10 @@ Result run_mode(const std::string& mode, const std::string& workload) {
   return r;
 }
 
-}  // namespace
-
-TEST(NativeVsIss, SameFinalMapAndDataAtQueueDepthOne) {
+void compare_with_native(const std::string& iss_extra) {
   const std::string workload = "fio:rw=randrw,rwmixread=50,bs=8k,iodepth=1,io=4000,seed=5";
   const Result native = run_mode("native", workload);
-  const Result iss = run_mode("iss", workload);
+  const Result iss = run_mode("iss", workload, iss_extra);
   ASSERT_FALSE(native.map.empty());
   EXPECT_EQ(native.map.size(), iss.map.size());
   size_t mapped = 0, differ = 0;
@@ -61,4 +59,14 @@ TEST(NativeVsIss, SameFinalMapAndDataAtQueueDepthOne) {
   EXPECT_EQ(native.run["ftl"]["host_write_sectors"], iss.run["ftl"]["host_write_sectors"]);
   EXPECT_EQ(native.run["integrity"]["sectors_checked"], iss.run["integrity"]["sectors_checked"]);
   EXPECT_EQ(iss.run["firmware"]["mode"], "iss");
+  EXPECT_EQ(iss.run["firmware"]["exact_quanta"].get<bool>(), !iss_extra.empty());
+  EXPECT_EQ(iss.run["firmware"]["mmio_accesses_unlocated"].get<uint64_t>(), 0u);
+}
+
+}  // namespace
+
+// Per-block quanta (the default) and exact quanta end with the same map as native.
+TEST(NativeVsIss, SameFinalMapAndDataAtQueueDepthOne) { compare_with_native(""); }
+TEST(NativeVsIss, SameFinalMapAndDataAtQueueDepthOneWithExactQuanta) {
+  compare_with_native(" --set firmware.exact_quanta=true");
 }
