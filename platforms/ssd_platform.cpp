@@ -156,6 +156,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
     ip.clock_mhz = p_.firmware.clock_mhz;
     ip.cpi = p_.firmware.cpi;
     ip.quantum_instructions = p_.firmware.quantum_instructions;
+    ip.exact_quanta = p_.firmware.exact_quanta;
     ip.profile = p_.firmware.profile;
     for (uint32_t c = 0; c < p_.firmware.cores; c++) {
       const ElfImage image = ElfImage::load(path, IssCore::loadable_regions(c));
@@ -244,7 +245,7 @@ SsdPlatform::Snapshot SsdPlatform::snapshot() {
   s.dram_busy_ps = dram_->busy_ps();
   for (const FirmwareCore* c : cores_)
     s.cores.push_back({c->busy_time().to_seconds(), c->idle_time().to_seconds(), c->host_seconds_executing(),
-                       c->wakeups(), c->mmio_accesses(), c->instructions()});
+                       c->wakeups(), c->mmio_accesses(), c->instructions(), c->quanta()});
   return s;
 }
 
@@ -414,11 +415,19 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                      {"wakeups", b.wakeups - a.wakeups},
                      {"mmio_accesses", b.mmio - a.mmio},
                      {"instructions", b.instructions - a.instructions},
+                     {"quanta", b.quanta - a.quanta},
                      {"host_seconds_executing", host},
                      {"mips_while_executing", host > 0 ? double(b.instructions - a.instructions) / host / 1e6 : 0.0}});
   }
   r["firmware"] = {{"mode", p_.firmware.mode}, {"cores", cores}, {"uart", uart_->lines()},
                    {"mailbox_messages", mailbox_->messages_sent()}};
+  if (auto* iss = dynamic_cast<IssCore*>(core_)) {
+    r["firmware"]["iss_engine"] = iss->engine();
+    r["firmware"]["exact_quanta"] = iss->exact_quanta();
+    uint64_t unlocated = 0;
+    for (const FirmwareCore* c : cores_) unlocated += static_cast<const IssCore*>(c)->unlocated_accesses();
+    r["firmware"]["mmio_accesses_unlocated"] = unlocated;
+  }
   if (auto* iss = dynamic_cast<IssCore*>(core_); iss && p_.firmware.profile) {
     json prof = json::array();
     for (const auto& [fn, n] : iss->profile()) prof.push_back({{"function", fn}, {"instructions", n}});

@@ -69,7 +69,7 @@ class SsdPlatform {
     std::vector<uint64_t> die_erases;
     struct Core {
       double busy_s = 0, idle_s = 0, host_s = 0;
-      uint64_t wakeups = 0, mmio = 0, instructions = 0;
+      uint64_t wakeups = 0, mmio = 0, instructions = 0, quanta = 0;
     };
     std::vector<Core> cores;
   };
