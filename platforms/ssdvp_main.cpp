@@ -79,6 +79,18 @@ nlohmann::json bench_case(const std::string& platform, const std::string& worklo
   return nlohmann::json::parse(in);
 }
 
+// The fastest of `repeat` runs of a case (the machine's noise only ever slows a run down).
+nlohmann::json best_case(unsigned repeat, const std::string& platform, const std::string& workload,
+                         const std::vector<std::string>& sets) {
+  nlohmann::json best;
+  for (unsigned i = 0; i < std::max(repeat, 1u); i++) {
+    nlohmann::json r = bench_case(platform, workload, sets, "ssdvp-bench");
+    if (best.is_null() || r["host_requests_per_wall_s"].get<double>() > best["host_requests_per_wall_s"].get<double>())
+      best = std::move(r);
+  }
+  return best;
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -113,6 +125,8 @@ int sc_main(int argc, char* argv[]) {
                   "also run the filled cases with channel.model = rtl (wall-time ratio to tlm) and one busy channel "
                   "(bus cycles per wall second)");
   bench->add_option("--set,-s", sets, "override a configuration key: key=value")->take_all();
+  unsigned bench_repeat = 3;
+  bench->add_option("--repeat,-r", bench_repeat, "runs per case; the fastest counts (default 3)");
 
   auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");
   CLI11_PARSE(app, argc, argv);
@@ -140,7 +154,7 @@ int sc_main(int argc, char* argv[]) {
         std::vector<std::string> bsets = sets;
         bsets.insert(bsets.end(), c.sets.begin(), c.sets.end());
         bsets.push_back("sim.progress=false");
-        auto r = bench_case(platform, c.spec, bsets, "ssdvp-bench");
+        auto r = best_case(bench_repeat, platform, c.spec, bsets);
         native_rate.push_back(r["host_requests_per_wall_s"].get<double>());
         const double wall = r["run_wall_time_s"].get<double>();
         const auto& f = r["ftl"];
@@ -151,14 +165,17 @@ int sc_main(int argc, char* argv[]) {
                                  wall > 0 ? flash_ops / wall : 0.0, r["waf"].get<double>(), r["total"]["iops"].get<double>());
       }
       if (bench_iss) {
-        std::cout << fmt::format("\n{:<22} {:>12} {:>10} {:>14} {:>14} {:>10}\n", "firmware = iss", "requests/s",
-                                 "vs native", "instr/request", "MIPS (busy)", "sim IOPS");
         for (size_t i = 0; i < 2; i++) {
           std::vector<std::string> bsets = sets;
           bsets.insert(bsets.end(), cases[i].sets.begin(), cases[i].sets.end());
           bsets.push_back("sim.progress=false");
           bsets.push_back("firmware.mode=iss");
-          auto r = bench_case(platform, cases[i].spec, bsets, "ssdvp-bench");
+          auto r = best_case(bench_repeat, platform, cases[i].spec, bsets);
+          if (i == 0)
+            std::cout << fmt::format("\nfirmware = iss ({}, {} quanta)\n{:<22} {:>12} {:>10} {:>14} {:>14} {:>10}\n",
+                                     r["firmware"]["iss_engine"].get<std::string>(),
+                                     r["firmware"]["exact_quanta"].get<bool>() ? "exact" : "block-granular", "",
+                                     "requests/s", "vs native", "instr/request", "MIPS (busy)", "sim IOPS");
           const auto& core = r["firmware"]["cores"][0];
           const double rate = r["host_requests_per_wall_s"].get<double>();
           std::cout << fmt::format("{:<22} {:>12.0f} {:>9.1f}% {:>14.0f} {:>14.1f} {:>10.0f}\n", cases[i].name, rate,
@@ -184,9 +201,9 @@ int sc_main(int argc, char* argv[]) {
           std::vector<std::string> bsets = sets;
           bsets.insert(bsets.end(), cases[i].sets.begin(), cases[i].sets.end());
           bsets.push_back("sim.progress=false");
-          auto tlm = bench_case(platform, cases[i].spec, bsets, "ssdvp-bench");
+          auto tlm = best_case(bench_repeat, platform, cases[i].spec, bsets);
           bsets.push_back("channel.model=rtl");
-          rtl_row(cases[i].name, tlm, bench_case(platform, cases[i].spec, bsets, "ssdvp-bench"));
+          rtl_row(cases[i].name, tlm, best_case(bench_repeat, platform, cases[i].spec, bsets));
         }
         // One channel kept busy: eight dies, 128 KiB sequential reads.
         std::vector<std::string> bsets = sets;
@@ -194,9 +211,9 @@ int sc_main(int argc, char* argv[]) {
                               "precondition.overwrite=0", "sim.progress=false"})
           bsets.push_back(s);
         const std::string spec = "fio:rw=read,bs=128k,iodepth=32,io=" + std::to_string(std::max<uint64_t>(bench_requests / 32, 100));
-        auto tlm = bench_case(platform, spec, bsets, "ssdvp-bench");
+        auto tlm = best_case(bench_repeat, platform, spec, bsets);
         bsets.push_back("channel.model=rtl");
-        auto rtl = bench_case(platform, spec, bsets, "ssdvp-bench");
+        auto rtl = best_case(bench_repeat, platform, spec, bsets);
         rtl_row("1 busy channel seqread", tlm, rtl);
         std::cout << fmt::format("  (busy channel: bus {:.1f}% busy)\n", 100 * rtl["utilisation"]["channels"][0].get<double>());
       }
