@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -102,7 +103,12 @@ class UnicornRv32 final : public Rv32Iss {
   void map_memory(uint32_t base, uint32_t size, uint8_t* host, bool executable) override {
     check(uc_mem_map_ptr(uc_, base, size, executable ? UC_PROT_ALL : (UC_PROT_READ | UC_PROT_WRITE), host),
           "map memory at " + hex(base));
-    if (executable) code_.push_back(CodeRegion{base, size, host, std::vector<uint32_t>(size / 2, 0u)});
+    if (executable) {
+      code_.push_back(CodeRegion{base, size, host, std::vector<uint32_t>(size / 2, 0u)});
+      hot_counts_ = code_.front().block_counts.data();   // the first code region: the direct path
+      hot_base_ = code_.front().base;
+      hot_size_ = code_.front().size;
+    }
     mapped_.push_back({base, uint64_t(base) + size});
   }
   void map_mmio(uint32_t base, uint32_t size, Bus& bus) override {
@@ -230,14 +236,16 @@ class UnicornRv32 final : public Rv32Iss {
       if (!overlaps(i * kMega, (i + 1) * kMega, mapped_)) table_page = i;
     if (table_page) {
       constexpr uint32_t kV = 1, kR = 2, kW = 4, kX = 8, kU = 16, kA = 64, kD = 128;
+      page_table_ = std::make_unique<PageTable>();
+      std::array<uint32_t, 1024>& pt = page_table_->entries;
       for (uint32_t i = 0; i < 1024; i++)
-        page_table_[i] = i == table_page ? 0u
+        pt[i] = i == table_page ? 0u
                                          : (i << 20) | kV | kR | kW | kU | kA | kD |
                                                (overlaps(i * kMega, (i + 1) * kMega, code) ? kX : 0u);
       const uint32_t table = table_page << 22;
-      check(uc_mem_map_ptr(uc_, table, sizeof page_table_, UC_PROT_READ | UC_PROT_WRITE, page_table_.data()),
+      check(uc_mem_map_ptr(uc_, table, sizeof pt, UC_PROT_READ | UC_PROT_WRITE, pt.data()),
             "map the address-translation table");
-      mapped_.push_back({table, uint64_t(table) + sizeof page_table_});
+      mapped_.push_back({table, uint64_t(table) + sizeof pt});
       const uint32_t satp = 0x80000000u | (table >> 12);   // Sv32
       check(uc_reg_write(uc_, UC_RISCV_REG_SATP, &satp), "satp");
       constexpr uint32_t kMprv = 1u << 17, kSum = 1u << 18, kMpp = 3u << 11;
@@ -295,7 +303,9 @@ class UnicornRv32 final : public Rv32Iss {
     c->block_first_ = c->counter_;
     c->matched_index_ = -1;
     c->matched_kinds_ = 0;
-    c->counter_ += c->block_count(address, size);
+    const uint64_t off = address - c->hot_base_;
+    const uint32_t slot = off < c->hot_size_ ? c->hot_counts_[off >> 1] : 0u;
+    c->counter_ += (slot >> 16) == size ? slot & 0xFFFFu : c->block_count(address, size);
   }
 
   static void hook_code(uc_engine* uc, uint64_t address, uint32_t, void* self) {
@@ -399,23 +409,29 @@ class UnicornRv32 final : public Rv32Iss {
     c->in_access_ = false;
   }
 
+  // Touched on every block: kept together.
+  uint64_t counter_ = 0, limit_ = 0;
+  uint64_t block_first_ = 0;             // retired before the block running now
+  uint32_t block_pc_ = kNoBlock, block_end_ = 0, insn_pc_ = 0;
+  int matched_index_ = -1;               // the block's instruction matched by the last access
+  unsigned matched_kinds_ = 0;           // which directions it matched (1 read, 2 write)
+  uint32_t* hot_counts_ = nullptr;       // block counts of the first code region
+  uint64_t hot_base_ = 0, hot_size_ = 0;
+
   uc_engine* uc_ = nullptr;
   uc_hook counting_hook_ = 0;
   void* counting_fn_ = nullptr;
   bool exact_requested_ = false, exact_ = false;
-  uint64_t counter_ = 0, limit_ = 0;
   std::vector<CodeRegion> code_;
   std::vector<std::pair<uint64_t, uint64_t>> mapped_;   // [base, end) of memory and peripherals
   bool prepared_ = false;
-  alignas(4096) std::array<uint32_t, 1024> page_table_{};
+  struct alignas(4096) PageTable {
+    std::array<uint32_t, 1024> entries{};   // Sv32 root: 4 MiB identity pages
+  };
+  std::unique_ptr<PageTable> page_table_;
   Bus* bus_ = nullptr;
   uint32_t mmio_base_ = 0;
 
-  // The block running now (per block) or the instruction (exact).
-  uint32_t block_pc_ = kNoBlock, block_end_ = 0, insn_pc_ = 0;
-  uint64_t block_first_ = 0;   // retired before the block
-  int matched_index_ = -1;     // the block's instruction matched by the last access
-  unsigned matched_kinds_ = 0; // which directions it matched (1 read, 2 write)
   bool in_access_ = false;
   uint64_t access_retired_ = 0;
   uint32_t access_pc_ = 0;
