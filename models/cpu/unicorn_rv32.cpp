@@ -25,8 +25,9 @@
 //
 // Early ends requested from MMIO callbacks take effect at the next instruction (exact) or
 // block (per block): stopping Unicorn inside an MMIO callback would restart the accessing
-// instruction.  ecall/ebreak are reported with the PC Unicorn gives (already past them)
-// turned back into the instruction's address.
+// instruction.  ecall is reported with the PC Unicorn gives (already past it) turned back
+// into the instruction's address; ebreak, which Unicorn reports as an invalid instruction,
+// becomes the breakpoint trap it is.
 #include <unicorn/unicorn.h>
 
 #include <algorithm>
@@ -133,7 +134,10 @@ class UnicornRv32 final : public Rv32Iss {
     error_.clear();
     block_pc_ = kNoBlock;
     const uc_err err = uc_emu_start(uc_, pc(), 0xFFFFFFFFull, 0, 0);
-    if (err != UC_ERR_OK && !trap_pending_ && error_.empty())
+    if (err == UC_ERR_INSN_INVALID && !trap_pending_ && error_.empty() && breakpoint_at(pc())) {
+      trap_ = Trap{kCauseBreakpoint, pc()};
+      trap_pending_ = true;
+    } else if (err != UC_ERR_OK && !trap_pending_ && error_.empty())
       error_ = std::string(uc_strerror(err)) + " at pc " + hex(pc());
     block_pc_ = kNoBlock;
     return counter_ - start;
@@ -371,19 +375,21 @@ class UnicornRv32 final : public Rv32Iss {
   static void hook_intr(uc_engine* uc, uint32_t intno, void* self) {
     auto* c = static_cast<UnicornRv32*>(self);
     const uint32_t pc = c->pc();
-    Trap t{intno, pc};
     // Unicorn reports ecall as the U-mode code (8) whatever the privilege (the hart runs in
-    // M-mode: 11), and ecall/ebreak with the PC already past the instruction.
-    if (intno == kCauseEcallU || intno == kCauseEcallM) {
-      t = Trap{kCauseEcallM, pc - 4};
-    } else if (intno == kCauseBreakpoint) {
-      uint8_t half[2] = {0, 0};
-      const bool compressed = pc >= 2 && uc_mem_read(uc, pc - 2, half, 2) == UC_ERR_OK && half[0] == 0x02 && half[1] == 0x90;
-      t.epc = pc - (compressed ? 2 : 4);
-    }
-    c->trap_ = t;
+    // M-mode: 11), with the PC already past it.
+    c->trap_ = intno == kCauseEcallU || intno == kCauseEcallM ? Trap{kCauseEcallM, pc - 4} : Trap{intno, pc};
     c->trap_pending_ = true;
     uc_emu_stop(uc);
+  }
+
+  // Unicorn ends the run on ebreak / c.ebreak as an invalid instruction, with the PC on it:
+  // a breakpoint exception, as the hardware would take it.
+  bool breakpoint_at(uint32_t pc) {
+    uint8_t b[4] = {0, 0, 0, 0};
+    if (uc_mem_read(uc_, pc, b, 2) != UC_ERR_OK) return false;
+    if (b[0] == 0x02 && b[1] == 0x90) return true;   // c.ebreak
+    return uc_mem_read(uc_, pc + 2, b + 2, 2) == UC_ERR_OK && b[0] == 0x73 && b[1] == 0x00 && b[2] == 0x10 &&
+           b[3] == 0x00;
   }
 
   static bool hook_invalid(uc_engine*, uc_mem_type type, uint64_t address, int size, int64_t, void* self) {

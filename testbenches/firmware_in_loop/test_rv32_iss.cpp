@@ -237,6 +237,26 @@ TEST(Rv32Iss, DataAddressTranslationIsInvisible) {
   }
 }
 
+// ebreak and c.ebreak end the run as breakpoint traps (mcause 3, mepc at the instruction),
+// in both counting modes, and are counted like any instruction.
+TEST(Rv32Iss, EbreakIsABreakpointTrap) {
+  for (bool exact : {false, true}) {
+    Program p;
+    p.op(addi(t0, zero, 1)).op(0x00100073).op16(0x9002);
+    Machine m(p, exact);
+    EXPECT_EQ(m.iss->simulate(1000), 2u);
+    Rv32Iss::Trap trap;
+    ASSERT_TRUE(m.iss->take_trap(trap)) << m.iss->error();
+    EXPECT_EQ(trap.cause, 3u);
+    EXPECT_EQ(trap.epc, 4u);
+    EXPECT_TRUE(m.iss->error().empty());
+    m.iss->set_pc(8);   // as a handler returning past it would
+    EXPECT_EQ(m.iss->simulate(1000), 1u);
+    ASSERT_TRUE(m.iss->take_trap(trap));
+    EXPECT_EQ(trap.epc, 8u);
+  }
+}
+
 TEST(Rv32Iss, BreakpointsMakeRunsExact) {
   Machine m(five_instruction_loop(), false);
   m.iss->set_breakpoint_filter([](uint32_t pc) { return pc == kCode + 12; });
