@@ -77,8 +77,8 @@ const std::vector<KeySpec>& config_schema() {
       {"firmware.clock_mhz", K::Double, "800", 1, 10000, nullptr, "firmware.mode = iss: core clock, MHz."},
       {"firmware.cpi", K::Double, "1.0", 0.1, 100, nullptr, "firmware.mode = iss: cycles per instruction (every instruction alike)."},
       {"firmware.profile", K::Bool, "false", 0, 0, nullptr, "firmware.mode = iss: count the instructions of every firmware function (results: firmware.profile)."},
-      {"firmware.quantum_instructions", K::Int, "1000", 1, 100000000, nullptr, "firmware.mode = iss: instructions a core runs before it synchronises with the rest of the platform (temporal decoupling): the quantum ends at the first basic-block boundary at or after this count, or at exactly this count with firmware.exact_quanta."},
-      {"firmware.exact_quanta", K::Bool, "false", 0, 0, nullptr, "firmware.mode = iss: end every quantum after exactly firmware.quantum_instructions instructions (a check before every instruction, several times slower) instead of at the next basic-block boundary. Time and MMIO timing are exact per instruction either way."},
+      {"firmware.quantum_instructions", K::Int, "1000", 1, 100000000, nullptr, "firmware.mode = iss: the global quantum of the cores' tlm_quantumkeeper, in instructions (this many x CPI / clock): a core synchronises with the rest of the platform at multiples of it, at the first basic-block boundary at or after the sync point, or exactly there with firmware.exact_quanta."},
+      {"firmware.exact_quanta", K::Bool, "false", 0, 0, nullptr, "firmware.mode = iss: synchronise exactly at the quantum keeper's sync points (a check before every instruction: slower, see docs/firmware.md) instead of at the first basic-block boundary at or after them. Time and MMIO timing are exact per instruction either way."},
       {"firmware.cores", K::Int, "1", 1, 8, nullptr, "Firmware cores, each with its own SRAM, running the same image (core 0 runs fw_main, the others secondary_main when the image has one). More than one needs firmware.mode = iss until the firmware itself is multi-core."},
       {"firmware.cost.loop_ns", K::Double, "40", 0, kInf, nullptr, "Native cost model: an event-loop pass that found work, ns."},
       {"firmware.cost.host_cmd_ns", K::Double, "300", 0, kInf, nullptr, "Native cost model: decode and dispatch one host command, ns."},
@@ -113,7 +113,7 @@ const std::vector<KeySpec>& config_schema() {
       {"workload.flush_at_end", K::Bool, "true", 0, 0, nullptr, "Send a flush after the last request (its time is not part of the measured run)."},
 
       // ---------------------------------------------------------------- simulation
-      {"sim.quantum_ns", K::Double, "1000", 1, kInf, nullptr, "Temporal-decoupling quantum of the firmware cores, ns."},
+      {"sim.quantum_ns", K::Double, "1000", 1, kInf, nullptr, "Temporal-decoupling quantum of the native firmware core (firmware.mode = native), ns; ISS cores use firmware.quantum_instructions."},
       {"sim.payload", K::Bool, "false", 0, 0, nullptr, "Carry full 4 KiB payloads through DRAM and dies (else only the 8-byte tag of each sector)."},
       {"sim.seed", K::Int, "1", 0, kInf, nullptr, "Base seed of the workload generators."},
       {"sim.output_dir", K::String, "\"ssdvp-out\"", 0, 0, nullptr, "Where run.json and the latency CSVs go."},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <cstring>
 #include <sstream>
@@ -71,6 +72,8 @@ IssCore::IssCore(sc_core::sc_module_name name, uint32_t core_id, const IssParams
     clear_on_wake_ = clear;
     iss_->end_after_current();
   };
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(
+      sc_core::sc_time(double(p.quantum_instructions) * instr_ps_, sc_core::SC_PS));
   SC_HAS_PROCESS(IssCore);
   SC_THREAD(run);
 }
@@ -99,8 +102,9 @@ void IssCore::end_quantum_after_this_instruction() { iss_->end_after_current(); 
 bool IssCore::access(tlm::tlm_command cmd, uint32_t addr, uint32_t* data) {
   sysctl_.set_current_core(id_);
   prepare_register_access(trans_, cmd, addr, data);
-  // Local time: the instructions already executed in this quantum.
-  sc_core::sc_time delay(double(iss_->retired() - quantum_start_) * instr_ps_, sc_core::SC_PS);
+  // Local time: the keeper's, plus the instructions since the ISS was started, this one included.
+  sc_core::sc_time delay =
+      qk_.get_local_time() + sc_core::sc_time(double(iss_->retired() - chunk_start_) * instr_ps_, sc_core::SC_PS);
   socket->b_transport(trans_, delay);
   mmio_++;
   if (trans_.is_response_error()) {
@@ -211,24 +215,29 @@ void IssCore::halt_forever() {
 }
 
 void IssCore::run() {
+  qk_.reset();
   for (;;) {
     if (!fatal_errors().empty()) halt_forever();
     if (sleep_requested_) {
       sleep_requested_ = false;
+      qk_.sync();   // the instructions before the sleep take their time first
       const sc_core::sc_time t0 = sc_core::sc_time_stamp();
       while (!sysctl_.irq_ready(id_)) wait(sysctl_.irq_event(id_));
       if (clear_on_wake_) sysctl_.clear_enabled(id_);
       idle_ += sc_core::sc_time_stamp() - t0;
       wakeups_++;
+      qk_.reset();
     }
     take_interrupt();
     if (gdb_ && (debug_halt_ || gdb_->interrupt_requested()) && !debug_serve()) halt_forever();
-    const uint64_t budget = debug_step_ ? 1u : p_.quantum_instructions;
+    // The instructions left before the keeper's next sync point (at least one).
+    const uint64_t budget =
+        debug_step_ ? 1u : std::max<uint64_t>(1, uint64_t(std::ceil(qk_.left().to_seconds() * 1e12 / instr_ps_ - 1e-6)));
     if (debug_step_) {
       debug_step_ = false;
       debug_halt_ = true;   // back to the debugger after this one instruction
     }
-    quantum_start_ = iss_->retired();
+    chunk_start_ = iss_->retired();
     const uint32_t start_pc = pc();
     const auto h0 = std::chrono::steady_clock::now();
     const uint64_t executed = iss_->simulate(budget);
@@ -237,8 +246,9 @@ void IssCore::run() {
     if (executed) {
       const sc_core::sc_time t(double(executed) * instr_ps_, sc_core::SC_PS);
       busy_ += t;
-      wait(t);
+      qk_.inc(t);
     }
+    if (stop_error_ || !iss_->error().empty() || qk_.need_sync()) qk_.sync();
     if (stop_error_) {
       report_fatal(error_);
       halt_forever();

@@ -3,11 +3,12 @@
 // a TLM-2.0 initiator socket.
 //
 // Models: the firmware image (ELF32) in the core's 1 MiB code region, its SRAM window and the
-// controller DRAM mapped without copies (host pointers); execution in quanta of an exact
-// number of instructions (a code hook counts every instruction and stops the quantum), time
-// = instructions x CPI / clock; peripheral registers reached through MMIO callbacks that
-// become b_transport calls carrying the instructions already executed in the quantum as the
-// local time; "sleep until interrupt" (a write to SYSCTL_SLEEP) stops the core until an
+// controller DRAM mapped without copies (host pointers); temporal decoupling with a
+// tlm_quantumkeeper whose global quantum is firmware.quantum_instructions instructions: the
+// ISS is handed the instructions left to the keeper's next sync point and runs them per basic
+// block (to the first block end at or past them) or exactly (firmware.exact_quanta); time =
+// instructions x CPI / clock; peripheral registers reached through MMIO callbacks that
+// become b_transport calls carrying the core's local time up to the accessing instruction; "sleep until interrupt" (a write to SYSCTL_SLEEP) stops the core until an
 // enabled interrupt line is pending, costing no host time; synchronous traps (ecall,
 // ebreak) entered through mtvec with mepc/mcause/mstatus set as on silicon (Unicorn 2.0 does
 // not do it by itself), and machine external interrupts when mstatus.MIE and mie.MEIE allow.
@@ -18,6 +19,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -101,7 +103,16 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
   double instr_ps_;
   tlm::tlm_generic_payload trans_;
 
-  uint64_t quantum_start_ = 0;
+  // The keeper, able to say how much of its quantum is left.
+  class QuantumKeeper : public tlm_utils::tlm_quantumkeeper {
+   public:
+    sc_core::sc_time left() const {
+      const sc_core::sc_time at = sc_core::sc_time_stamp() + m_local_time;
+      return m_next_sync_point > at ? m_next_sync_point - at : sc_core::SC_ZERO_TIME;
+    }
+  };
+  QuantumKeeper qk_;
+  uint64_t chunk_start_ = 0;   // retired when the ISS was last started
   bool sleep_requested_ = false, clear_on_wake_ = false, stop_error_ = false;
   std::string error_;
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME, idle_ = sc_core::SC_ZERO_TIME;
