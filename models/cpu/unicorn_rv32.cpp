@@ -309,7 +309,7 @@ class UnicornRv32 final : public Rv32Iss {
     c->matched_kinds_ = 0;
     const uint64_t off = address - c->hot_base_;
     const uint32_t slot = off < c->hot_size_ ? c->hot_counts_[off >> 1] : 0u;
-    c->counter_ += (slot >> 16) == size ? slot & 0xFFFFu : c->block_count(address, size);
+    c->counter_ += slot && (slot >> 16) == size ? slot & 0xFFFFu : c->block_count(address, size);   // 0: not known yet
   }
 
   static void hook_code(uc_engine* uc, uint64_t address, uint32_t, void* self) {
