@@ -9,6 +9,14 @@
 
 namespace ssdvp {
 
+int exit_status(const nlohmann::json& r) {
+  if (!r.value("completed", false)) return 3;
+  if (!r.contains("integrity")) return 0;
+  if (r["integrity"]["mismatches"].get<uint64_t>() != 0) return 4;
+  if (r["integrity"]["unexplained_errors"].get<uint64_t>() != 0) return 5;
+  return 0;
+}
+
 void print_summary(std::ostream& out, const nlohmann::json& r) {
   out << fmt::format("ssdvp run — platform '{}', workload: {}\n", r.value("platform", ""), r.value("workload", ""));
   out << fmt::format("  simulated {:.3f} ms in {:.2f} s wall ({:.0f} host requests/s; preconditioning {:.2f} s)\n",
@@ -46,9 +54,18 @@ void print_summary(std::ostream& out, const nlohmann::json& r) {
                        m["translation_gc_runs"].get<uint64_t>(), m["reads_waited_for"]["map_write"].get<uint64_t>());
   }
   if (r.contains("integrity")) {
-    out << fmt::format("  integrity: {} reads checked, {} mismatches\n",
-                       r["integrity"]["sectors_checked"].get<uint64_t>(), r["integrity"]["mismatches"].get<uint64_t>());
-    for (const auto& e : r["integrity"]["first_errors"]) out << "    " << e.get<std::string>() << "\n";
+    const auto& i = r["integrity"];
+    out << fmt::format("  integrity: {} reads checked ({} sectors), {} mismatches, {} failed with media errors",
+                       i["reads_checked"].get<uint64_t>(), i["sectors_checked"].get<uint64_t>(),
+                       i["mismatches"].get<uint64_t>(), i["reads_failed_media_error"].get<uint64_t>());
+    if (const uint64_t n = i["uncorrectable_sectors_injected"].get<uint64_t>()) out << fmt::format(" ({} uncorrectable sectors injected)", n);
+    if (const uint64_t n = i["requests_rejected_out_of_range"].get<uint64_t>()) out << fmt::format(", {} requests rejected out of range", n);
+    out << "\n";
+    for (const auto& e : i["first_errors"]) out << "    " << e.get<std::string>() << "\n";
+    if (const uint64_t n = i["unexplained_errors"].get<uint64_t>()) {
+      out << fmt::format("  ERROR: {} requests failed without a cause:\n", n);
+      for (const auto& e : i["first_unexplained"]) out << "    " << e.get<std::string>() << "\n";
+    }
   }
   for (const auto& e : r["errors"]) out << "  ERROR: " << e.get<std::string>() << "\n";
 }

@@ -11,6 +11,11 @@ namespace ssdvp {
 
 class HostDriver;
 
+// The run's exit status from its results: 3 the run did not complete, 4 integrity mismatches,
+// 5 requests that failed without a cause (HostDriver::Outcomes: an error status nothing
+// explains, or more media errors than the dies injected), else 0.
+int exit_status(const nlohmann::json& r);
+
 void print_summary(std::ostream& out, const nlohmann::json& r);
 // Writes run.json and latency_<op>.csv into dir (created if missing).  Returns the paths.
 std::string write_outputs(const std::string& dir, const nlohmann::json& r, const HostDriver& driver);

@@ -238,11 +238,13 @@ SsdPlatform::Snapshot SsdPlatform::snapshot() {
   for (auto& d : dies_) {
     s.die_busy_ps.push_back(d->array_busy_ps());
     s.die_erases.push_back(d->total_erases());
+    s.die_programmed.push_back(d->programmed_sectors());
   }
   for (auto& c : channels_) s.channel_busy_ps.push_back(c->bus_busy_ps());
   s.link_busy_ps[0] = hif_->link().busy_ps(PcieLink::HostToDevice);
   s.link_busy_ps[1] = hif_->link().busy_ps(PcieLink::DeviceToHost);
   s.dram_busy_ps = dram_->busy_ps();
+  s.uncorrectable_sectors = fctl_->uncorrectable_sectors();
   for (const FirmwareCore* c : cores_)
     s.cores.push_back({c->busy_time().to_seconds(), c->idle_time().to_seconds(), c->host_seconds_executing(),
                        c->wakeups(), c->mmio_accesses(), c->instructions(), c->quanta()});
@@ -436,6 +438,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   // Wear: erase counts of every block (preconditioning included), and timed erases per die.
   uint64_t wear_min = UINT64_MAX, wear_max = 0, wear_sum = 0, blocks = 0;
   json erases_per_die = json::array();
+  uint64_t die_programmed = 0;
   for (size_t d = 0; d < dies_.size(); d++) {
     for (uint32_t pl = 0; pl < p_.nand.planes; pl++)
       for (uint32_t b = 0; b < p_.nand.blocks_per_plane; b++) {
@@ -446,15 +449,37 @@ nlohmann::json SsdPlatform::results(double wall_s) {
         blocks++;
       }
     erases_per_die.push_back(end.die_erases[d] - (st.die_erases.empty() ? 0 : st.die_erases[d]));
+    die_programmed += end.die_programmed[d] - (st.die_programmed.empty() ? 0 : st.die_programmed[d]);
   }
+  // The dies' own count of programmed sectors, next to the firmware's (ftl.flash_program_sectors).
+  r["nand"] = {{"programmed_sectors", die_programmed},
+               {"waf", host_w ? double(die_programmed) / double(host_w) : 0.0}};
   r["wear"] = {{"block_erases_min", blocks ? wear_min : 0},
                {"block_erases_mean", blocks ? double(wear_sum) / double(blocks) : 0.0},
                {"block_erases_max", wear_max},
                {"erases_per_die", erases_per_die}};
   if (const IntegrityChecker* ic = driver_->integrity()) {
-    r["integrity"] = {{"sectors_checked", ic->sectors_checked()},
+    // The error contract: every read verified or failed with a media error, no more media
+    // errors than the dies injected, no status nothing explains (HostDriver::Outcomes).
+    const Outcomes& o = driver_->outcomes();
+    // Host reads happen only in the measured phase; GC reads there count too (an upper bound).
+    const uint64_t injected = fctl_->uncorrectable_sectors() - start_.uncorrectable_sectors;
+    uint64_t unexplained = o.unexplained;
+    std::vector<std::string> why = o.first_unexplained;
+    if (o.reads_media_error > injected) {
+      unexplained += o.reads_media_error - injected;
+      why.push_back(std::to_string(o.reads_media_error) + " reads failed with media errors, but the dies injected only " +
+                    std::to_string(injected) + " uncorrectable sectors");
+    }
+    r["integrity"] = {{"reads_checked", o.reads_verified},
+                      {"sectors_checked", ic->sectors_checked()},
                       {"mismatches", ic->mismatches()},
-                      {"first_errors", ic->first_errors()}};
+                      {"first_errors", ic->first_errors()},
+                      {"reads_failed_media_error", o.reads_media_error},
+                      {"requests_rejected_out_of_range", o.rejected_out_of_range},
+                      {"uncorrectable_sectors_injected", injected},
+                      {"unexplained_errors", unexplained},
+                      {"first_unexplained", why}};
   }
   json statuses = json::object();
   for (const auto& [s, n] : driver_->error_statuses()) statuses[std::to_string(s)] = n;

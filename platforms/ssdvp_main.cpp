@@ -63,9 +63,7 @@ int run_command(const std::string& platform, const std::string& workload, const 
     ssdvp::print_summary(std::cout, r);
     std::cout << "  results: " << path << "\n";
   }
-  const bool integrity_ok = !r.contains("integrity") || r["integrity"]["mismatches"].get<uint64_t>() == 0;
-  if (!r["completed"].get<bool>()) return 3;
-  return integrity_ok ? 0 : 4;
+  return ssdvp::exit_status(r);
 }
 
 // Runs one benchmark case in a child process and returns its results.

@@ -199,8 +199,10 @@ sc_time FlashController::from_die(FlashOp& op, nand::Die& die, uint32_t plane, s
     if (payload) std::memcpy(dram_.at(addr, 4096), payload + size_t(s) * 4096, 4096);
     if (d.oob_addr) *dram_.as<ssd_oob>(d.oob_addr + (k * d.nsect + i) * uint32_t(sizeof(ssd_oob))) = reg[s].oob;
     const nand::SectorStatus& st = die.read_status(plane, s);
-    if (st.uncorrectable) op.status = SSD_FST_UNCORRECTABLE;
-    else if (st.corrected && op.status == SSD_FST_OK) op.status = SSD_FST_ECC_CORRECTED;
+    if (st.uncorrectable) {
+      op.status = SSD_FST_UNCORRECTABLE;
+      uncorrectable_sectors_++;
+    } else if (st.corrected && op.status == SSD_FST_OK) op.status = SSD_FST_ECC_CORRECTED;
   }
   if (start == sc_core::SC_ZERO_TIME && functional_) return start;
   return dram_.transfer(start, uint64_t(d.nsect) * 4096);

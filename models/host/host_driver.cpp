@@ -300,9 +300,40 @@ void HostDriver::command_done(HostCommand* c) {
   if (--rq->parts_left == 0) request_done(rq);
 }
 
+// Holds a completed request to the error contract (see Outcomes); `why` says what is wrong
+// with an unexplained one.
+HostDriver::Outcome HostDriver::classify(const Request* rq, std::string& why) const {
+  Outcome o = Outcome::Ok;
+  for (const HostCommand& c : rq->cmds) {
+    const bool past_end = c.lba + c.nsect > capacity_;
+    char status[8];
+    std::snprintf(status, sizeof status, "0x%04x", unsigned(c.status));
+    const std::string what = std::string(workload::op_name(rq->req.op)) + " of " + std::to_string(c.nsect) +
+                             " sectors at LBA " + std::to_string(c.lba);
+    if (past_end) {
+      if (c.status == SSD_ST_LBA_RANGE) {
+        if (o == Outcome::Ok) o = Outcome::Rejected;
+        continue;
+      }
+      why = what + " past the end of the namespace (" + std::to_string(capacity_) + " sectors) completed with status " +
+            status + ", not LBA out of range";
+      return Outcome::Unexplained;
+    }
+    if (c.status == SSD_ST_OK) continue;
+    if (c.status == SSD_ST_MEDIA_ERROR && rq->req.op == Op::Read) {
+      o = Outcome::MediaError;
+      continue;
+    }
+    why = what + " completed with status " + status + ", which nothing in the run explains";
+    return Outcome::Unexplained;
+  }
+  return o;
+}
+
 void HostDriver::request_done(Request* rq) {
-  bool ok = true;
-  for (const HostCommand& c : rq->cmds) ok = ok && c.status == SSD_ST_OK;
+  std::string why;
+  const Outcome outcome = classify(rq, why);
+  const bool ok = outcome == Outcome::Ok;
   const uint64_t now_ns = ns_of(sc_core::sc_time_stamp());
   switch (rq->req.op) {
     case Op::Write:
@@ -312,12 +343,20 @@ void HostDriver::request_done(Request* rq) {
       if (ok) {
         checker_->read_completed(rq->lba, rq->nsect, rq->snap, rq->data.data());
         if (o_.payload) check_payload(rq);
+        outcomes_.reads_verified++;
+      } else if (outcome == Outcome::MediaError) {
+        outcomes_.reads_media_error++;
       }
       break;
     case Op::Trim:
       if (rq->lba + rq->nsect <= capacity_) checker_->trim_completed(rq->lba, rq->nsect, rq->t_issue_ns, ok, now_ns);
       break;
     default: break;
+  }
+  if (outcome == Outcome::Rejected) outcomes_.rejected_out_of_range++;
+  if (outcome == Outcome::Unexplained) {
+    outcomes_.unexplained++;
+    if (outcomes_.first_unexplained.size() < 10) outcomes_.first_unexplained.push_back(why);
   }
   OpStats& st = stats_[size_t(rq->req.op)];
   st.requests++;

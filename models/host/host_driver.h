@@ -6,7 +6,8 @@
 // host.max_transfer_kib, as a block layer does; requests turned into 4 KiB sectors (aligned
 // outward, counted) and folded into the capacity when configured; one doorbell per batch of
 // submissions; every request's latency from submission (closed loop) or arrival (open loop)
-// to completion; every read checked by the IntegrityChecker.  Before the workload it waits
+// to completion; every read checked by the IntegrityChecker; every request's outcome held to
+// the error contract (see Outcomes).  Before the workload it waits
 // for the firmware, then preconditions the drive with the vendor command.
 // Leaves out: host CPU contention, the OS block layer's merging and scheduling.
 #pragma once
@@ -18,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "models/common/latency_histogram.h"
@@ -37,6 +39,16 @@ struct DriverOptions {
   bool flush_at_end = true;
   bool progress = true;
   bool payload = false;
+};
+
+// What became of the measured requests.  A read is either verified (its tags checked) or
+// failed with a media error; a request past the end of the namespace (workload.address =
+// strict) must be rejected with SSD_ST_LBA_RANGE.  Anything else (another error status, a
+// media error on a write, a request past the end that succeeded) is unexplained and fails
+// the run; the platform also bounds media errors by the faults the dies injected.
+struct Outcomes {
+  uint64_t reads_verified = 0, reads_media_error = 0, rejected_out_of_range = 0, unexplained = 0;
+  std::vector<std::string> first_unexplained;   // the first few, one line each
 };
 
 struct OpStats {
@@ -69,6 +81,7 @@ class HostDriver : public sc_core::sc_module {
   static const char* read_wait_name(size_t c);
   const OpStats& read_wait_stats(size_t c) const { return read_waits_[c]; }
   const IntegrityChecker* integrity() const { return checker_.get(); }
+  const Outcomes& outcomes() const { return outcomes_; }
   uint64_t requests_done() const { return done_; }
   uint64_t unaligned_requests() const { return unaligned_; }
   uint64_t folded_requests() const { return folded_; }
@@ -98,6 +111,8 @@ class HostDriver : public sc_core::sc_module {
   void command_done(HostCommand* c);
   void request_done(Request* rq);
   void count_status(uint16_t st);
+  enum class Outcome { Ok, MediaError, Rejected, Unexplained };
+  Outcome classify(const Request* rq, std::string& why) const;
   static int payload_byte(const ssd_sector_tag& t);
   void check_payload(const Request* rq);
   void progress();
@@ -117,6 +132,7 @@ class HostDriver : public sc_core::sc_module {
   OpStats stats_[4];
   OpStats read_waits_[kReadWaitClasses];
   std::vector<std::pair<uint16_t, uint64_t>> status_counts_;
+  Outcomes outcomes_;
   sc_core::sc_event start_, all_done_, admin_done_;
   HostCommand admin_;
   uint64_t capacity_ = 0, issued_ = 0, done_ = 0, unaligned_ = 0, folded_ = 0;

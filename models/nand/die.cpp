@@ -127,6 +127,7 @@ sc_time Die::start_array(sc_time now) {
         }
         reg_meta_[pl] = 0;
         b.next_page = page_ + 1;
+        programmed_sectors_ += spp_;
       }
       break;
     }

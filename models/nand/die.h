@@ -117,6 +117,9 @@ class Die {
   const Sector* stored(uint32_t plane, uint32_t block, uint32_t page) const;
   uint64_t array_busy_ps() const { return busy_ps_; }
   uint64_t total_erases() const { return op_counts_[size_t(ArrayOp::Erase)]; }
+  // Sectors committed to the array by programs, timed or functional: the die's own count,
+  // independent of the firmware's statistics (write amplification is checked against it).
+  uint64_t programmed_sectors() const { return programmed_sectors_; }
 
   std::string address(uint32_t plane, uint32_t block, uint32_t page) const;
 
@@ -155,6 +158,7 @@ class Die {
   sc_core::sc_time busy_until_ = sc_core::SC_ZERO_TIME;
   uint64_t busy_ps_ = 0;
   uint64_t op_counts_[4] = {0, 0, 0, 0};
+  uint64_t programmed_sectors_ = 0;
 };
 
 }  // namespace ssdvp::nand

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "models/common/config.h"
+#include "platforms/run_report.h"
 
 namespace ssdvp::test {
 
@@ -24,11 +25,45 @@ Run run_platform(std::vector<std::string> sets, const std::string& workload, boo
   return r;
 }
 
-void expect_clean(const nlohmann::json& r) {
+void expect_clean(const nlohmann::json& r, const ExpectedErrors& expected) {
   EXPECT_TRUE(r["completed"].get<bool>()) << r["errors"].dump();
   EXPECT_TRUE(r["errors"].empty()) << r["errors"].dump();
+  EXPECT_EQ(exit_status(r), 0);
   ASSERT_TRUE(r.contains("integrity"));
-  EXPECT_EQ(r["integrity"]["mismatches"].get<uint64_t>(), 0u) << r["integrity"]["first_errors"].dump();
+  const auto& i = r["integrity"];
+  EXPECT_EQ(i["mismatches"].get<uint64_t>(), 0u) << i["first_errors"].dump();
+  EXPECT_EQ(i["unexplained_errors"].get<uint64_t>(), 0u) << i["first_unexplained"].dump();
+  const uint64_t failed = i["reads_failed_media_error"].get<uint64_t>();
+  const uint64_t rejected = i["requests_rejected_out_of_range"].get<uint64_t>();
+  if (!expected.media_errors) {
+    EXPECT_EQ(failed, 0u);
+  }
+  if (!expected.rejections) {
+    EXPECT_EQ(rejected, 0u);
+  }
+  EXPECT_LE(failed, i["uncorrectable_sectors_injected"].get<uint64_t>());
+  // Every request with an error status is one of the outcomes above.
+  uint64_t op_errors = 0, statuses = 0, reads = 0;
+  for (const auto& [name, o] : r["ops"].items()) {
+    op_errors += o["errors"].get<uint64_t>();
+    if (name == "read") reads = o["requests"].get<uint64_t>();
+  }
+  EXPECT_EQ(op_errors, failed + rejected);
+  for (const auto& [status, n] : r["host"]["error_statuses"].items()) {
+    statuses += n.get<uint64_t>();
+    const uint16_t st = uint16_t(std::stoul(status));
+    EXPECT_TRUE((st == SSD_ST_MEDIA_ERROR && expected.media_errors) || (st == SSD_ST_LBA_RANGE && expected.rejections))
+        << "unexpected error status " << status;
+  }
+  if (!expected.media_errors && !expected.rejections) {
+    EXPECT_EQ(statuses, 0u);
+  }
+  // Every read is verified or failed (reads past the end are rejected, in `rejected`).
+  if (!expected.rejections) {
+    EXPECT_EQ(i["reads_checked"].get<uint64_t>() + failed, reads);
+  } else {
+    EXPECT_LE(i["reads_checked"].get<uint64_t>() + failed, reads);
+  }
 }
 
 double ns(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }

@@ -22,8 +22,17 @@ struct Run {
 // Builds the platform from defaults + `sets`, runs `workload`, returns both.
 Run run_platform(std::vector<std::string> sets, const std::string& workload, bool precondition = true);
 
-// Checks every run must pass: completed, no fatal errors, integrity without mismatches.
-void expect_clean(const nlohmann::json& r);
+// Errors a test provokes on purpose; every other error status fails expect_clean.
+struct ExpectedErrors {
+  bool media_errors = false;   // injected uncorrectable sectors: reads may fail with a media error
+  bool rejections = false;     // requests past the end of the namespace (workload.address = strict)
+};
+
+// Checks every run must pass: completed, no fatal errors, exit status 0, integrity without
+// mismatches, and the error contract: every read verified or (when expected) failed with a
+// media error, no error status beyond the expected ones, per-operation error counts that add
+// up to those outcomes.
+void expect_clean(const nlohmann::json& r, const ExpectedErrors& expected = {});
 
 double ns(const sc_core::sc_time& t);
 
