@@ -10,5 +10,8 @@ extern "C" {
 #include "ftl-sw/hal/hal.h"
 }
 
+// Fresh DRAM of `bytes`; halts fail the test again.
 void hal_arena_reset(size_t bytes);
+// A test that provokes a firmware halt on purpose says so first, then checks hal_arena_halts().
+void hal_arena_expect_halts(bool expect);
 const std::vector<uint32_t>& hal_arena_halts();

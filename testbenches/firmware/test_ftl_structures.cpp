@@ -1,6 +1,7 @@
 // The FTL's data structures on their own: the page map and reverse map with valid counts,
 // superblock free lists and the GC reserve, victim selection by each policy, and the write
 // buffer's LPA index (insert, overwrite, delete with backward shift).
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -41,6 +42,22 @@ struct Ftl {
 };
 
 }  // namespace
+
+// A firmware halt (hal_halt, as every fatal path in the FTL ends) fails the test that caused
+// it, with its code and the firmware's message; a test that expects one says so.
+TEST(HalArena, AHaltFailsTheTestUnlessExpected) {
+  Ftl f;
+  EXPECT_NONFATAL_FAILURE(
+      {
+        hal_puts("fw: out of DRAM heap\n");
+        hal_halt(0xD0000123u);
+      },
+      "firmware halted with code 0xd0000123: fw: out of DRAM heap");
+  hal_arena_expect_halts(true);
+  hal_halt(0x6C000001u);
+  ASSERT_EQ(hal_arena_halts().size(), 2u);
+  EXPECT_EQ(hal_arena_halts()[1], 0x6C000001u);
+}
 
 TEST(FtlMap, SetMovesValidityAndInvalidates) {
   Ftl f;

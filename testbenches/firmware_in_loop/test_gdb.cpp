@@ -4,6 +4,9 @@
 // from the start-up assembly, so never inlined away.)
 #include <gtest/gtest.h>
 
+#include <regex>
+#include <vector>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -64,6 +67,15 @@ TEST(Gdb, BreakpointRegistersMemoryStepDetach) {
   EXPECT_NE(out.find("in fw_main"), std::string::npos) << out;
   EXPECT_NE(out.find("0x53534456"), std::string::npos) << out;               // the config block's magic
   EXPECT_NE(out.find("detached"), std::string::npos) << out;
+  // `info registers pc` at reset, at the breakpoint and after `stepi`: the step moved the PC.
+  std::vector<unsigned long> pcs;
+  const std::regex pc_line(R"(\npc\s+0x([0-9a-f]+))");
+  for (std::sregex_iterator m(out.begin(), out.end(), pc_line), end; m != end; ++m)
+    pcs.push_back(std::stoul((*m)[1].str(), nullptr, 16));
+  ASSERT_EQ(pcs.size(), 3u) << out;
+  EXPECT_EQ(pcs[0], 0u) << out;
+  EXPECT_NE(pcs[1], 0u) << out;
+  EXPECT_NE(pcs[2], pcs[1]) << "stepi did not move the PC\n" << out;
   EXPECT_EQ(slurp(dir + ".rc"), "0\n") << slurp(dir + ".log");
   const std::string json = slurp(dir + "/run.json");
   EXPECT_NE(json.find("\"mismatches\": 0"), std::string::npos);

@@ -2,6 +2,8 @@
 // distribution skew, determinism.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -199,9 +201,33 @@ TEST(FioGenerator, DeterministicBySeeds) {
 TEST(FioGenerator, ZipfOverHugeRangesIsCheap) {
   // 2^30 blocks: a sampler that tabulates the distribution would need gigabytes.
   const WorkloadContext big{4ull << 40, 1};
+  rusage before{};
+  getrusage(RUSAGE_SELF, &before);
   const auto workload =
       make_workload("fio:rw=randread,bs=4k,random_distribution=zipf:0.9,io=200000", big);
-  for (const Request& request : drain(*workload)) ASSERT_LT(request.offset, 4ull << 40);
+  std::map<uint64_t, int> hits;
+  for (const Request& request : drain(*workload)) {
+    ASSERT_LT(request.offset, 4ull << 40);
+    hits[request.offset]++;
+  }
+  rusage after{};
+  getrusage(RUSAGE_SELF, &after);
+  // Cheap: the process grew by far less than a table of 2^30 entries (ru_maxrss in KiB).
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 256 * 1024);
+  // And still zipf over the whole range: the hottest block is rank 1, hit with probability
+  // 1 / H(2^30, 0.9) (the sum exact to 10^6, the rest by its integral), not once or twice as
+  // uniform sampling would.
+  const double n = double(1ull << 30), theta = 0.9;
+  double h = 0;
+  for (int k = 1; k <= 1000000; ++k) h += std::pow(k, -theta);
+  h += (std::pow(n + 0.5, 1 - theta) - std::pow(1000000.5, 1 - theta)) / (1 - theta);
+  int top = 0;
+  for (const auto& [offset, count] : hits) top = std::max(top, count);
+  const double p = 1 / h, expected = 200000 * p;
+  EXPECT_NEAR(top, expected, 5 * std::sqrt(expected * (1 - p))) << "p(rank 1) " << p;
+  // Spread over the range: many distinct blocks, some in the upper half of it.
+  EXPECT_GT(hits.size(), 100000u);
+  EXPECT_GT(hits.rbegin()->first, 2ull << 40);
 }
 
 TEST(FioGenerator, DescribeIsOneLine) {

@@ -43,11 +43,17 @@ TEST(Die, ProgramThenReadBackTagsAndOob) {
   NandParams p = small_nand();
   Die d(0, CellType::MLC, p, false);
   sc_time t = program(d, 0x3, 2, 0, sc_time(0, SC_US));
+  // Another page programmed in between leaves other data in the page registers: the read
+  // must bring the first page's back from the array.
+  t = program(d, 0x3, 2, 1, t, 500);
+  ASSERT_EQ(d.page_register(1)[1].tag.lba, 500u + 8 + 1);
   d.latch(ArrayOp::Read, 0x2, 2, 0, t);
   d.start_array(t);
   EXPECT_EQ(d.page_register(1)[1].tag.lba, 100u + 8 + 1);
   EXPECT_EQ(d.page_register(1)[1].tag.seq, 1u);
   EXPECT_EQ(d.page_register(1)[1].oob.lpa, 100u + 8 + 1);
+  EXPECT_EQ(d.page_register(1)[0].tag.lba, 100u + 8);
+  EXPECT_EQ(d.programmed_sectors(), 4u * d.sectors_per_page());
 }
 
 TEST(Die, ArrayTimesByCellAndPageType) {
