@@ -42,6 +42,14 @@ void expect_clean(const nlohmann::json& r, const ExpectedErrors& expected) {
     EXPECT_EQ(rejected, 0u);
   }
   EXPECT_LE(failed, i["uncorrectable_sectors_injected"].get<uint64_t>());
+  // The firmware's program count is the dies' own, but for programs in flight when the
+  // measured phase starts and ends (per die at most die_program_queue host/GC programs plus
+  // one of each other kind: GC, translation page).
+  const auto& c = r["config"];
+  const double dies = std::stod(c["nand.channels"].get<std::string>()) * std::stod(c["nand.ways"].get<std::string>());
+  const double in_flight = 2 * dies * (std::stod(c["ftl.die_program_queue"].get<std::string>()) + 2) *
+                           r["program_unit_sectors"].get<double>();
+  EXPECT_NEAR(r["nand"]["programmed_sectors"].get<double>(), r["ftl"]["flash_program_sectors"].get<double>(), in_flight);
   // Every request with an error status is one of the outcomes above.
   uint64_t op_errors = 0, statuses = 0, reads = 0;
   for (const auto& [name, o] : r["ops"].items()) {
