@@ -4,11 +4,16 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <random>
 
 #include "hal_arena.h"
+
+extern "C" {
+#include "ftl-sw/place/lapt.h"
+}
 
 namespace {
 
@@ -148,4 +153,60 @@ TEST(FtlWriteBuffer, IndexSurvivesRandomInsertOverwriteDelete) {
       }
   }
   EXPECT_EQ(f->wb.live_count, ref.size());
+}
+
+// LAPT: after any sequence of reads and writes, every logical block's O(1) rank is the number
+// of blocks whose counter is strictly greater (a brute-force count over the table), counters
+// stay in [-31, 30], and the counters follow the paper's saturating updates.
+TEST(Lapt, RankAgreesWithBruteForceOnRandomCounterSets) {
+  for (const uint32_t nblocks : {1u, 7u, 64u, 1000u}) {
+    std::vector<int8_t> table(nblocks);
+    lapt t{};
+    lapt_init(&t, table.data(), nblocks * 128u - 5u, 128u);
+    ASSERT_EQ(t.nblocks, nblocks);
+    std::mt19937 rng(nblocks);
+    std::vector<int> model(nblocks, 0);
+    for (int step = 0; step < 200000; step++) {
+      const uint32_t b = rng() % nblocks;
+      // Skewed: a few blocks mostly written, the rest mostly read, so counters spread out
+      // and reach both bounds.
+      const bool write = (b % 5 == 0) ? rng() % 10 < 9 : rng() % 10 < 3;
+      const uint32_t lpa = b * 128u + rng() % 128u;
+      if (lpa >= nblocks * 128u - 5u) continue;
+      if (write) {
+        lapt_note_write(&t, lpa);
+        model[b] = std::min(model[b] + 1, 30);
+      } else {
+        lapt_note_read(&t, lpa);
+        model[b] = std::max(model[b] - 1, -31);
+      }
+      if (step % 9973 != 0 && step != 199999) continue;
+      for (uint32_t x = 0; x < nblocks; x++) {
+        ASSERT_EQ(int(table[x]), model[x]) << "block " << x;
+        uint32_t greater = 0;
+        for (uint32_t y = 0; y < nblocks; y++) greater += model[y] > model[x];
+        ASSERT_EQ(lapt_rank(&t, x), greater) << "block " << x << " of " << nblocks << " at step " << step;
+      }
+    }
+    if (nblocks >= 64) {
+      EXPECT_EQ(*std::max_element(model.begin(), model.end()), 30);
+      EXPECT_EQ(*std::min_element(model.begin(), model.end()), -31);
+    }
+  }
+}
+
+TEST(Lapt, HotterBlocksRankFirstAndTiesShareTheBestRank) {
+  std::vector<int8_t> table(4);
+  lapt t{};
+  lapt_init(&t, table.data(), 4 * 64, 64);
+  for (uint32_t b = 0; b < 4; b++) EXPECT_EQ(lapt_rank(&t, b), 0u);   // all tied at 0
+  lapt_note_write(&t, 2 * 64 + 3);
+  lapt_note_write(&t, 2 * 64 + 4);
+  lapt_note_write(&t, 1 * 64);
+  lapt_note_read(&t, 3 * 64 + 63);
+  EXPECT_EQ(lapt_rank(&t, 2), 0u);   // +2
+  EXPECT_EQ(lapt_rank(&t, 1), 1u);   // +1
+  EXPECT_EQ(lapt_rank(&t, 0), 2u);   //  0
+  EXPECT_EQ(lapt_rank(&t, 3), 3u);   // -1
+  EXPECT_EQ(lapt_bytes(&t), 4u + 62u * 4u);
 }
