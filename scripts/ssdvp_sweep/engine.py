@@ -1,0 +1,115 @@
+"""Runs planned runs on a Dask client and records them in the store: runs whose hash the store
+already holds with status ok are not submitted (a killed sweep, restarted, runs only what is
+missing); every other run is one task; each finished task becomes a store row (figures when it
+succeeded, status and stderr tail when not) and its files go to runs/<hash>/. A failed run
+never stops the sweep. A task whose worker died ALLOWED_FAILURES times is recorded as
+worker-lost. Each successful run's configuration echo (run.json "config") is compared with the
+resolved configuration the hash was made from: a difference is recorded as config-mismatch,
+naming the keys, so the store never files a run under a configuration it did not run.
+
+Leaves out choosing the cluster (clusters.py) and reading the sweep's definition (sweepfile.py).
+"""
+import time
+import uuid
+from datetime import datetime, timezone
+
+from distributed import as_completed
+from distributed.scheduler import KilledWorker
+
+from .errors import SweepInputError
+from .flatten import flatten_run
+from .identity import PRESENTATION_KEYS
+from .progress import Progress
+from .task import run_one
+
+FLUSH_EVERY_S = 1.0
+
+
+def unique_runs(planned):
+    seen, out = set(), []
+    for p in planned:
+        if p.hash not in seen:
+            seen.add(p.hash)
+            out.append(p)
+    return out
+
+
+def config_differences(schema, planned, run):
+    echo = run.get("config")
+    if not isinstance(echo, dict):
+        return ["run.json has no configuration echo"]
+    diffs = []
+    for key, want in planned.config.items():
+        if key in PRESENTATION_KEYS:
+            continue
+        if key not in echo:
+            diffs.append(f"{key} missing from run.json")
+            continue
+        try:
+            got = schema.parse(key, echo[key], "run.json")
+        except SweepInputError as e:
+            diffs.append(str(e))
+            continue
+        if got != want and not (isinstance(want, float) and abs(got - want) <= 1e-9 * max(1.0, abs(want))):
+            diffs.append(f"{key}: ran {echo[key]}, planned {want}")
+    return diffs
+
+
+def make_row(planned, result, schema, store):
+    spec = planned.spec
+    row = {"hash": planned.hash, "label": planned.label(), "status": result["status"],
+           "exit_code": result.get("exit_code"), "error": result.get("stderr") or "",
+           "platform": planned.platform_path or "(built-in default)",
+           "workload": planned.workload or planned.config["workload.spec"], "repeat": spec.repeat,
+           "build": planned.build, "worker": result.get("worker", ""), "wall_s": result.get("wall_s", 0.0),
+           "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "run_dir": ""}
+    for key, _, _ in spec.settings:
+        row[f"config.{key}"] = planned.config[key]
+    run = result.get("run")
+    if run is not None:
+        if row["status"] == "ok":
+            diffs = config_differences(schema, planned, run)
+            if diffs:
+                row["status"] = "config-mismatch"
+                row["error"] = "; ".join(diffs[:5])
+        for key, value in flatten_run(run).items():   # run.json's platform and workload: run.platform, ...
+            row[f"run.{key}" if key in row else key] = value
+    if result.get("files"):
+        row["run_dir"] = str(store.save_files(planned.hash, result["files"]))
+    return row
+
+
+def run_sweep(planned, store, client, schema, binary, *, timeout_s=None, progress=None):
+    """Submits the runs the store lacks; returns the store rows of every planned run."""
+    runs = unique_runs(planned)
+    done = store.ok_hashes()
+    todo = [p for p in runs if p.hash not in done]
+    progress = progress or Progress(len(todo), skipped=len(runs) - len(todo))
+    token = uuid.uuid4().hex[:8]
+    futures = {}
+    for p in todo:
+        fut = client.submit(run_one, p.task(binary, timeout_s), key=f"ssdvp-run-{p.hash}-{token}", pure=False,
+                            retries=1)
+        futures[fut] = p
+    last_flush = time.time()
+    try:
+        for fut in as_completed(futures):
+            p = futures.pop(fut)
+            try:
+                result = fut.result()
+            except KilledWorker as e:
+                result = {"status": "worker-lost", "stderr": f"the worker running it died {e}"}
+            except Exception as e:  # a task that raised twice (retries=1): recorded, the sweep goes on
+                result = {"status": "error", "stderr": f"{type(e).__name__}: {e}"}
+            row = make_row(p, result, schema, store)
+            store.put(row)
+            progress.update(row)
+            if time.time() - last_flush >= FLUSH_EVERY_S:
+                store.flush()
+                last_flush = time.time()
+    finally:
+        for fut in futures:
+            fut.cancel()
+        store.flush()
+        progress.close()
+    return store.frame({p.hash for p in runs})
