@@ -8,6 +8,7 @@ Leaves out plotting (plot helpers read OUT/results.parquet with pandas).
 """
 import argparse
 import shlex
+import signal
 import sys
 from pathlib import Path
 
@@ -80,8 +81,13 @@ def parser():
     return ap
 
 
+def interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv=None):
     args = parser().parse_args(argv)
+    signal.signal(signal.SIGTERM, interrupt)   # kill: the store is flushed and the cluster closed
     try:
         binary = binary_path(args.binary)
         specs = definition_from_args(args).runs()
@@ -93,6 +99,9 @@ def main(argv=None):
     except SweepInputError as e:
         sys.stderr.write(f"sweep: {e}\n")
         return e.exit_status
+    except KeyboardInterrupt:
+        sys.stderr.write(f"sweep: interrupted; finished runs are kept in {Path(args.out) / 'results.parquet'}\n")
+        return 130
     failed = frame[frame["status"] != "ok"]
     for _, row in failed.iterrows():
         sys.stderr.write(f"sweep: FAILED {row['label']}: {row['status']}: {row['error']}\n")

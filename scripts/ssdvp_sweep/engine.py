@@ -74,8 +74,8 @@ def make_row(planned, result, schema, store):
                 row["error"] = "; ".join(diffs[:5])
         for key, value in flatten_run(run).items():   # run.json's platform and workload: run.platform, ...
             row[f"run.{key}" if key in row else key] = value
-    if result.get("files"):
-        row["run_dir"] = str(store.save_files(planned.hash, result["files"]))
+    folder = store.save_files(planned.hash, result.get("files"))   # also drops an earlier run's files
+    row["run_dir"] = str(folder) if folder else ""
     return row
 
 

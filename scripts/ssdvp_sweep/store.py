@@ -38,8 +38,11 @@ class ResultsStore:
         return self.folder / "runs" / run_hash
 
     def save_files(self, run_hash, files):
+        """Replaces runs/<hash>/ by these files (none: the folder is removed); returns it or None."""
         folder = self.run_dir(run_hash)
         shutil.rmtree(folder, ignore_errors=True)
+        if not files:
+            return None
         folder.mkdir(parents=True)
         for name, text in files.items():
             (folder / Path(name).name).write_text(text)

@@ -10,6 +10,7 @@ failed-commands (5), crashed (killed by a signal), timeout, no-results (exit 0 w
 run.json), error (any other exit, or ssdvp could not be started).
 Leaves out retries after a lost worker: the Dask scheduler re-runs the task elsewhere.
 """
+import ctypes
 import json
 import os
 import shutil
@@ -22,6 +23,15 @@ import time
 EXIT_STATUS = {0: "ok", 2: "bad-input", 3: "not-completed", 4: "integrity", 5: "failed-commands"}
 BANNER = ("SystemC 2.", "Copyright (c) 1996-", "ALL RIGHTS RESERVED")
 STDERR_LINES = 12
+
+
+def _die_with_worker():
+    """In the child before exec: SIGKILL ssdvp when the worker that started it dies (Linux
+    prctl PR_SET_PDEATHSIG), so a lost or closed worker leaves no run behind."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
 
 
 def stderr_tail(text):
@@ -39,7 +49,8 @@ def run_one(task):
               "exit_code": None, "stderr": "", "run": None}
     try:
         proc = subprocess.run(task["command"] + ["--out", out], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True, timeout=task.get("timeout_s"))
+                              stderr=subprocess.PIPE, text=True, timeout=task.get("timeout_s"),
+                              preexec_fn=_die_with_worker)
         result["exit_code"] = proc.returncode
         result["stderr"] = stderr_tail(proc.stderr)
         if proc.returncode < 0:
