@@ -94,6 +94,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   geo->pages_per_block = n.timing(n.cell).pages_per_block;
   geo->sectors_per_page = n.sectors_per_page;
   geo->slc_pages_per_block = n.slc.pages_per_block;
+  geo->slc_blocks_per_plane = n.slc_blocks_per_plane;
   for (uint32_t d = 0; d < std::min<uint32_t>(n.slc_dies, 64); d++) {
     if (d < 32) geo->slc_dies_mask_lo |= 1u << d;
     else geo->slc_dies_mask_hi |= 1u << (d - 32);
@@ -441,7 +442,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   uint64_t die_programmed = 0;
   for (size_t d = 0; d < dies_.size(); d++) {
     for (uint32_t pl = 0; pl < p_.nand.planes; pl++)
-      for (uint32_t b = 0; b < p_.nand.blocks_per_plane; b++) {
+      for (uint32_t b = 0; b < p_.nand.blocks_of(uint32_t(d)); b++) {
         const uint64_t e = dies_[d]->erase_count(pl, b);
         wear_min = std::min(wear_min, e);
         wear_max = std::max(wear_max, e);

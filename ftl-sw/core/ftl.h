@@ -31,7 +31,13 @@
 
 /* ---- geometry, derived once at boot */
 struct ftl_geo {
-  uint32_t channels, ways, planes, blocks, pages, spp;
+  uint32_t channels, ways, planes, spp;
+  uint32_t blocks;          /* superblock index stride per die: the most blocks per plane of
+                               any die (SLC dies may have their own count) */
+  uint32_t pages;           /* the most pages per block of any die */
+  uint32_t slc_blocks, native_blocks;   /* blocks per plane of SLC / other dies (0: blocks) */
+  uint32_t slc_pages, native_pages;     /* pages per block of SLC / other dies (0: pages) */
+  uint32_t slc_mask_lo, slc_mask_hi;    /* bit per die: an SLC die (dies >= 64 never are) */
   uint32_t dies;
   uint32_t unit;            /* sectors in a superpage: planes * spp */
   uint32_t sb_sectors;      /* address stride of a superblock: pages * unit (pages = the
@@ -42,6 +48,19 @@ struct ftl_geo {
   uint32_t logical_sectors;
 };
 
+static inline int geo_die_is_slc(const struct ftl_geo *g, uint32_t die) {
+  if (die >= 64) return 0;
+  return (int)((die < 32 ? g->slc_mask_lo >> die : g->slc_mask_hi >> (die - 32)) & 1u);
+}
+static inline uint32_t geo_die_blocks(const struct ftl_geo *g, uint32_t die) {
+  uint32_t b = geo_die_is_slc(g, die) ? g->slc_blocks : g->native_blocks;
+  return b ? b : g->blocks;
+}
+static inline uint32_t geo_die_pages(const struct ftl_geo *g, uint32_t die) {
+  uint32_t p = geo_die_is_slc(g, die) ? g->slc_pages : g->native_pages;
+  return p ? p : g->pages;
+}
+
 /* ---- a bump allocator over the DRAM heap */
 struct fw_heap {
   uint32_t base, size, used;
@@ -51,6 +70,7 @@ struct fw_heap {
 enum sb_state { SB_FREE = 0, SB_OPEN, SB_FULL, SB_VICTIM };
 
 struct die_state {
+  uint32_t blocks;                 /* blocks per plane (superblocks) of this die */
   uint32_t pages;                  /* pages per block of this die (SLC or MLC/TLC) */
   uint32_t sb_capacity;            /* sectors in one of its superblocks: pages * unit */
   uint32_t free_head, free_tail, free_count;

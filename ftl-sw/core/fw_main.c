@@ -13,27 +13,30 @@ static void fatal(const char *why, uint32_t code) {
   for (;;) hal_sleep();
 }
 
-static int die_is_slc(const struct ssd_geometry *hw, uint32_t die) {
-  if (die >= 64) return 0;
-  return die < 32 ? (hw->slc_dies_mask_lo >> die) & 1u : (hw->slc_dies_mask_hi >> (die - 32)) & 1u;
-}
-
 static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
   struct ftl_geo *g = &f->geo;
   g->channels = hw->channels;
   g->ways = hw->ways;
   g->planes = hw->planes;
+  g->slc_mask_lo = hw->slc_dies_mask_lo;
+  g->slc_mask_hi = hw->slc_dies_mask_hi;
+  g->native_blocks = hw->blocks_per_plane;
+  g->slc_blocks = hw->slc_blocks_per_plane ? hw->slc_blocks_per_plane : hw->blocks_per_plane;
+  g->native_pages = hw->pages_per_block;
+  g->slc_pages = hw->slc_pages_per_block;
   g->blocks = hw->blocks_per_plane;
   g->spp = hw->sectors_per_page;
   g->dies = g->channels * g->ways;
   g->unit = g->planes * g->spp;
   g->pages = hw->pages_per_block;
   g->usable_sectors = 0;
-  for (uint32_t d = 0; d < g->dies; d++) {
-    uint32_t p = die_is_slc(hw, d) ? hw->slc_pages_per_block : hw->pages_per_block;
-    if (p > g->pages) g->pages = p;
-    g->usable_sectors += g->blocks * p * g->unit;
-  }
+  for (uint32_t d = 0; d < g->dies; d++)
+    if (geo_die_is_slc(g, d)) {
+      if (g->slc_pages > g->pages) g->pages = g->slc_pages;
+      if (g->slc_blocks > g->blocks) g->blocks = g->slc_blocks;
+    }
+  for (uint32_t d = 0; d < g->dies; d++)
+    g->usable_sectors += geo_die_blocks(g, d) * geo_die_pages(g, d) * g->unit;
   g->sb_sectors = g->pages * g->unit;
   g->superblocks = g->dies * g->blocks;
   g->phys_sectors = g->superblocks * g->sb_sectors;
@@ -87,7 +90,7 @@ static struct ftl *boot(void) {
   blocks_init(f);
   if (f->demand) dmap_init(f);
   for (uint32_t d = 0; d < g->dies; d++) {
-    f->die[d].pages = die_is_slc(hw, d) ? hw->slc_pages_per_block : hw->pages_per_block;
+    f->die[d].pages = geo_die_pages(g, d);
     f->die[d].sb_capacity = f->die[d].pages * g->unit;
   }
   wbuf_init(f);

@@ -22,7 +22,8 @@ void blocks_init(struct ftl *f) {
     struct die_state *ds = &f->die[d];
     ds->free_head = ds->free_tail = NONE32;
     ds->host_sb = ds->gc_sb = ds->map_sb = ds->victim = NONE32;
-    for (uint32_t b = 0; b < g->blocks; b++) blocks_put_free(f, d * g->blocks + b);
+    ds->blocks = geo_die_blocks(g, d);   /* superblocks past a die's count do not exist */
+    for (uint32_t b = 0; b < ds->blocks; b++) blocks_put_free(f, d * g->blocks + b);
   }
 }
 

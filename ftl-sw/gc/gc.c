@@ -16,7 +16,7 @@ uint32_t gc_pick_victim(const struct ftl *f, uint32_t die) {
   const struct ftl_geo *g = &f->geo;
   uint32_t best = NONE32;
   uint64_t best_score = 0;
-  for (uint32_t b = 0; b < g->blocks; b++) {
+  for (uint32_t b = 0; b < f->die[die].blocks; b++) {
     uint32_t sb = die * g->blocks + b;
     if (f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb]) continue;
     uint32_t valid = f->sb_valid[sb];

@@ -256,7 +256,8 @@ struct ssd_geometry {
   uint32_t slc_dies_mask_lo;  /* bit per die (way*channels+channel): 1 = SLC die; dies >= 64 */
   uint32_t slc_dies_mask_hi;  /*   are never SLC */
   uint32_t slc_pages_per_block;
-  uint32_t rsvd[7];
+  uint32_t slc_blocks_per_plane;  /* blocks per plane of the SLC dies */
+  uint32_t rsvd[6];
 };
 #endif
 

@@ -42,6 +42,7 @@ const std::vector<KeySpec>& config_schema() {
       {"nand.cell", K::String, "\"mlc\"", 0, 0, "slc|mlc|tlc", "Cell type of the dies (see nand.slc_dies for mixed devices)."},
       {"nand.slc_dies", K::Int, "0", 0, 4096, nullptr, "Mixed devices: the first N dies (die = way*channels + channel) are SLC, the rest nand.cell."},
       {"nand.slc.pages_per_block", K::Int, "64", 1, 4096, nullptr, "Pages per block of an SLC die."},
+      {"nand.slc.blocks_per_plane", K::Int, "0", 0, 65535, nullptr, "Blocks per plane of an SLC die, so that a mixed device's SLC and MLC regions are sized independently; 0 = nand.blocks_per_plane. Needs nand.slc_dies > 0."},
       {"nand.slc.t_read_us", K::DoubleList, "[20]", 0, kInf, nullptr, "SLC array read time tR, us."},
       {"nand.slc.t_prog_us", K::DoubleList, "[200]", 0, kInf, nullptr, "SLC program time tPROG, us."},
       {"nand.slc.t_erase_us", K::Double, "2000", 0, kInf, nullptr, "SLC block erase time tBERS, us."},

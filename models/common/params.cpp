@@ -31,7 +31,7 @@ uint32_t NandParams::max_pages_per_block() const {
 uint64_t NandParams::physical_bytes() const {
   uint64_t total = 0;
   for (uint32_t d = 0; d < dies(); d++)
-    total += uint64_t(planes) * blocks_per_plane * timing(cell_of(d)).pages_per_block * page_bytes;
+    total += uint64_t(planes) * blocks_of(d) * timing(cell_of(d)).pages_per_block * page_bytes;
   return total;
 }
 
@@ -107,6 +107,11 @@ PlatformParams PlatformParams::from(const Config& c) {
     throw ConfigError(c.origin("nand.slc_dies") + ": nand.slc_dies = " +
                       std::to_string(n.slc_dies) + " exceeds the " + std::to_string(n.dies()) +
                       " dies (nand.channels x nand.ways)");
+  n.slc_blocks_per_plane = uint32_t(c.get_int("nand.slc.blocks_per_plane"));
+  if (n.slc_blocks_per_plane && !n.slc_dies)
+    throw ConfigError(c.origin("nand.slc.blocks_per_plane") + ": nand.slc.blocks_per_plane = " +
+                      std::to_string(n.slc_blocks_per_plane) + " sizes an SLC region, but nand.slc_dies = 0");
+  if (!n.slc_blocks_per_plane) n.slc_blocks_per_plane = n.blocks_per_plane;
   n.slc = cell_timing(c, "slc", 1);
   n.mlc = cell_timing(c, "mlc", 2);
   n.tlc = cell_timing(c, "tlc", 3);
@@ -202,6 +207,10 @@ PlatformParams PlatformParams::from(const Config& c) {
     throw ConfigError(c.origin("nand.blocks_per_plane") + ": nand.blocks_per_plane = " +
                       std::to_string(n.blocks_per_plane) +
                       " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks per die");
+  if (n.slc_dies && n.slc_blocks_per_plane <= min_spare_blocks * 2)
+    throw ConfigError(c.origin("nand.slc.blocks_per_plane") + ": nand.slc.blocks_per_plane = " +
+                      std::to_string(n.slc_blocks_per_plane) +
+                      " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks per SLC die");
 
   p.precondition.fill = c.get_double("precondition.fill");
   p.precondition.overwrite = c.get_double("precondition.overwrite");
@@ -226,7 +235,7 @@ PlatformParams PlatformParams::from(const Config& c) {
 uint64_t PlatformParams::firmware_dram_estimate() const {
   const uint64_t phys = nand.physical_bytes() / 4096;
   const uint64_t unit = uint64_t(nand.planes) * nand.sectors_per_page;
-  const uint64_t superblocks = uint64_t(nand.dies()) * nand.blocks_per_plane;
+  const uint64_t superblocks = uint64_t(nand.dies()) * nand.max_blocks_per_plane();
   uint64_t bytes = 0;
   bytes += phys * 4 * 2;                               // l2p (<= phys) + p2l
   bytes += superblocks * (4 * 4 + 1 + 2);              // per-superblock arrays

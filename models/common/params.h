@@ -4,6 +4,7 @@
 
 #include <systemc>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@ struct NandParams {
   uint32_t page_bytes = 0, sectors_per_page = 0, oob_bytes = 0;
   CellType cell = CellType::MLC;
   uint32_t slc_dies = 0;
+  uint32_t slc_blocks_per_plane = 0;      // SLC dies' blocks per plane (mixed devices)
   CellTiming slc, mlc, tlc;
   sc_core::sc_time multiplane_extra;
   double uncorrectable_per_million = 0, corrected_per_million = 0;
@@ -35,6 +37,8 @@ struct NandParams {
 
   uint32_t dies() const { return channels * ways; }
   CellType cell_of(uint32_t die) const { return die < slc_dies ? CellType::SLC : cell; }
+  uint32_t blocks_of(uint32_t die) const { return die < slc_dies ? slc_blocks_per_plane : blocks_per_plane; }
+  uint32_t max_blocks_per_plane() const { return slc_dies ? std::max(slc_blocks_per_plane, blocks_per_plane) : blocks_per_plane; }
   const CellTiming& timing(CellType c) const {
     return c == CellType::SLC ? slc : c == CellType::MLC ? mlc : tlc;
   }

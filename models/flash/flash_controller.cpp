@@ -98,7 +98,7 @@ bool FlashController::decode(const ssd_flash_desc& d, FlashOp& op) {
   else if (d.channel >= nand_.channels) err = "channel " + num(d.channel) + " out of range";
   else if (d.way >= nand_.ways) err = "way " + num(d.way) + " out of range";
   else if (d.plane_mask == 0 || (d.plane_mask >> nand_.planes)) err = "plane mask " + num(d.plane_mask) + " out of range";
-  else if (d.block >= nand_.blocks_per_plane) err = "block " + num(d.block) + " out of range";
+  else if (d.block >= nand_.blocks_of(d.way * nand_.channels + d.channel)) err = "block " + num(d.block) + " out of range";
   else if (d.opcode == SSD_FOP_READ && (d.nsect == 0 || d.sect_off + d.nsect > nand_.sectors_per_page))
     err = "read of sectors " + num(d.sect_off) + "+" + num(d.nsect) + " outside the page";
   else if (d.opcode == SSD_FOP_PROGRAM && d.nsect != nand_.sectors_per_page)

@@ -13,7 +13,7 @@ Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
       cell_(cell),
       timing_(p.timing(cell)),
       planes_(p.planes),
-      blocks_per_plane_(p.blocks_per_plane),
+      blocks_per_plane_(p.blocks_of(index)),
       spp_(p.sectors_per_page),
       payload_(payload),
       multiplane_extra_(p.multiplane_extra),
@@ -21,7 +21,7 @@ Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
       p_uncorrectable_(p.uncorrectable_per_million / 1e6),
       p_corrected_(p.corrected_per_million / 1e6),
       faults_(p.fault_seed * 1000003u + index),
-      blocks_(size_t(p.planes) * p.blocks_per_plane),
+      blocks_(size_t(p.planes) * p.blocks_of(index)),
       regs_(size_t(p.planes) * p.sectors_per_page),
       status_(size_t(p.planes) * p.sectors_per_page) {
   payload_regs_.resize(size_t(planes_) * spp_ * 4096);

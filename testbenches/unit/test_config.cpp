@@ -92,6 +92,10 @@ TEST(Config, ImpossibleValuesNameTheKey) {
   EXPECT_NE(error_of("", {"ftl.gc_low_blocks=9", "ftl.gc_high_blocks=4"}).find("ftl.gc_high_blocks"), std::string::npos);
   EXPECT_NE(error_of("", {"nand.mlc.t_read_us=[1,2,3]"}).find("give 1 or 2"), std::string::npos);
   EXPECT_NE(error_of("", {"nand.slc_dies=999"}).find("nand.slc_dies"), std::string::npos);
+  EXPECT_NE(error_of("", {"nand.slc.blocks_per_plane=64"}).find("nand.slc.blocks_per_plane = 64 sizes an SLC region, but nand.slc_dies = 0"),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"nand.slc_dies=1", "nand.slc.blocks_per_plane=12"}).find("nand.slc.blocks_per_plane = 12 leaves no room"),
+            std::string::npos);
   EXPECT_NE(error_of("", {"host.max_transfer_kib=130"}).find("multiple of 4"), std::string::npos);
 }
 
