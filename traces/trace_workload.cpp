@@ -36,7 +36,7 @@ TraceOptions parse_trace_options(const std::string& spec, size_t path_start) {
   const size_t comma = spec.find(',', path_start);
   const size_t options_start = comma == std::string::npos ? spec.size() : comma + 1;
   const SpecOptions options(spec, options_start,
-                            {"format", "scale", "skip_bad", "max", "streams", "action"});
+                            {"format", "scale", "skip_bad", "max", "streams", "action", "replay", "iodepth"});
   TraceOptions trace;
   trace.path =
       spec.substr(path_start, comma == std::string::npos ? std::string::npos : comma - path_start);
@@ -73,6 +73,19 @@ TraceOptions parse_trace_options(const std::string& spec, size_t path_start) {
     options.fail("action", "must be one blkparse action letter, e.g. D or Q");
   }
   trace.parser.action = action[0];
+  const std::string_view replay = options.text("replay").value_or("open");
+  if (replay == "closed") {
+    trace.closed = true;
+  } else if (replay != "open") {
+    options.fail("replay", "must be open (at the trace's times) or closed (keep iodepth outstanding)");
+  }
+  if (options.has("iodepth")) {
+    if (!trace.closed) options.fail("iodepth", "only with replay=closed (an open-loop replay issues at the trace's times)");
+    const uint64_t depth = options.count("iodepth", 1);
+    if (depth < 1 || depth > 65535) options.fail("iodepth", "must be 1 ... 65535");
+    trace.iodepth = static_cast<unsigned>(depth);
+  }
+  if (trace.closed && options.has("scale")) options.fail("scale", "has no meaning with replay=closed (time stamps are ignored)");
   // Whether the format has the columns and events these options name is checked once the
   // format is known (it may be detected from the file).
   return trace;
@@ -178,8 +191,10 @@ std::optional<Request> TraceWorkload::next(unsigned stream) {
 
 std::string TraceWorkload::describe() const {
   std::ostringstream text;
-  text << "trace " << options_.path << " format=" << format_.name << " scale=" << options_.scale
-       << " streams=" << mapping_name(options_.streams) << " (" << pending_.size() << ")";
+  text << "trace " << options_.path << " format=" << format_.name;
+  if (options_.closed) text << " replay=closed iodepth=" << options_.iodepth;
+  else text << " scale=" << options_.scale;
+  text << " streams=" << mapping_name(options_.streams) << " (" << pending_.size() << ")";
   if (options_.max_requests != 0) text << " max=" << options_.max_requests;
   if (format_.has_action) text << " action=" << options_.parser.action;
   return text.str();

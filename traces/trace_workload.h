@@ -1,5 +1,8 @@
-// Open-loop trace replay: the requests of a trace file, one or more streams, arrival times
-// rebased to the first request and multiplied by a scale factor.
+// Trace replay: the requests of a trace file, one or more streams.  Open loop (the default):
+// arrival times rebased to the first request and multiplied by a scale factor.  Closed loop
+// (replay=closed): time stamps ignored, each stream keeps iodepth requests outstanding in file
+// order, for "total execution time" experiments and traces whose time stamps cannot be
+// trusted.
 //
 // Models: streaming replay (one line in memory, plus requests read ahead for streams other
 // than the one asked for); arrival_ns = (t - t_first) * scale; a timestamp that goes
@@ -31,6 +34,8 @@ struct TraceOptions {
   bool skip_bad = false;
   uint64_t max_requests = 0;  // 0: the whole trace
   StreamMapping streams = StreamMapping::Single;
+  bool closed = false;        // replay=closed
+  unsigned iodepth = 1;       // closed loop: requests outstanding per stream
   TraceParserOptions parser;
 };
 
@@ -47,7 +52,8 @@ class TraceWorkload : public Workload {
   // Requests of `stream` in file order.  Reading ahead to find them buffers the requests of
   // other streams, so a driver should take requests of all streams in roughly arrival order.
   std::optional<Request> next(unsigned stream) override;
-  bool closed_loop() const override { return false; }
+  bool closed_loop() const override { return options_.closed; }
+  unsigned queue_depth() const override { return options_.iodepth; }
   std::string describe() const override;
   uint64_t skipped_lines() const override { return records_.skipped_lines(); }
   uint64_t clamped_arrivals() const override { return clamped_arrivals_; }

@@ -63,6 +63,24 @@ TEST(SampleTraces, TpccSmallTimeScaledSlowerAndFaster) {
   EXPECT_GT(fast["ops"]["read"]["latency_us"]["p50"].get<double>(), 10 * slow_p50);
 }
 
+// Closed-loop replay (replay=closed): the trace's requests as fast as the drive takes them at
+// the given queue depth, every read verified; a deeper queue finishes the same trace sooner.
+TEST(SampleTraces, TpccSmallClosedLoopReplay) {
+  const auto deep = run_trace("trace:" + sample("tpcc-small.trace") + ",replay=closed,iodepth=32", 6999);
+  const std::string dir = std::string(::testing::TempDir()) + "tpcc-qd1";
+  std::string cmd = std::string(SSDVP_BINARY) + " run --quiet --out " + dir + " --workload trace:" +
+                    sample("tpcc-small.trace") + ",replay=closed,iodepth=1";
+  for (const auto& set : test::small_platform()) cmd += " --set " + set;
+  ASSERT_EQ(std::system((cmd + " > /dev/null 2>&1").c_str()), 0) << cmd;
+  std::ifstream in(dir + "/run.json");
+  const auto shallow = nlohmann::json::parse(in);
+  EXPECT_EQ(shallow["host_requests"], deep["host_requests"]);
+  EXPECT_LT(deep["sim_time_s"].get<double>(), shallow["sim_time_s"].get<double>() / 2);
+  EXPECT_NE(deep["workload"].get<std::string>().find("replay=closed iodepth=32"), std::string::npos);
+  RecordProperty("qd1_s", std::to_string(shallow["sim_time_s"].get<double>()));
+  RecordProperty("qd32_s", std::to_string(deep["sim_time_s"].get<double>()));
+}
+
 TEST(SampleTraces, MixedGeneratorWithPayloads) {
   auto sets = test::small_platform();
   sets.push_back("sim.payload=true");

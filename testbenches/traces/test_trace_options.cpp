@@ -14,7 +14,11 @@ TEST(TraceOptions, InvalidOptionsNameSpecAndKey) {
     std::string message;
   } cases[] = {
       {base + ",colour=red",
-       "unknown option 'colour' (known: format, scale, skip_bad, max, streams, action)"},
+       "unknown option 'colour' (known: format, scale, skip_bad, max, streams, action, replay, iodepth)"},
+      {base + ",replay=later", "replay=later: must be open (at the trace's times) or closed (keep iodepth outstanding)"},
+      {base + ",iodepth=8", "iodepth=8: only with replay=closed (an open-loop replay issues at the trace's times)"},
+      {base + ",replay=closed,iodepth=0", "iodepth=0: must be 1 ... 65535"},
+      {base + ",replay=closed,scale=2", "scale=2: has no meaning with replay=closed (time stamps are ignored)"},
       {base + ",format=csv",
        "format=csv: unknown trace format (auto, blkparse, blkparse-events, disksim, msr, umass)"},
       {base + ",scale=-1", "scale=-1: must be >= 0"},
@@ -46,6 +50,26 @@ TEST(TraceOptions, FormatWithoutDeviceColumnRejectsByDevice) {
   EXPECT_EQ(
       workload_error([&] { make_workload(action_spec, {}); }),
       "workload '" + action_spec + "': action=: format blkparse-events has only actions D and C");
+}
+
+// replay=closed: the same requests in the same order, times ignored, the queue depth given.
+TEST(TraceOptions, ClosedReplayKeepsOrderAndIgnoresTimes) {
+  TempTrace trace("100 0 8 8 1\n5000000 0 64 16 0\n9000000 0 32 8 1\n");
+  const auto open = make_workload("trace:" + trace.path(), {});
+  const auto closed = make_workload("trace:" + trace.path() + ",replay=closed,iodepth=16", {});
+  EXPECT_FALSE(open->closed_loop());
+  EXPECT_TRUE(closed->closed_loop());
+  EXPECT_EQ(closed->queue_depth(), 16u);
+  EXPECT_NE(closed->describe().find("replay=closed iodepth=16"), std::string::npos) << closed->describe();
+  for (int i = 0; i < 3; i++) {
+    const auto a = open->next(0), b = closed->next(0);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->offset, b->offset);
+    EXPECT_EQ(a->length, b->length);
+    EXPECT_EQ(a->op, b->op);
+  }
+  EXPECT_FALSE(closed->next(0));
+  EXPECT_EQ(make_workload("trace:" + trace.path() + ",replay=closed", {})->queue_depth(), 1u);
 }
 
 TEST(TraceOptions, MissingFileNamesThePath) {
