@@ -63,8 +63,10 @@ def make_row(planned, result, schema, store):
            "workload": planned.workload or planned.config["workload.spec"], "repeat": spec.repeat,
            "build": planned.build, "worker": result.get("worker", ""), "wall_s": result.get("wall_s", 0.0),
            "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "run_dir": ""}
-    for key, _, _ in spec.settings:
-        row[f"config.{key}"] = planned.config[key]
+    row["tag"], row["swept"] = spec.tag, ",".join(spec.swept)
+    for key, value in planned.config.items():      # the whole resolved configuration
+        if key not in PRESENTATION_KEYS:
+            row[f"config.{key}"] = value
     run = result.get("run")
     if run is not None:
         if row["status"] == "ok":

@@ -22,6 +22,7 @@ class RunSpec:
     settings: list = field(default_factory=list)   # [(key, value, where)], applied in order
     swept: tuple = ()                  # keys the sweep varies (shown, and columns of the store)
     repeat: int = 0
+    tag: str = ""                      # a name the caller gives the run (experiments: "paper/dftl")
 
 
 @dataclass

@@ -3,18 +3,19 @@ results.parquet (pyarrow; the store itself) and results.csv (the same rows for a
 both rewritten atomically (temporary file, then rename) so a killed sweep leaves the last
 complete version. Each run's own files (run.json, latency_<op>.csv) go to runs/<hash>/.
 
-Columns: the identity and status of the run (IDENTITY below), config.<key> for every key the
-sweep set, then the run.json figures flattened (flatten.py). A row whose status is ok is a
+Columns: the identity and status of the run (IDENTITY below), config.<key> for every key of
+the resolved configuration (the keys the sweep varied are listed in "swept"), then the run.json figures flattened (flatten.py). A row whose status is ok is a
 finished run: engine.py does not run it again.
 Leaves out concurrent writers: one sweep at a time per folder.
 """
+import json
 import os
 import shutil
 from pathlib import Path
 
 import pandas as pd
 
-IDENTITY = ["hash", "label", "status", "exit_code", "error", "platform", "workload", "repeat", "build",
+IDENTITY = ["hash", "tag", "label", "swept", "status", "exit_code", "error", "platform", "workload", "repeat", "build",
             "worker", "wall_s", "finished_at", "run_dir"]
 
 
@@ -62,6 +63,23 @@ class ResultsStore:
                 if len(kinds) > 1 or kinds & {list, dict}:
                     df[c] = [None if _missing(v) else str(v) for v in df[c]]
         return df
+
+    def write_manifest(self, name, planned):
+        """Records which run (hash) stands for each tag of a named run set (an experiment), added
+        to what an earlier invocation recorded: checks read exactly these runs, not older ones."""
+        path = self.folder / f"{name}.manifest.json"
+        tags = self.read_manifest(name)
+        tags.update({p.spec.tag: p.hash for p in planned})
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(tags, indent=1, sort_keys=True) + "\n")
+
+    def read_manifest(self, name):
+        path = self.folder / f"{name}.manifest.json"
+        return json.loads(path.read_text()) if path.exists() else {}
+
+    def tagged_rows(self, name):
+        """{tag: row} of the runs the manifest names that are in the store (any status)."""
+        return {tag: self.rows[h] for tag, h in self.read_manifest(name).items() if h in self.rows}
 
     def flush(self):
         self.folder.mkdir(parents=True, exist_ok=True)
