@@ -36,6 +36,7 @@ def add_cluster_options(ap):
     g.add_argument("--slurm-memory", default="2GB", help="memory per job (default 2GB)")
     g.add_argument("--slurm-walltime", default="01:00:00", help="wall time per job (default 01:00:00)")
     g.add_argument("--slurm-jobs", type=int, default=1, help="number of jobs (default 1)")
+    g.add_argument("--slurm-interface", default=None, help="network interface of scheduler and workers (e.g. ib0, lo)")
     g.add_argument("--slurm-log-dir", default=None, help="where Slurm writes the jobs' output (default: OUT/slurm-logs)")
 
 
@@ -67,7 +68,7 @@ def open_client(args, out):
             log_dir.mkdir(parents=True, exist_ok=True)
             cluster = SLURMCluster(queue=args.slurm_partition, cores=args.slurm_cores, processes=args.slurm_cores,
                                    memory=args.slurm_memory, walltime=args.slurm_walltime, python=sys.executable,
-                                   log_directory=str(log_dir), local_directory="/tmp",
+                                   log_directory=str(log_dir), local_directory="/tmp", interface=args.slurm_interface,
                                    scheduler_options={"dashboard_address": None}, job_name="ssdvp-sweep")
             try:
                 cluster.scale(jobs=args.slurm_jobs)
