@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import SweepInputError
-from .identity import build_id, run_hash, trace_path
+from .identity import build_id, file_digest, run_hash, trace_path
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,7 +51,7 @@ class PlannedRun:
             cmd += ["--workload", self.workload]
         for s in self.sets + ["sim.progress=false"]:
             cmd += ["--set", s]
-        return {"hash": self.hash, "command": cmd, "timeout_s": timeout_s}
+        return {"hash": self.hash, "command": cmd, "timeout_s": timeout_s, "binary_sha256": file_digest(binary)}
 
 
 def format_value(v):

@@ -7,10 +7,13 @@ package.
 
 Statuses: ok (exit 0 and a run.json), bad-input (2), not-completed (3), integrity (4),
 failed-commands (5), crashed (killed by a signal), timeout, no-results (exit 0 without
-run.json), error (any other exit, or ssdvp could not be started).
+run.json), build-changed (the binary on the worker is not the one the run was planned with: a
+rebuild during the sweep, or another build on a cluster node), error (any other exit, or ssdvp
+could not be started).
 Leaves out retries after a lost worker: the Dask scheduler re-runs the task elsewhere.
 """
 import ctypes
+import hashlib
 import json
 import os
 import shutil
@@ -48,6 +51,14 @@ def run_one(task):
     result = {"hash": task["hash"], "worker": f"{socket.gethostname()}:{os.getpid()}", "files": {},
               "exit_code": None, "stderr": "", "run": None}
     try:
+        with open(task["command"][0], "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        if task.get("binary_sha256") and digest != task["binary_sha256"]:
+            result.update(status="build-changed", stderr=f"{task['command'][0]} is not the build the sweep was "
+                          f"planned with (sha256 {digest[:16]}, planned {task['binary_sha256'][:16]})",
+                          wall_s=time.time() - started)
+            shutil.rmtree(workdir, ignore_errors=True)
+            return result
         proc = subprocess.run(task["command"] + ["--out", out], stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True, timeout=task.get("timeout_s"),
                               preexec_fn=_die_with_worker)
