@@ -38,6 +38,12 @@ uint32_t gc_policy_code(const std::string& p) {
   if (p == "cost-benefit") return SSD_GC_COST_BENEFIT;
   throw ConfigError("ftl.gc_policy = \"" + p + "\" has no firmware code (platforms/ssd_platform.cpp)");
 }
+uint32_t placement_code(const std::string& p) {
+  if (p == "none") return SSD_PLACE_NONE;
+  if (p == "lapt") return SSD_PLACE_LAPT;
+  if (p == "slc-only") return SSD_PLACE_SLC_ONLY;
+  throw ConfigError("ftl.placement = \"" + p + "\" has no firmware code (platforms/ssd_platform.cpp)");
+}
 uint32_t mapping_code(const std::string& m) {
   const char* names[] = {"opt", "dftl", "part", "part-sched", "writeopt", "adaptive"};
   for (uint32_t i = 0; i < 6; i++)
@@ -85,6 +91,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
     fc->map_write_cost = uint32_t(t.t_prog[0].to_seconds() / t.t_read[0].to_seconds() * 1000 + 0.5);
   }
   fc->gc_policy = gc_policy_code(p_.ftl.gc_policy);
+  fc->placement = placement_code(p_.ftl.placement);
   auto* geo = dram_->as<ssd_geometry>(kGeometryAddr);
   *geo = ssd_geometry{};
   geo->channels = n.channels;
@@ -369,6 +376,16 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                               {"map_write", d(b.reads_waited_map_write, a.reads_waited_map_write)},
                               {"gc", d(b.reads_waited_gc, a.reads_waited_gc)},
                               {"queued_behind_writes", d(b.reads_queued_behind_writes, a.reads_queued_behind_writes)}}}};
+  }
+  if (p_.ftl.placement != "none") {
+    r["placement"] = {{"policy", p_.ftl.placement},
+                      {"host_slc_sectors", b.host_slc_sectors - a.host_slc_sectors},
+                      {"host_mlc_sectors", b.host_mlc_sectors - a.host_mlc_sectors},
+                      {"slc_gc_runs", b.slc_gc_runs - a.slc_gc_runs},
+                      {"mlc_gc_runs", b.mlc_gc_runs - a.mlc_gc_runs},
+                      {"migrated_sectors", b.migrated_sectors - a.migrated_sectors},
+                      {"lapt_bytes", b.lapt_bytes},
+                      {"map_bytes", b.map_bytes}};
   }
   r["ftl"] = {{"host_write_sectors", host_w},
               {"host_read_sectors", b.host_read_sectors - a.host_read_sectors},

@@ -2,6 +2,11 @@
  * data are served from DRAM, drained in arrival order a superpage at a time to the next die
  * in the stripe (channel first, then way).  A slot overwritten while buffered is dropped
  * before it reaches flash; one being programmed stays until its program completes.
+ * With SLC/MLC placement each slot carries the region the policy chose when it was
+ * committed, and a superpage holds one region's data, for one of that region's dies: the
+ * drain takes a region's slots in arrival order, past the other region's (whose fifo places
+ * it leaves; a taken place becomes a hole the head skips).  With one region that is the
+ * plain arrival order.
  * Leaves out: multiple buffers per core (the MT-FTL issue), write-through modes. */
 #include "core/ftl.h"
 #include "hal/hal.h"
@@ -17,6 +22,7 @@ void wbuf_init(struct ftl *f) {
   w->pins = fw_alloc(f, w->nslots * 2u, 64);
   w->free_list = fw_alloc(f, w->nslots * 4u, 64);
   w->fifo = fw_alloc(f, w->nslots * 4u, 64);
+  w->region = fw_alloc(f, w->nslots, 64);
   uint32_t hsize = 1;
   while (hsize < 2u * w->nslots) hsize <<= 1;
   w->hash_mask = hsize - 1u;
@@ -83,6 +89,7 @@ static void slot_supersede(struct wbuf *w, uint32_t s) {
   if (w->state[s] == SL_LIVE) {
     w->state[s] = SL_DEAD;        /* stays in the fifo; dropped when the drain reaches it */
     w->live_count--;
+    w->live_region[w->region[s]]--;
   }
   /* SL_PROGRAMMING / SL_MAPPING: completion sees the hash no longer points here. */
 }
@@ -94,10 +101,12 @@ void wbuf_commit_sector(struct ftl *f, uint16_t slot, uint32_t lpa) {
   hash_put(w, lpa, slot);
   w->lpa[slot] = lpa;
   w->state[slot] = SL_LIVE;
+  w->region[slot] = place_region_of_write(f, lpa);
   w->fifo[(w->fifo_head + w->fifo_count) % w->nslots] = slot;
   w->fifo_count++;
   w->pushed++;
   w->live_count++;
+  w->live_region[w->region[slot]]++;
 }
 
 void wbuf_discard_lpa(struct ftl *f, uint32_t lpa) {
@@ -114,13 +123,24 @@ void wbuf_unpin(struct ftl *f, uint16_t slot) {
     slot_free(w, slot);
 }
 
-/* Drops dead slots at the head of the fifo (freeing them unless a host read holds them). */
+/* Pops the head of the fifo. */
+static void fifo_pop(struct wbuf *w) {
+  w->fifo_head = (w->fifo_head + 1u) % w->nslots;
+  w->fifo_count--;
+  w->drained++;
+}
+
+/* Drops dead slots (freeing them unless a host read holds them) and holes left by slots
+ * taken out of order at the head of the fifo. */
 static void fifo_skip_dead(struct wbuf *w) {
-  while (w->fifo_count && w->state[w->fifo[w->fifo_head]] == SL_DEAD) {
+  while (w->fifo_count) {
     uint32_t s = w->fifo[w->fifo_head];
-    w->fifo_head = (w->fifo_head + 1u) % w->nslots;
-    w->fifo_count--;
-    w->drained++;
+    if (s == NONE32) {
+      fifo_pop(w);
+      continue;
+    }
+    if (w->state[s] != SL_DEAD) break;
+    fifo_pop(w);
     w->lpa[s] = NONE32;           /* marks "left the fifo" for wbuf_unpin */
     if (w->pins[s] == 0) slot_free(w, s);
   }
@@ -131,20 +151,55 @@ static void fifo_skip_dead(struct wbuf *w) {
  * (ftl.die_program_queue; one while reads are pending with ftl.sched = adaptive) the data
  * waits for it.  Only a die without space (its GC has not freed a superblock yet) is
  * skipped. */
-static uint32_t pick_die(struct ftl *f) {
-  if (f->blocked_epoch == f->space_epoch) return NONE32;   /* nothing was freed since */
+static uint32_t pick_die(struct ftl *f, uint32_t region) {
+  if (f->blocked_epoch[region] == f->space_epoch) return NONE32;   /* nothing was freed since */
   uint32_t limit = f->cfg.die_prog_limit;
   if (f->cfg.sched == SSD_SCHED_ADAPTIVE && f->reads_active) limit = 1;
   for (uint32_t k = 0; k < f->geo.dies; k++) {
-    uint32_t d = (f->next_host_die + k) % f->geo.dies;
+    uint32_t d = (f->next_host_die[region] + k) % f->geo.dies;
     struct die_state *ds = &f->die[d];
+    if (f->pl.die_region[d] != region) continue;
     if (ds->host_sb == NONE32 && ds->free_count <= f->host_reserve) continue;
     if (ds->host_progs_inflight >= limit) return NONE32;
-    f->next_host_die = (d + 1u) % f->geo.dies;
+    f->next_host_die[region] = (d + 1u) % f->geo.dies;
     return d;
   }
-  f->blocked_epoch = f->space_epoch;
+  f->blocked_epoch[region] = f->space_epoch;
   return NONE32;
+}
+
+/* Takes up to `unit` live slots of `region` in arrival order into the program `op`; a slot
+ * taken away from the head leaves a hole.  Dead slots at the head are dropped on the way. */
+static uint32_t take_slots(struct ftl *f, uint32_t region, struct fop *op, uint32_t unit) {
+  struct wbuf *w = &f->wb;
+  uint32_t n = 0;
+  for (uint32_t i = 0; n < unit && i < w->fifo_count;) {
+    const uint32_t at = (w->fifo_head + i) % w->nslots;
+    const uint32_t s = w->fifo[at];
+    if (i == 0 && (s == NONE32 || w->state[s] == SL_DEAD)) {
+      fifo_pop(w);
+      if (s != NONE32) {
+        w->lpa[s] = NONE32;
+        if (w->pins[s] == 0) slot_free(w, s);
+      }
+      continue;
+    }
+    if (s == NONE32 || w->state[s] != SL_LIVE || w->region[s] != region) {
+      i++;
+      continue;
+    }
+    if (i == 0) fifo_pop(w);
+    else w->fifo[at] = NONE32;
+    w->state[s] = SL_PROGRAMMING;
+    w->live_count--;
+    w->live_region[region]--;
+    op->slots[n] = (uint16_t)s;
+    op->sgl[n] = wbuf_slot_addr(f, s);
+    op->oob[n].lpa = w->lpa[s];
+    op->oob[n].seq = ++f->write_seq;
+    n++;
+  }
+  return n;
 }
 
 /* Issues one superpage program when a full one is buffered (or, with force, any data is).
@@ -156,29 +211,21 @@ int wbuf_flush_step(struct ftl *f, int force) {
   if (w->live_count == 0 || (w->live_count < unit && !force)) return 0;
   if (!flash_can_submit(f)) return 0;
   if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
-  uint32_t die = pick_die(f);
+  /* The region of the oldest live data first, then the other one. */
+  uint32_t die = NONE32, region = 0;
+  for (uint32_t k = 0; k < f->pl.regions && die == NONE32; k++) {
+    region = (w->region[w->fifo[w->fifo_head]] + k) % f->pl.regions;
+    if (w->live_region[region] == 0 || (w->live_region[region] < unit && !force)) continue;
+    die = pick_die(f, region);
+  }
   if (die == NONE32) return 0;
   uint32_t tag = fop_alloc(f, FOP_HOST_PROG);
   uint32_t ppa = blocks_next_superpage(f, die, STREAM_HOST);
   struct fop *op = &f->fop[tag];
-  uint32_t n = 0;
-  while (n < unit && w->fifo_count) {
-    uint32_t s = w->fifo[w->fifo_head];
-    w->fifo_head = (w->fifo_head + 1u) % w->nslots;
-    w->fifo_count--;
-    w->drained++;
-    if (w->state[s] == SL_DEAD) {
-      w->lpa[s] = NONE32;
-      if (w->pins[s] == 0) slot_free(w, s);
-      continue;
-    }
-    w->state[s] = SL_PROGRAMMING;
-    w->live_count--;
-    op->slots[n] = (uint16_t)s;
-    op->sgl[n] = wbuf_slot_addr(f, s);
-    op->oob[n].lpa = w->lpa[s];
-    op->oob[n].seq = ++f->write_seq;
-    n++;
+  uint32_t n = take_slots(f, region, op, unit);
+  if (f->pl.regions > 1) {         /* the whole superpage, padding included */
+    if (region == REGION_SLC) f->stats->host_slc_sectors += unit;
+    else f->stats->host_mlc_sectors += unit;
   }
   for (; n < unit; n++) {   /* pad a partial superpage (flush) */
     op->slots[n] = NONE16;
@@ -226,6 +273,6 @@ void wbuf_program_done(struct ftl *f, uint32_t tag) {
   while (f->prog_oldest != f->prog_next && f->prog_done[f->prog_oldest % FOP_MAX]) f->prog_oldest++;
   f->sb_progs_inflight[ppa_sb(f, op->ppa)]--;
   f->die[op->die].host_progs_inflight--;
-  f->blocked_epoch = NONE32;       /* the die can take data again */
+  f->blocked_epoch[f->pl.die_region[op->die]] = NONE32;   /* the die can take data again */
   fop_release(f, tag);
 }

@@ -4,7 +4,8 @@
  * mapping (translation pages on flash, a mapping cache in DRAM: DFTL and the PTSD schemes,
  * map/), a DRAM write buffer, per-die superblocks (the same block index on every plane,
  * programmed a superpage — one page on every plane — at a time), greedy/FIFO/cost-benefit
- * garbage collection of data and translation blocks and functional preconditioning.
+ * garbage collection of data and translation blocks, SLC/MLC placement on mixed devices
+ * (place/) and functional preconditioning.
  * Leaves out: power-loss recovery (the OOB carries what a scan would need), bad-block
  * management, wear levelling beyond taking free blocks in erase order. */
 #ifndef SSDVP_FTL_H
@@ -12,6 +13,7 @@
 
 #include <stdint.h>
 #include "hal/regs.h"
+#include "place/placement.h"
 
 #define SECTOR_BYTES     4096u
 #define NONE32           0xFFFFFFFFu
@@ -77,6 +79,7 @@ struct die_state {
   uint32_t host_sb, host_page;     /* open superblock for host data, next superpage */
   uint32_t gc_sb, gc_page;         /* open superblock for GC copies */
   uint32_t map_sb, map_page;       /* open superblock for translation pages */
+  uint32_t mig_sb, mig_page;       /* open superblock for data migrated from SLC (MLC dies) */
   /* GC in progress on this die */
   uint32_t victim;                 /* NONE32 when idle */
   uint32_t victim_cursor;          /* next sector of the victim to look at */
@@ -147,6 +150,8 @@ struct wbuf {
   uint32_t *fifo;                  /* LIVE/DEAD slots in arrival order */
   uint32_t fifo_head, fifo_count;
   uint32_t live_count;             /* LIVE slots in the fifo */
+  uint8_t  *region;                /* [nslots] placement region of the slot's data */
+  uint32_t live_region[PLACE_REGIONS];   /* LIVE slots by region */
   uint32_t pushed, drained;        /* slots ever put into / taken out of the fifo */
   uint32_t *hash_key, *hash_val;   /* lpa -> slot, open addressing */
   uint32_t hash_mask;
@@ -282,11 +287,13 @@ struct ftl {
   uint16_t *sb_progs_inflight;     /* programs submitted, not completed: never a GC victim */
   uint8_t  *sb_map;                /* holds translation pages (a translation block) */
   struct die_state *die;
-  uint32_t next_host_die;
+  struct place pl;                 /* SLC/MLC placement (place/placement.h) */
+  uint32_t next_host_die[PLACE_REGIONS];   /* round robin of host superpages, per region */
   uint32_t *gc_dies;               /* dies that are cleaning or below gc_low_blocks */
   uint32_t gc_ndies;
   uint32_t space_epoch;            /* bumped whenever a superblock is freed */
-  uint32_t blocked_epoch;          /* space_epoch when no die could take host data */
+  uint32_t blocked_epoch[PLACE_REGIONS];   /* space_epoch when no die of the region could
+                                              take host data */
   uint32_t write_seq;
 
   /* buffers */
@@ -402,7 +409,8 @@ uint32_t blocks_take_free(struct ftl *f, uint32_t die);
 void blocks_put_free(struct ftl *f, uint32_t sb);
 /* Next superpage of the die's open host, GC or translation-page superblock; NONE32 when the
  * die has no space for that user now. */
-enum stream { STREAM_HOST = 0, STREAM_GC, STREAM_MAP, STREAM_MAP_GC /* GC copies of translation pages */ };
+enum stream { STREAM_HOST = 0, STREAM_GC, STREAM_MAP, STREAM_MAP_GC /* GC copies of translation pages */,
+              STREAM_MIGRATE /* SLC GC copies into an MLC die (host reserve applies) */ };
 uint32_t blocks_next_superpage(struct ftl *f, uint32_t die, int stream);
 
 /* flash submission (core/flash_queue.c) */

@@ -93,6 +93,7 @@ static struct ftl *boot(void) {
     f->die[d].pages = geo_die_pages(g, d);
     f->die[d].sb_capacity = f->die[d].pages * g->unit;
   }
+  place_init(f);
   wbuf_init(f);
   rbuf_init(f);
   f->zero_sector_addr = hal_dram_addr(fw_alloc(f, SECTOR_BYTES, SECTOR_BYTES));

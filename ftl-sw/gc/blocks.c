@@ -2,7 +2,8 @@
  * which spreads wear), the open host, GC and translation-page superblocks of each die, and
  * the reserve host data may not take (one superblock; two with a demand-based map) so that
  * cleaning, and the translation pages the map updates of moved data may need written, can
- * always make progress. */
+ * always make progress.  On a mixed device each MLC die also has an open superblock for data
+ * SLC GC migrates into it (the host reserve applies to it as to host data). */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
@@ -17,11 +18,11 @@ void blocks_init(struct ftl *f) {
   f->sb_map = fw_alloc(f, g->superblocks, 64);
   f->die = fw_alloc(f, g->dies * (uint32_t)sizeof(struct die_state), 64);
   f->gc_dies = fw_alloc(f, g->dies * 4u, 64);
-  f->blocked_epoch = NONE32;
+  for (uint32_t r = 0; r < PLACE_REGIONS; r++) f->blocked_epoch[r] = NONE32;
   for (uint32_t d = 0; d < g->dies; d++) {
     struct die_state *ds = &f->die[d];
     ds->free_head = ds->free_tail = NONE32;
-    ds->host_sb = ds->gc_sb = ds->map_sb = ds->victim = NONE32;
+    ds->host_sb = ds->gc_sb = ds->map_sb = ds->mig_sb = ds->victim = NONE32;
     ds->blocks = geo_die_blocks(g, d);   /* superblocks past a die's count do not exist */
     for (uint32_t b = 0; b < ds->blocks; b++) blocks_put_free(f, d * g->blocks + b);
   }
@@ -55,10 +56,10 @@ uint32_t blocks_take_free(struct ftl *f, uint32_t die) {
 uint32_t blocks_next_superpage(struct ftl *f, uint32_t die, int stream) {
   struct die_state *ds = &f->die[die];
   const int map = stream == STREAM_MAP || stream == STREAM_MAP_GC;
-  uint32_t *sb = stream == STREAM_GC ? &ds->gc_sb : map ? &ds->map_sb : &ds->host_sb;
-  uint32_t *page = stream == STREAM_GC ? &ds->gc_page : map ? &ds->map_page : &ds->host_page;
+  uint32_t *sb = stream == STREAM_GC ? &ds->gc_sb : map ? &ds->map_sb : stream == STREAM_MIGRATE ? &ds->mig_sb : &ds->host_sb;
+  uint32_t *page = stream == STREAM_GC ? &ds->gc_page : map ? &ds->map_page : stream == STREAM_MIGRATE ? &ds->mig_page : &ds->host_page;
   if (*sb == NONE32) {
-    uint32_t reserve = stream == STREAM_HOST ? f->host_reserve : 0u;
+    uint32_t reserve = stream == STREAM_HOST || stream == STREAM_MIGRATE ? f->host_reserve : 0u;
     if (ds->free_count <= reserve) return NONE32;
     *sb = blocks_take_free(f, die);
     *page = 0;

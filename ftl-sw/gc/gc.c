@@ -8,7 +8,10 @@
  * translation-page superblock and the GTD follows; moved data updates the map through the
  * mapping cache (conditionally: only if the host did not write the sector meanwhile), and
  * the victim is erased once every update has been applied.
- * Leaves out: copyback (no data over the channel), cross-die copies, wear levelling. */
+ * With SLC/MLC placement (place/placement.h) an SLC die's victims are taken oldest first
+ * (FIFO, whatever ftl.gc_policy says) and their valid sectors migrate to MLC dies' migration
+ * superblocks (the copy waits while no MLC die has space); MLC dies clean inside MLC.
+ * Leaves out: copyback (no data over the channel), wear levelling. */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
@@ -21,9 +24,10 @@ uint32_t gc_pick_victim(const struct ftl *f, uint32_t die) {
     if (f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb]) continue;
     uint32_t valid = f->sb_valid[sb];
     const uint32_t capacity = f->die[die].sb_capacity;
-    if (valid >= capacity) continue;                 /* nothing to gain */
+    if (valid >= capacity && !place_gc_migrates(f, die)) continue;   /* nothing to gain (a
+                                                                         migration moves it out) */
     uint64_t score;
-    switch (f->cfg.gc_policy) {
+    switch (place_gc_migrates(f, die) ? SSD_GC_FIFO : f->cfg.gc_policy) {
       case SSD_GC_FIFO: score = (uint64_t)(f->write_seq - f->sb_closed_seq[sb]) + 1u; break;
       case SSD_GC_COST_BENEFIT: {
         uint64_t age = (uint64_t)(f->write_seq - f->sb_closed_seq[sb]) + 1u;
@@ -86,7 +90,10 @@ static int gc_issue_program(struct ftl *f, uint32_t die) {
   if (!flash_can_submit(f)) return 0;
   if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
   const int map = f->sb_map[ds->victim];
-  uint32_t dst = blocks_next_superpage(f, die, map ? STREAM_MAP_GC : STREAM_GC);
+  const int migrate = !map && place_gc_migrates(f, die);
+  uint32_t dst_die = migrate ? place_migration_die(f) : die;
+  if (dst_die == NONE32) return 0;   /* no MLC die has space yet: its GC runs first */
+  uint32_t dst = blocks_next_superpage(f, dst_die, map ? STREAM_MAP_GC : migrate ? STREAM_MIGRATE : STREAM_GC);
   if (dst == NONE32) {
     hal_puts("fw: GC found no free superblock\n");
     hal_halt(0x6C000000u | die);
@@ -109,8 +116,10 @@ static int gc_issue_program(struct ftl *f, uint32_t die) {
     }
   }
   op->host_slot = (uint16_t)(half | (ds->gc_gathered << 1));
+  op->gc_index = die;              /* the victim's die (the program may be on another) */
   f->stats->flash_prog_sectors += g->unit;
   f->stats->gc_prog_sectors += ds->gc_gathered;
+  if (migrate) f->stats->migrated_sectors += ds->gc_gathered;
   hal_cost(HAL_COST_GC_SECTOR, ds->gc_gathered);
   f->sb_progs_inflight[ppa_sb(f, dst)]++;
   ds->gc_half_busy[half] = 1;
@@ -195,10 +204,11 @@ void gc_read_done(struct ftl *f, uint32_t tag) {
 
 void gc_program_done(struct ftl *f, uint32_t tag) {
   struct fop *op = &f->fop[tag];
-  struct die_state *ds = &f->die[op->die];
+  const uint32_t vdie = op->gc_index;          /* the victim's die */
+  struct die_state *ds = &f->die[vdie];
   uint32_t half = op->host_slot & 1u, count = op->host_slot >> 1;
   for (uint32_t k = 0; k < count; k++) {
-    uint32_t i = gc_index(f, op->die, half, k);
+    uint32_t i = gc_index(f, vdie, half, k);
     uint32_t lpa = f->gc_lpa[i];
     if (lpa & MAP_BIT) {
       dmap_page_placed(f, lpa & ~MAP_BIT, op->ppa + k, f->gc_src_ppa[i]);
@@ -221,6 +231,10 @@ void gc_erase_done(struct ftl *f, uint32_t tag) {
   f->stats->erases++;
   f->stats->gc_runs++;
   if (f->sb_map[sb]) f->stats->map_gc_runs++;
+  if (f->pl.regions > 1) {
+    if (f->pl.die_region[op->die] == REGION_SLC) f->stats->slc_gc_runs++;
+    else f->stats->mlc_gc_runs++;
+  }
   blocks_put_free(f, sb);
   ds->victim = NONE32;
   ds->erase_inflight = 0;

@@ -283,7 +283,8 @@ struct ssd_fw_config {
   uint32_t adapt_window;       /* adaptive: mapping accesses per controller step */
   uint32_t map_write_cost;     /* adaptive: a translation page program's cost in per mille
                                   of a translation page read's (tPROG / tR x 1000) */
-  uint32_t rsvd[16];
+  uint32_t placement;          /* SSD_PLACE_*: SLC or MLC for each host write */
+  uint32_t rsvd[15];
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -298,6 +299,9 @@ struct ssd_fw_config {
 #define SSD_SCHED_FIFO        1u   /* commands start in arrival order */
 #define SSD_SCHED_WRITE_STOP  2u   /* bypass; a full buffer stops draining while reads wait */
 #define SSD_SCHED_ADAPTIVE    3u   /* bypass; while reads wait, one program per die */
+#define SSD_PLACE_NONE        0u   /* one region: writes striped over every die */
+#define SSD_PLACE_LAPT        1u   /* SLC if the logical block's LAPT rank < SLC blocks */
+#define SSD_PLACE_SLC_ONLY    2u   /* every host write to SLC first (a plain SLC cache) */
 #define SSD_GC_GREEDY         0u
 #define SSD_GC_FIFO           1u
 #define SSD_GC_COST_BENEFIT   2u
@@ -352,6 +356,15 @@ struct ssd_fw_stats {
   uint32_t translation_pages;
   uint32_t adapt_steps;         /* adaptive: controller steps taken */
   uint32_t rsvd_stats;
+  /* SLC/MLC placement (zero with ftl.placement = none) */
+  uint64_t host_slc_sectors;    /* sectors of write-buffer superpages (padding included)
+                                   programmed into the SLC region ... */
+  uint64_t host_mlc_sectors;    /* ... and into the MLC region */
+  uint64_t slc_gc_runs;         /* SLC blocks cleaned (FIFO) and MLC blocks cleaned */
+  uint64_t mlc_gc_runs;
+  uint64_t migrated_sectors;    /* valid sectors moved from SLC to MLC by SLC GC */
+  uint32_t lapt_bytes;          /* DRAM of the LAPT table */
+  uint32_t map_bytes;           /* DRAM of the page map it is compared with (l2p + p2l) */
 };
 #endif
 #define SSD_FW_STATS_MAGIC    0x53544154u   /* "STAT" */

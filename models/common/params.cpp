@@ -187,6 +187,16 @@ PlatformParams PlatformParams::from(const Config& c) {
     f.sched = f.mapping == "opt" || f.mapping == "dftl" || f.mapping == "part" ? "bypass"
               : f.mapping == "adaptive" ? "adaptive" : "write-stop";
   f.gc_policy = c.get_string("ftl.gc_policy");
+  f.placement = c.get_string("ftl.placement");
+  if (f.placement != "none") {
+    if (n.slc_dies == 0 || n.slc_dies == n.dies())
+      throw ConfigError(c.origin("ftl.placement") + ": ftl.placement = \"" + f.placement +
+                        "\" needs an SLC region and an MLC region (nand.slc_dies = " + std::to_string(n.slc_dies) +
+                        " of " + std::to_string(n.dies()) + " dies)");
+    if (c.get_string("ftl.mapping") != "opt")
+      throw ConfigError(c.origin("ftl.placement") + ": ftl.placement = \"" + f.placement +
+                        "\" works with ftl.mapping = \"opt\" only (not yet with demand-based mapping)");
+  }
   f.op = c.get_double("ftl.op");
   f.gc_low_blocks = uint32_t(c.get_int("ftl.gc_low_blocks"));
   f.gc_high_blocks = uint32_t(c.get_int("ftl.gc_high_blocks"));

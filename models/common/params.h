@@ -97,7 +97,7 @@ struct FirmwareParams {
 };
 
 struct FtlParams {
-  std::string mapping, gc_policy, sched;
+  std::string mapping, gc_policy, sched, placement;
   double cmt_ratio = 0, cmt_clean_ratio = 0;
   uint32_t adapt_window = 0;
   double op = 0;

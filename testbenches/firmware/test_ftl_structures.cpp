@@ -41,6 +41,7 @@ struct Ftl {
       f->die[d].sb_capacity = 8;
     }
     wbuf_init(f.get());
+    place_init(f.get());
   }
   ftl* operator->() { return f.get(); }
   ftl* get() { return f.get(); }

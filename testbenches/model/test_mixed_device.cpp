@@ -1,8 +1,13 @@
 // Mixed SLC/MLC devices (nand.slc_dies) whose SLC dies have their own block count
 // (nand.slc.blocks_per_plane), so the SLC and MLC regions are sized independently: the
 // firmware uses every block of every die and only those, natively and on the ISS, with every
-// read verified.  Each TEST builds a platform and runs in its own process.
+// read verified.  SLC/MLC placement (ftl.placement = lapt, slc-only) on that device: where
+// LAPT puts hot and cold blocks, FIFO SLC GC migrating to MLC only, integrity natively and on
+// the ISS.  Each TEST builds a platform and runs in its own process.
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <memory>
 
 #include "model/platform_test_support.h"
 #include "models/nand/die.h"
@@ -38,3 +43,85 @@ void check_mixed(const std::string& mode) {
 
 TEST(MixedDevice, SlcDiesWithTheirOwnBlockCountNative) { check_mixed("native"); }
 TEST(MixedDevice, SlcDiesWithTheirOwnBlockCountOnTheIss) { check_mixed("iss"); }
+
+// ---- SLC/MLC placement (ftl.placement) on the same device.
+namespace {
+
+std::vector<std::string> placement_sets(const std::string& policy, const std::string& mode) {
+  return {"nand.slc.blocks_per_plane=64", "ftl.placement=" + policy, "firmware.mode=" + mode, "sim.progress=false",
+          "sim.output_dir=" + std::string(::testing::TempDir()) + "placement-" + policy + "-" + mode};
+}
+
+std::unique_ptr<SsdPlatform> placement_platform(const std::vector<std::string>& sets, const std::string& workload,
+                                                bool precondition = true) {
+  Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-slc-mlc.toml", sets);
+  RunOptions opt;
+  opt.workload_spec = workload;
+  opt.precondition = precondition;
+  return std::make_unique<SsdPlatform>(cfg, opt);
+}
+
+// A skewed mixed workload: SLC fills, FIFO SLC GC migrates to MLC, every read verified; the
+// SLC die programmed only what the write buffer sent it (its own count equals the firmware's
+// host superpages into SLC, over the whole run), so SLC GC never copied into SLC.
+void check_placement_run(const std::string& policy, const std::string& mode) {
+  auto platform = placement_platform(placement_sets(policy, mode),
+                                     "fio:rw=randrw,bs=4k,iodepth=16,io=20000,random_distribution=zipf:1.1");
+  const auto r = platform->run();
+  test::expect_clean(r);
+  const auto& p = r["placement"];
+  EXPECT_EQ(p["policy"], policy);
+  EXPECT_GT(p["host_slc_sectors"].get<uint64_t>(), 0u);
+  EXPECT_GT(p["slc_gc_runs"].get<uint64_t>(), 0u);
+  EXPECT_GT(p["migrated_sectors"].get<uint64_t>(), 0u);
+  const ssd_fw_stats* fw = platform->firmware_stats();
+  ASSERT_NE(fw, nullptr);
+  EXPECT_EQ(platform->die(0).programmed_sectors(), fw->host_slc_sectors);
+  uint64_t mlc_programmed = 0;
+  for (uint32_t d = 1; d < 8; d++) mlc_programmed += platform->die(d).programmed_sectors();
+  EXPECT_GE(mlc_programmed, fw->host_mlc_sectors + fw->migrated_sectors);
+  if (policy == "slc-only") {
+    EXPECT_EQ(fw->host_mlc_sectors, 0u);   // every host write went to SLC first
+  } else {
+    EXPECT_GT(fw->lapt_bytes, 0u);
+    EXPECT_LT(fw->lapt_bytes * 20, fw->map_bytes);   // the table is small next to the page map
+  }
+}
+
+}  // namespace
+
+TEST(Placement, LaptNativeWithIntegrityAndMigrationToMlcOnly) { check_placement_run("lapt", "native"); }
+TEST(Placement, LaptOnTheIssWithIntegrityAndMigrationToMlcOnly) { check_placement_run("lapt", "iss"); }
+TEST(Placement, SlcOnlyNativeWithIntegrityAndMigrationToMlcOnly) { check_placement_run("slc-only", "native"); }
+TEST(Placement, SlcOnlyOnTheIssWithIntegrityAndMigrationToMlcOnly) { check_placement_run("slc-only", "iss"); }
+
+// LAPT through the map: on an empty drive, logical block B is read once (its counter drops
+// to -1, so every other block outranks it) and then written: it lands on MLC; block A, never
+// touched (counter 0, rank 0), is written: it lands on SLC.
+TEST(Placement, LaptSendsTopRankedBlockToSlcAndColdBlockToMlc) {
+  const std::string trace = std::string(::testing::TempDir()) + "lapt-hot-cold.trace";
+  {
+    // DiskSim/MQSim ASCII: time_ns device lba_sector(512 B) size_sectors type(1 = read).
+    // Logical blocks are SLC superblocks: 64 pages x 4 planes = 256 sectors of 4 KiB.
+    std::ofstream out(trace);
+    const uint64_t block_a = 10, block_b = 20, per_block_512 = 256 * 8;
+    out << "0 0 " << block_b * per_block_512 << " 64 1\n";       // read B (8 x 4 KiB)
+    out << "1 0 " << block_b * per_block_512 << " 64 0\n";       // write B
+    out << "2 0 " << block_a * per_block_512 << " 64 0\n";       // write A
+  }
+  auto platform = placement_platform(placement_sets("lapt", "native"), "trace:" + trace + ",replay=closed,iodepth=1",
+                                     /*precondition=*/false);
+  const auto r = platform->run();
+  test::expect_clean(r);
+  const std::vector<uint32_t> map = platform->firmware_map();
+  // Firmware addresses: superblock = ppa / (128 pages x 4 planes), die = superblock / 64
+  // (the SLC die's block count, the largest).
+  auto die_of = [](uint32_t ppa) { return ppa / (128u * 4u) / 64u; };
+  for (uint32_t i = 0; i < 8; i++) {
+    ASSERT_NE(map.at(10 * 256 + i), 0xFFFFFFFFu);
+    ASSERT_NE(map.at(20 * 256 + i), 0xFFFFFFFFu);
+    EXPECT_EQ(die_of(map[10 * 256 + i]), 0u) << "block A sector " << i << " not on the SLC die";
+    EXPECT_NE(die_of(map[20 * 256 + i]), 0u) << "block B sector " << i << " on the SLC die";
+  }
+  EXPECT_EQ(r["placement"]["host_mlc_sectors"].get<uint64_t>(), 8u);
+}

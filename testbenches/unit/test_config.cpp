@@ -96,6 +96,13 @@ TEST(Config, ImpossibleValuesNameTheKey) {
             std::string::npos);
   EXPECT_NE(error_of("", {"nand.slc_dies=1", "nand.slc.blocks_per_plane=12"}).find("nand.slc.blocks_per_plane = 12 leaves no room"),
             std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.placement=lapt"}).find("ftl.placement = \"lapt\" needs an SLC region and an MLC region (nand.slc_dies = 0 of 32 dies)"),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.placement=slc-only", "nand.slc_dies=32"}).find("needs an SLC region and an MLC region"),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.placement=lapt", "nand.slc_dies=4", "ftl.mapping=dftl"}).find("works with ftl.mapping = \"opt\" only"),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.placement=combo"}).find("ftl.placement"), std::string::npos);
   EXPECT_NE(error_of("", {"host.max_transfer_kib=130"}).find("multiple of 4"), std::string::npos);
 }
 

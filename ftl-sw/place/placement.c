@@ -1,0 +1,98 @@
+/* SLC/MLC placement policies and the region bookkeeping behind the seam (placement.h). */
+#include "core/ftl.h"
+#include "hal/hal.h"
+
+#define FW_HALT_PLACEMENT 0xC0F00020u
+
+static uint8_t lapt_region(struct ftl *f, uint32_t lpa) {
+  const struct lapt *t = &f->pl.lapt;
+  return lapt_rank(t, lapt_block_of(t, lpa)) < f->pl.slc_superblocks ? (uint8_t)REGION_SLC : (uint8_t)REGION_MLC;
+}
+
+/* Once per request and logical block it touches, after the placement decisions of a write
+ * (the paper updates the table after each request). */
+static void lapt_note(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t nsect) {
+  struct lapt *t = &f->pl.lapt;
+  if (nsect == 0) return;
+  const uint32_t last = lapt_block_of(t, lba + nsect - 1u);
+  for (uint32_t b = lapt_block_of(t, lba); b <= last && b < t->nblocks; b++) {
+    if (opcode == SSD_HOP_WRITE) lapt_note_write(t, b * t->block_sectors);
+    else if (opcode == SSD_HOP_READ) lapt_note_read(t, b * t->block_sectors);
+  }
+}
+
+static uint8_t slc_first_region(struct ftl *f, uint32_t lpa) {
+  (void)f;
+  (void)lpa;
+  return REGION_SLC;
+}
+
+static const struct place_policy policies[] = {
+    [SSD_PLACE_NONE] = {"none", 0, 0},
+    [SSD_PLACE_LAPT] = {"lapt", lapt_region, lapt_note},
+    [SSD_PLACE_SLC_ONLY] = {"slc-only", slc_first_region, 0},
+};
+
+void place_init(struct ftl *f) {
+  const struct ftl_geo *g = &f->geo;
+  struct place *p = &f->pl;
+  p->die_region = fw_alloc(f, g->dies, 64);
+  p->regions = 1;
+  p->policy = 0;
+  f->stats->map_bytes = (g->logical_sectors + g->phys_sectors) * 4u;
+  if (f->cfg.placement == SSD_PLACE_NONE) return;
+  if (f->cfg.placement >= sizeof policies / sizeof policies[0] || f->demand) {
+    hal_puts("fw: placement policy unknown, or used with a demand-based map\n");
+    hal_halt(FW_HALT_PLACEMENT | 1u);
+    for (;;) hal_sleep();
+  }
+  uint32_t slc_dies = 0, slc_die = 0;
+  for (uint32_t d = 0; d < g->dies; d++) {
+    p->die_region[d] = geo_die_is_slc(g, d) ? (uint8_t)REGION_SLC : (uint8_t)REGION_MLC;
+    if (p->die_region[d] == REGION_SLC) {
+      slc_dies++;
+      slc_die = d;
+      p->slc_superblocks += f->die[d].blocks;
+    }
+  }
+  if (slc_dies == 0 || slc_dies == g->dies) {
+    hal_puts("fw: placement needs SLC dies and other dies\n");
+    hal_halt(FW_HALT_PLACEMENT | 2u);
+    for (;;) hal_sleep();
+  }
+  p->policy = &policies[f->cfg.placement];
+  p->regions = PLACE_REGIONS;
+  if (f->cfg.placement == SSD_PLACE_LAPT) {
+    /* A logical block holds as many sectors as an SLC superblock. */
+    const uint32_t block = f->die[slc_die].sb_capacity;
+    const uint32_t nblocks = (g->logical_sectors + block - 1u) / block;
+    lapt_init(&p->lapt, fw_alloc(f, nblocks, 64), g->logical_sectors, block);
+    f->stats->lapt_bytes = lapt_bytes(&p->lapt);
+  }
+}
+
+uint8_t place_region_of_write(struct ftl *f, uint32_t lpa) {
+  return f->pl.policy ? f->pl.policy->region_of_write(f, lpa) : 0u;
+}
+
+void place_note_request(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t nsect) {
+  if (f->pl.policy && f->pl.policy->note_request) f->pl.policy->note_request(f, opcode, lba, nsect);
+}
+
+int place_gc_migrates(const struct ftl *f, uint32_t die) {
+  return f->pl.regions > 1 && f->pl.die_region[die] == REGION_SLC;
+}
+
+uint32_t place_migration_die(struct ftl *f) {
+  const struct ftl_geo *g = &f->geo;
+  struct place *p = &f->pl;
+  for (uint32_t k = 0; k < g->dies; k++) {
+    const uint32_t d = (p->next_migration_die + k) % g->dies;
+    const struct die_state *ds = &f->die[d];
+    if (p->die_region[d] != REGION_MLC) continue;
+    if (ds->mig_sb == NONE32 && ds->free_count <= f->host_reserve) continue;   /* its GC first */
+    p->next_migration_die = (d + 1u) % g->dies;
+    return d;
+  }
+  return NONE32;
+}
