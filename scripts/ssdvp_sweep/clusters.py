@@ -69,7 +69,7 @@ def open_client(args, out):
             cluster = SLURMCluster(queue=args.slurm_partition, cores=args.slurm_cores, processes=args.slurm_cores,
                                    memory=args.slurm_memory, walltime=args.slurm_walltime, python=sys.executable,
                                    log_directory=str(log_dir), local_directory="/tmp", interface=args.slurm_interface,
-                                   scheduler_options={"dashboard_address": None}, job_name="ssdvp-sweep")
+                                   scheduler_options={"dashboard_address": ":0"}, job_name="ssdvp-sweep")
             try:
                 cluster.scale(jobs=args.slurm_jobs)
                 with Client(cluster) as client:
@@ -78,6 +78,6 @@ def open_client(args, out):
                 cluster.close()
         else:
             with LocalCluster(n_workers=args.workers or os.cpu_count(), threads_per_worker=1, processes=True,
-                              memory_limit=0, dashboard_address=None) as cluster:
+                              memory_limit=0, dashboard_address=":0") as cluster:
                 with Client(cluster) as client:
                     yield client

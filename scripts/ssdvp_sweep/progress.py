@@ -1,7 +1,7 @@
 """Progress of a sweep on stderr: on a terminal one line redrawn in place (a bar, runs done,
 failed, remaining, ETA); elsewhere (a log, ctest, Slurm output) one plain line per finished run.
 The ETA is the remaining runs at the average rate since the first submission. Leaves out the
-Dask dashboard (the cluster's own, see docs/sweeps.md)."""
+Dask dashboard (the cluster's own; it needs bokeh, see docs/sweeps.md)."""
 import sys
 import time
 
