@@ -3,10 +3,9 @@
  * in the stripe (channel first, then way).  A slot overwritten while buffered is dropped
  * before it reaches flash; one being programmed stays until its program completes.
  * With SLC/MLC placement each slot carries the region the policy chose when it was
- * committed, and a superpage holds one region's data, for one of that region's dies: the
- * drain takes a region's slots in arrival order, past the other region's (whose fifo places
- * it leaves; a taken place becomes a hole the head skips).  With one region that is the
- * plain arrival order.
+ * committed and waits in that region's fifo: a superpage holds one region's data, in arrival
+ * order, for one of that region's dies, and the regions drain in turn.  Without placement
+ * there is one fifo: the plain arrival order.
  * Leaves out: multiple buffers per core (the MT-FTL issue), write-through modes. */
 #include "core/ftl.h"
 #include "hal/hal.h"
@@ -21,7 +20,7 @@ void wbuf_init(struct ftl *f) {
   w->state = fw_alloc(f, w->nslots, 64);
   w->pins = fw_alloc(f, w->nslots * 2u, 64);
   w->free_list = fw_alloc(f, w->nslots * 4u, 64);
-  w->fifo = fw_alloc(f, w->nslots * 4u, 64);
+  for (uint32_t r = 0; r < PLACE_REGIONS; r++) w->q[r].ring = fw_alloc(f, w->nslots * 4u, 64);
   w->region = fw_alloc(f, w->nslots, 64);
   uint32_t hsize = 1;
   while (hsize < 2u * w->nslots) hsize <<= 1;
@@ -89,7 +88,7 @@ static void slot_supersede(struct wbuf *w, uint32_t s) {
   if (w->state[s] == SL_LIVE) {
     w->state[s] = SL_DEAD;        /* stays in the fifo; dropped when the drain reaches it */
     w->live_count--;
-    w->live_region[w->region[s]]--;
+    w->q[w->region[s]].live--;
   }
   /* SL_PROGRAMMING / SL_MAPPING: completion sees the hash no longer points here. */
 }
@@ -102,11 +101,12 @@ void wbuf_commit_sector(struct ftl *f, uint16_t slot, uint32_t lpa) {
   w->lpa[slot] = lpa;
   w->state[slot] = SL_LIVE;
   w->region[slot] = place_region_of_write(f, lpa);
-  w->fifo[(w->fifo_head + w->fifo_count) % w->nslots] = slot;
-  w->fifo_count++;
-  w->pushed++;
+  struct wfifo *q = &w->q[w->region[slot]];
+  q->ring[(q->head + q->count) % w->nslots] = slot;
+  q->count++;
+  q->pushed++;
+  q->live++;
   w->live_count++;
-  w->live_region[w->region[slot]]++;
 }
 
 void wbuf_discard_lpa(struct ftl *f, uint32_t lpa) {
@@ -123,27 +123,33 @@ void wbuf_unpin(struct ftl *f, uint16_t slot) {
     slot_free(w, slot);
 }
 
-/* Pops the head of the fifo. */
-static void fifo_pop(struct wbuf *w) {
-  w->fifo_head = (w->fifo_head + 1u) % w->nslots;
-  w->fifo_count--;
-  w->drained++;
+/* Pops the head of a region's fifo. */
+static uint32_t fifo_pop(struct wbuf *w, struct wfifo *q) {
+  const uint32_t s = q->ring[q->head];
+  q->head = (q->head + 1u) % w->nslots;
+  q->count--;
+  q->drained++;
+  return s;
 }
 
-/* Drops dead slots (freeing them unless a host read holds them) and holes left by slots
- * taken out of order at the head of the fifo. */
-static void fifo_skip_dead(struct wbuf *w) {
-  while (w->fifo_count) {
-    uint32_t s = w->fifo[w->fifo_head];
-    if (s == NONE32) {
-      fifo_pop(w);
-      continue;
-    }
-    if (w->state[s] != SL_DEAD) break;
-    fifo_pop(w);
+/* Drops dead slots at the head of a region's fifo (freeing them unless a host read holds
+ * them). */
+static void fifo_skip_dead(struct wbuf *w, struct wfifo *q) {
+  while (q->count && w->state[q->ring[q->head]] == SL_DEAD) {
+    const uint32_t s = fifo_pop(w, q);
     w->lpa[s] = NONE32;           /* marks "left the fifo" for wbuf_unpin */
     if (w->pins[s] == 0) slot_free(w, s);
   }
+}
+
+void wbuf_drain_marks(const struct ftl *f, uint32_t *marks) {
+  for (uint32_t r = 0; r < PLACE_REGIONS; r++) marks[r] = f->wb.q[r].pushed;
+}
+
+int wbuf_drained_past(const struct ftl *f, const uint32_t *marks) {
+  for (uint32_t r = 0; r < PLACE_REGIONS; r++)
+    if ((int32_t)(f->wb.q[r].drained - marks[r]) < 0) return 0;
+  return 1;
 }
 
 /* Stripes superpages over the dies in a fixed order (channel first, then way), so that where
@@ -168,31 +174,22 @@ static uint32_t pick_die(struct ftl *f, uint32_t region) {
   return NONE32;
 }
 
-/* Takes up to `unit` live slots of `region` in arrival order into the program `op`; a slot
- * taken away from the head leaves a hole.  Dead slots at the head are dropped on the way. */
+/* Takes up to `unit` live slots from the head of `region`'s fifo into the program `op`,
+ * dropping dead ones on the way. */
 static uint32_t take_slots(struct ftl *f, uint32_t region, struct fop *op, uint32_t unit) {
   struct wbuf *w = &f->wb;
+  struct wfifo *q = &w->q[region];
   uint32_t n = 0;
-  for (uint32_t i = 0; n < unit && i < w->fifo_count;) {
-    const uint32_t at = (w->fifo_head + i) % w->nslots;
-    const uint32_t s = w->fifo[at];
-    if (i == 0 && (s == NONE32 || w->state[s] == SL_DEAD)) {
-      fifo_pop(w);
-      if (s != NONE32) {
-        w->lpa[s] = NONE32;
-        if (w->pins[s] == 0) slot_free(w, s);
-      }
+  while (n < unit && q->count) {
+    const uint32_t s = fifo_pop(w, q);
+    if (w->state[s] == SL_DEAD) {
+      w->lpa[s] = NONE32;
+      if (w->pins[s] == 0) slot_free(w, s);
       continue;
     }
-    if (s == NONE32 || w->state[s] != SL_LIVE || w->region[s] != region) {
-      i++;
-      continue;
-    }
-    if (i == 0) fifo_pop(w);
-    else w->fifo[at] = NONE32;
     w->state[s] = SL_PROGRAMMING;
     w->live_count--;
-    w->live_region[region]--;
+    q->live--;
     op->slots[n] = (uint16_t)s;
     op->sgl[n] = wbuf_slot_addr(f, s);
     op->oob[n].lpa = w->lpa[s];
@@ -207,18 +204,20 @@ static uint32_t take_slots(struct ftl *f, uint32_t region, struct fop *op, uint3
 int wbuf_flush_step(struct ftl *f, int force) {
   struct wbuf *w = &f->wb;
   const uint32_t unit = f->geo.unit;
-  fifo_skip_dead(w);
+  for (uint32_t r = 0; r < f->pl.regions; r++) fifo_skip_dead(w, &w->q[r]);
   if (w->live_count == 0 || (w->live_count < unit && !force)) return 0;
   if (!flash_can_submit(f)) return 0;
   if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
-  /* The region of the oldest live data first, then the other one. */
+  /* The regions in turn, each when it has a superpage (or, with force, any data). */
   uint32_t die = NONE32, region = 0;
   for (uint32_t k = 0; k < f->pl.regions && die == NONE32; k++) {
-    region = (w->region[w->fifo[w->fifo_head]] + k) % f->pl.regions;
-    if (w->live_region[region] == 0 || (w->live_region[region] < unit && !force)) continue;
+    region = (w->next_region + k) % f->pl.regions;
+    const uint32_t live = w->q[region].live;
+    if (live == 0 || (live < unit && !force)) continue;
     die = pick_die(f, region);
   }
   if (die == NONE32) return 0;
+  w->next_region = (region + 1u) % f->pl.regions;
   uint32_t tag = fop_alloc(f, FOP_HOST_PROG);
   uint32_t ppa = blocks_next_superpage(f, die, STREAM_HOST);
   struct fop *op = &f->fop[tag];

@@ -106,8 +106,9 @@ struct hcmd {
   uint32_t next;                   /* wait-queue link */
   uint32_t *sgl;                   /* SSD_MDTS_SECTORS sector buffer addresses */
   uint16_t *slot_of;               /* which buffer slot each sector uses (or NONE16) */
-  /* flush: first the buffer drains past `barrier` (wbuf.pushed when the flush arrived),
-   * then every host program issued until then completes (barrier becomes a program id) */
+  /* flush: first every region's fifo drains past its mark (its `pushed` when the flush
+   * arrived), then every host program issued until then completes (barrier: a program id) */
+  uint32_t drain_mark[PLACE_REGIONS];
   uint32_t barrier;
   uint8_t  flush_draining;
   uint8_t  waited;                 /* reads: SSD_CPLI_* of the extra work it waited for */
@@ -147,12 +148,15 @@ struct wbuf {
   uint16_t *pins;                  /* host reads in progress from this slot */
   uint32_t *free_list;             /* stack of free slots */
   uint32_t free_count;
-  uint32_t *fifo;                  /* LIVE/DEAD slots in arrival order */
-  uint32_t fifo_head, fifo_count;
-  uint32_t live_count;             /* LIVE slots in the fifo */
+  struct wfifo {                   /* one per placement region (one in use without placement) */
+    uint32_t *ring;                /* [nslots] LIVE/DEAD slots of the region in arrival order */
+    uint32_t head, count;
+    uint32_t live;                 /* LIVE slots in it */
+    uint32_t pushed, drained;      /* slots ever put into / taken out of it */
+  } q[PLACE_REGIONS];
+  uint32_t live_count;             /* LIVE slots in all fifos */
+  uint32_t next_region;            /* round robin of the regions' drains */
   uint8_t  *region;                /* [nslots] placement region of the slot's data */
-  uint32_t live_region[PLACE_REGIONS];   /* LIVE slots by region */
-  uint32_t pushed, drained;        /* slots ever put into / taken out of the fifo */
   uint32_t *hash_key, *hash_val;   /* lpa -> slot, open addressing */
   uint32_t hash_mask;
 };
@@ -450,6 +454,15 @@ static inline uint32_t wbuf_slot_addr(const struct ftl *f, uint32_t slot) {
   return f->wb.base_addr + slot * SECTOR_BYTES;
 }
 int  wbuf_flush_step(struct ftl *f, int force);
+/* Slots (live or dead) still queued for the flash, all regions. */
+static inline uint32_t wbuf_queued(const struct ftl *f) {
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < PLACE_REGIONS; r++) n += f->wb.q[r].count;
+  return n;
+}
+/* Every region's fifo has drained past the marks taken by wbuf_drain_marks. */
+int  wbuf_drained_past(const struct ftl *f, const uint32_t *marks);
+void wbuf_drain_marks(const struct ftl *f, uint32_t *marks);
 void wbuf_program_done(struct ftl *f, uint32_t tag);
 
 /* read buffers (buffer/read_buffer.c) */

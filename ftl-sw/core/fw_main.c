@@ -166,7 +166,7 @@ int ftl_poll(struct ftl *f) {
   /* write-stop (part-sched, writeopt): while reads are pending and a write waits for space,
    * the full buffer does not drain (unless a flush command asks for it). */
   const int write_stop = f->cfg.sched == SSD_SCHED_WRITE_STOP && dmap_reads_protected(f) && !f->flushes_draining;
-  if (!write_stop && (f->wb.live_count >= f->geo.unit || (f->flushes_draining && f->wb.fifo_count)))
+  if (!write_stop && (f->wb.live_count >= f->geo.unit || (f->flushes_draining && wbuf_queued(f))))
     while (wbuf_flush_step(f, f->flushes_draining != 0)) n++;
   if (f->gc_ndies) n += gc_step(f);
   if (f->demand && dmap_has_work(f)) n += dmap_step(f);

@@ -251,7 +251,7 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
       break;
     default: /* flush: done when everything acknowledged before it is on flash */
       h->state = HC_FLUSHING;
-      h->barrier = f->wb.pushed;
+      wbuf_drain_marks(f, h->drain_mark);
       h->flush_draining = 1;
       f->flushes_draining++;
       h->next = f->flush_head;
@@ -297,7 +297,7 @@ int hcmd_retry_waiting(struct ftl *f) {
   uint32_t *link = &f->flush_head;
   while (*link != NONE32) {
     struct hcmd *h = &f->hc[*link];
-    if (h->flush_draining && (int32_t)(f->wb.drained - h->barrier) >= 0) {
+    if (h->flush_draining && wbuf_drained_past(f, h->drain_mark)) {
       h->flush_draining = 0;
       f->flushes_draining--;
       h->barrier = f->prog_next;

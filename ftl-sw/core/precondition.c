@@ -52,7 +52,7 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
     wbuf_commit_sector(f, s, lpa);
     if (f->wb.live_count >= f->geo.unit) drain_once(f, 0);
   }
-  while (f->wb.fifo_count || f->fops_inflight || (f->demand && dmap_has_work(f))) drain_once(f, 1);
+  while (wbuf_queued(f) || f->fops_inflight || (f->demand && dmap_has_work(f))) drain_once(f, 1);
   hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 0);
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
   hcmd_complete(f, slot, SSD_ST_OK);

@@ -217,7 +217,13 @@ PlatformParams PlatformParams::from(const Config& c) {
     throw ConfigError(c.origin("nand.blocks_per_plane") + ": nand.blocks_per_plane = " +
                       std::to_string(n.blocks_per_plane) +
                       " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks per die");
-  if (n.slc_dies && n.slc_blocks_per_plane <= min_spare_blocks * 2)
+  // An SLC die needs the spare superblocks, and at least as many again for data when its GC
+  // cleans in place; one more when it migrates to MLC (ftl.placement) is enough.
+  if (n.slc_dies && f.placement == "none" && n.slc_blocks_per_plane <= min_spare_blocks * 2)
+    throw ConfigError(c.origin("nand.slc.blocks_per_plane") + ": nand.slc.blocks_per_plane = " +
+                      std::to_string(n.slc_blocks_per_plane) + " leaves no room for data next to ftl.gc_high_blocks + 4 spare "
+                      "superblocks per SLC die when its GC cleans in place (ftl.placement = none)");
+  if (n.slc_dies && n.slc_blocks_per_plane <= min_spare_blocks)
     throw ConfigError(c.origin("nand.slc.blocks_per_plane") + ": nand.slc.blocks_per_plane = " +
                       std::to_string(n.slc_blocks_per_plane) +
                       " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks per SLC die");

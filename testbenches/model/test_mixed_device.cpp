@@ -17,24 +17,25 @@ using namespace ssdvp;
 namespace {
 
 // platforms/lapt-slc-mlc.toml: 2 channels x 4 ways of 4-plane dies, die 0 SLC (64 pages per
-// block), the others MLC (128 pages per block, 32 blocks per plane); here the SLC die gets 64.
+// block), the others MLC (128 pages per block, 37 blocks per plane); here the SLC die gets 64
+// blocks per plane and no placement (data striped over every die).
 void check_mixed(const std::string& mode) {
   Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-slc-mlc.toml",
-                            {"nand.slc.blocks_per_plane=64", "firmware.mode=" + mode, "sim.progress=false",
+                            {"nand.slc.blocks_per_plane=64", "ftl.placement=none", "firmware.mode=" + mode, "sim.progress=false",
                              "sim.output_dir=" + std::string(::testing::TempDir()) + "mixed-" + mode});
   RunOptions opt;
   opt.workload_spec = "fio:rw=randrw,bs=4k,iodepth=16,io=20000";
   SsdPlatform platform(cfg, opt);
   const auto r = platform.run();
   test::expect_clean(r);
-  // 1 SLC die x 4 planes x 64 blocks x 64 pages + 7 MLC dies x 4 x 32 x 128.
-  EXPECT_EQ(r["ftl"]["physical_sectors"].get<uint64_t>(), 4u * 64 * 64 + 7u * 4 * 32 * 128);
+  // 1 SLC die x 4 planes x 64 blocks x 64 pages + 7 MLC dies x 4 x 37 x 128.
+  EXPECT_EQ(r["ftl"]["physical_sectors"].get<uint64_t>(), 4u * 64 * 64 + 7u * 4 * 37 * 128);
   // The SLC die's blocks past the MLC dies' count were used (the firmware wrote and cleaned
   // them), and the MLC dies have only their own: an address past them is a bus error, which
   // expect_clean would have reported.
   uint32_t high_blocks_erased = 0;
-  for (uint32_t b = 32; b < 64; b++) high_blocks_erased += platform.die(0).erase_count(0, b) > 0;
-  EXPECT_GT(high_blocks_erased, 16u);
+  for (uint32_t b = 37; b < 64; b++) high_blocks_erased += platform.die(0).erase_count(0, b) > 0;
+  EXPECT_GT(high_blocks_erased, 13u);
   EXPECT_GT(r["wear"]["erases_per_die"][0].get<uint64_t>(), 0u);
   EXPECT_EQ(r["firmware"]["mode"], mode);
 }
@@ -115,7 +116,7 @@ TEST(Placement, LaptSendsTopRankedBlockToSlcAndColdBlockToMlc) {
   test::expect_clean(r);
   const std::vector<uint32_t> map = platform->firmware_map();
   // Firmware addresses: superblock = ppa / (128 pages x 4 planes), die = superblock / 64
-  // (the SLC die's block count, the largest).
+  // (the SLC die's block count here, the largest).
   auto die_of = [](uint32_t ppa) { return ppa / (128u * 4u) / 64u; };
   for (uint32_t i = 0; i < 8; i++) {
     ASSERT_NE(map.at(10 * 256 + i), 0xFFFFFFFFu);
@@ -124,4 +125,20 @@ TEST(Placement, LaptSendsTopRankedBlockToSlcAndColdBlockToMlc) {
     EXPECT_NE(die_of(map[20 * 256 + i]), 0u) << "block B sector " << i << " on the SLC die";
   }
   EXPECT_EQ(r["placement"]["host_mlc_sectors"].get<uint64_t>(), 8u);
+}
+
+// The platform as shipped: the paper's 64 SLC : 1036 MLC blocks with LAPT, a mixed workload,
+// every read verified.
+TEST(Placement, LaptPlatformAsShipped) {
+  Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-slc-mlc.toml",
+                            {"sim.progress=false", "sim.output_dir=" + std::string(::testing::TempDir()) + "lapt-shipped"});
+  RunOptions opt;
+  opt.workload_spec = "fio:rw=randrw,bs=8k,iodepth=16,io=10000,random_distribution=zipf:0.9";
+  SsdPlatform platform(cfg, opt);
+  const auto r = platform.run();
+  test::expect_clean(r);
+  EXPECT_EQ(r["placement"]["policy"], "lapt");
+  EXPECT_EQ(r["ftl"]["physical_sectors"].get<uint64_t>(), 4u * 16 * 64 + 7u * 4 * 37 * 128);
+  EXPECT_GT(r["placement"]["host_slc_sectors"].get<uint64_t>(), 0u);
+  EXPECT_GT(r["placement"]["host_mlc_sectors"].get<uint64_t>(), 0u);
 }
