@@ -33,6 +33,7 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+scripts/setup-python.sh >/dev/null   # the sweep engine's venv: Debian's dask/distributed/pandas + pyarrow, dask-jobqueue
 
 if [ "${SSDVP_UNICORN:-debian}" = "pypi" ]; then
   scripts/fetch-unicorn-wheel.sh >/dev/null
