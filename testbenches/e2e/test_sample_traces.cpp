@@ -50,13 +50,7 @@ TEST(SampleTraces, TpccSmallTimeScaledSlowerAndFaster) {
   const auto slow = run_trace("trace:" + sample("tpcc-small.trace") + ",scale=100", 6999);
   EXPECT_GE(slow["sim_time_s"].get<double>(), 100 * span);
   EXPECT_LT(slow["sim_time_s"].get<double>(), 100 * span + 0.1);
-  const std::string dir = std::string(::testing::TempDir()) + "tpcc-fast";
-  std::string cmd = std::string(SSDVP_BINARY) + " run --quiet --out " + dir + " --workload trace:" +
-                    sample("tpcc-small.trace") + ",scale=0.01";
-  for (const auto& set : test::small_platform()) cmd += " --set " + set;
-  ASSERT_EQ(std::system((cmd + " > /dev/null 2>&1").c_str()), 0) << cmd;
-  std::ifstream in(dir + "/run.json");
-  const auto fast = nlohmann::json::parse(in);
+  const auto fast = test::run_child(test::small_platform(), "trace:" + sample("tpcc-small.trace") + ",scale=0.01", "tpcc-fast");
   EXPECT_LT(fast["sim_time_s"].get<double>(), slow["sim_time_s"].get<double>() / 5);
   EXPECT_GE(fast["sim_time_s"].get<double>(), 0.01 * span);
   const double slow_p50 = slow["ops"]["read"]["latency_us"]["p50"].get<double>();
@@ -67,13 +61,8 @@ TEST(SampleTraces, TpccSmallTimeScaledSlowerAndFaster) {
 // the given queue depth, every read verified; a deeper queue finishes the same trace sooner.
 TEST(SampleTraces, TpccSmallClosedLoopReplay) {
   const auto deep = run_trace("trace:" + sample("tpcc-small.trace") + ",replay=closed,iodepth=32", 6999);
-  const std::string dir = std::string(::testing::TempDir()) + "tpcc-qd1";
-  std::string cmd = std::string(SSDVP_BINARY) + " run --quiet --out " + dir + " --workload trace:" +
-                    sample("tpcc-small.trace") + ",replay=closed,iodepth=1";
-  for (const auto& set : test::small_platform()) cmd += " --set " + set;
-  ASSERT_EQ(std::system((cmd + " > /dev/null 2>&1").c_str()), 0) << cmd;
-  std::ifstream in(dir + "/run.json");
-  const auto shallow = nlohmann::json::parse(in);
+  const auto shallow =
+      test::run_child(test::small_platform(), "trace:" + sample("tpcc-small.trace") + ",replay=closed,iodepth=1", "tpcc-qd1");
   EXPECT_EQ(shallow["host_requests"], deep["host_requests"]);
   EXPECT_LT(deep["sim_time_s"].get<double>(), shallow["sim_time_s"].get<double>() / 2);
   EXPECT_NE(deep["workload"].get<std::string>().find("replay=closed iodepth=32"), std::string::npos);

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+
 #include "models/common/config.h"
 #include "platforms/run_report.h"
 
@@ -72,6 +75,16 @@ void expect_clean(const nlohmann::json& r, const ExpectedErrors& expected) {
   } else {
     EXPECT_LE(i["reads_checked"].get<uint64_t>() + failed, reads);
   }
+}
+
+nlohmann::json run_child(const std::vector<std::string>& sets, const std::string& workload, const std::string& name) {
+  const std::string dir = std::string(::testing::TempDir()) + name;
+  std::string cmd = std::string(SSDVP_BINARY) + " run --quiet --out '" + dir + "' --workload '" + workload + "'";
+  for (const auto& s : sets) cmd += " --set '" + s + "'";
+  cmd += " --set sim.progress=false > '" + dir + ".log' 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream in(dir + "/run.json");
+  return nlohmann::json::parse(in);
 }
 
 double ns(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }

@@ -22,6 +22,11 @@ struct Run {
 // Builds the platform from defaults + `sets`, runs `workload`, returns both.
 Run run_platform(std::vector<std::string> sets, const std::string& workload, bool precondition = true);
 
+// Runs the ssdvp command in a child process (a second platform in one test: SystemC elaborates
+// once per process) with `sets` and `workload`, output in TempDir()/name; expects exit status 0
+// and returns its run.json.
+nlohmann::json run_child(const std::vector<std::string>& sets, const std::string& workload, const std::string& name);
+
 // Errors a test provokes on purpose; every other error status fails expect_clean.
 struct ExpectedErrors {
   bool media_errors = false;   // injected uncorrectable sectors: reads may fail with a media error

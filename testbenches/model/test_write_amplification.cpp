@@ -70,17 +70,6 @@ void check_waf(const std::string& policy, double op) {
   EXPECT_NEAR(r["nand"]["waf"].get<double>(), r["waf"].get<double>(), 0.001 * r["waf"].get<double>());
 }
 
-// One run of the ssdvp command (another process: one platform per process).
-nlohmann::json run_child(const std::vector<std::string>& sets, const std::string& name) {
-  const std::string dir = std::string(::testing::TempDir()) + name;
-  std::string cmd = std::string(SSDVP_BINARY) + " run --quiet --out " + dir + " --workload " + kOverwrite;
-  for (const auto& s : sets) cmd += " --set '" + s + "'";
-  cmd += " --set sim.progress=false > /dev/null 2>&1";
-  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  std::ifstream in(dir + "/run.json");
-  return nlohmann::json::parse(in);
-}
-
 }  // namespace
 
 TEST(GcModels, FifoModelKnownValues) {
@@ -176,8 +165,8 @@ TEST(WriteAmplification, FifoMatchesDesnoyersModelAt25PercentOp) { check_waf("fi
 // The same drive and workload under both policies: greedy's WAF is below FIFO's by at least
 // half the margin the models put between them.
 TEST(WriteAmplification, GreedyBeatsFifoByTheModelsMarginAt7PercentOp) {
-  const auto greedy = run_child(waf_platform("greedy", 0.07), "waf-greedy");
-  const auto fifo = run_child(waf_platform("fifo", 0.07), "waf-fifo");
+  const auto greedy = test::run_child(waf_platform("greedy", 0.07), kOverwrite, "waf-greedy");
+  const auto fifo = test::run_child(waf_platform("fifo", 0.07), kOverwrite, "waf-fifo");
   const double u = 0.935;   // the models' margin varies little across the band
   const double margin = test::fifo_waf(u) / test::greedy_waf(u, 128) - 1;
   EXPECT_GT(flash_waf(fifo) / flash_waf(greedy) - 1, margin / 2)
