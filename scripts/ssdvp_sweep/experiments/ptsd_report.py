@@ -184,7 +184,7 @@ def adaptive_section(results):
     def change(runs, key):
         return 100 * (runs["adaptive"][f"mapping.{key}"] / runs["writeopt"][f"mapping.{key}"] - 1)
 
-    slots = int(ar["adaptive"]["mapping.cmt_slots"])
+    slots = int(ar["adaptive"]["mapping.dram_bytes.budget"]) // 4096     # the cache budget in translation pages
     g = lambda runs: 100 * (throughput(runs["adaptive"]) / throughput(runs["writeopt"]) - 1)  # noqa: E731
     return [f"The controller (docs/ftl-guide.md, \"The adaptive split\") moves the clean share toward where "
             f"misses cost more: to {int(ar['adaptive']['mapping.cmt_clean_slots']):,} of {slots:,} pages on the "
