@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Plots measured write amplification against over-provisioning from a sweep's results store
-(scripts/sweep.py with --grid ftl.op=... and optionally --grid ftl.gc_policy=...), with
-Desnoyers' analytic model for uniform random writes (the curve the tests hold the FTL to).
+(scripts/sweep.py with --grid ftl.op=... and optionally --grid ftl.gc_policy=...), with each
+policy's analytic model for uniform random writes, as the tests hold the FTL to them
+(testbenches/model/gc_models.h): greedy against the mean-field model (Van Houdt 2013), FIFO
+against Desnoyers' (2012).  The measured figure is what the models count: 1 + GC copies / host
+sectors programmed; the models' space is the physical space less the mean free pool GC keeps.
 Refuses (exit 1, naming them) runs that failed, did not complete or had integrity mismatches:
 a WAF from such a run is not a measurement.
 
@@ -31,15 +34,43 @@ def lambert_w0(x):
     return w
 
 
-def model_waf(alpha):
+def fifo_waf(alpha):
+    """Desnoyers: X0 = exp(-alpha (1 - X0)), WA = 1 / (1 - X0); alpha = 1 / utilisation."""
     x0 = -lambert_w0(-alpha * math.exp(-alpha)) / alpha
     return 1.0 / (1.0 - x0)
+
+
+def greedy_waf(alpha, b):
+    """Mean-field greedy (gc_models.h): the GC rate R whose lowest level k fits, WA = R b."""
+    u = 1.0 / alpha
+    h_tail = 0.0
+    for k in range(b - 1, 0, -1):
+        h_tail += 1.0 / (k + 1)
+        r = (1.0 / (u * b) - 1.0 / k) / (h_tail - (b - k) / k)
+        if 1.0 / (b - k + 1) - 1e-12 <= r <= 1.0 / (b - k) + 1e-12:
+            return r * b
+    raise ValueError(f"greedy_waf: no fixed point for utilisation {u:.3f}, {b}-sector blocks")
+
+
+def model_waf(policy, alpha, b):
+    return greedy_waf(alpha, b) if policy == "greedy" else fifo_waf(alpha)
+
+
+def superblock_sectors(row):
+    return int(row["config.nand.planes"]) * int(row["config.nand.mlc.pages_per_block"]) * int(row["config.nand.page_bytes"]) // 4096
+
+
+def flash_waf(row):
+    """1 + GC copies / host sectors programmed (write-buffer absorption and padding left out)."""
+    gc = float(row["ftl.gc_copied_sectors"])
+    host = float(row["ftl.flash_program_sectors"]) - gc - float(row["ftl.padding_sectors"])
+    return 1.0 + gc / host
 
 
 def alpha_of(row):
     """physical/logical space that can hold data: the free superblocks GC keeps are excluded."""
     dies = int(row["config.nand.channels"]) * int(row["config.nand.ways"])
-    sb = int(row["config.nand.planes"]) * int(row["config.nand.mlc.pages_per_block"]) * int(row["config.nand.page_bytes"]) // 4096
+    sb = superblock_sectors(row)
     pool = dies * ((int(row["config.ftl.gc_low_blocks"]) + int(row["config.ftl.gc_high_blocks"])) / 2 + 1) * sb
     return (row["ftl.physical_sectors"] - pool) / row["ftl.logical_sectors"]
 
@@ -76,14 +107,16 @@ def main():
         return 1
     series = {}
     for _, r in rows.iterrows():
-        series.setdefault(r["config.ftl.gc_policy"], []).append((float(r["config.ftl.op"]), float(r["waf"]), alpha_of(r)))
+        series.setdefault(r["config.ftl.gc_policy"], []).append(
+            (float(r["config.ftl.op"]), flash_waf(r), alpha_of(r), superblock_sectors(r)))
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    model = []
-    for policy, pts in sorted(series.items()):
+    names = {"greedy": "mean-field greedy (Van Houdt)", "fifo": "FIFO (Desnoyers)"}
+    for i, (policy, pts) in enumerate(sorted(series.items())):
         pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=f"measured, {policy}")
-        model = pts
-    ax.plot([p[0] for p in model], [model_waf(p[2]) for p in model], "k--", label="model (Desnoyers, FIFO / large-block greedy)")
+        line = ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=f"measured, {policy}")[0]
+        if policy in names:
+            ax.plot([p[0] for p in pts], [model_waf(policy, p[2], p[3]) for p in pts], "--", color=line.get_color(),
+                    label=f"model: {names[policy]}")
     ax.set_xlabel("over-provisioning (ftl.op)")
     ax.set_ylabel("write amplification")
     ax.set_yscale("log")
@@ -96,8 +129,12 @@ def main():
     fig.tight_layout()
     fig.savefig(png, dpi=120)
     for policy, pts in sorted(series.items()):
-        for op, waf, alpha in pts:
-            print(f"{policy:8s} op={op:.2f} waf={waf:.3f} model={model_waf(alpha):.3f} ({100 * (waf / model_waf(alpha) - 1):+.1f}%)")
+        for op, waf, alpha, b in pts:
+            if policy not in names:
+                print(f"{policy:8s} op={op:.2f} waf={waf:.3f} (no model)")
+                continue
+            m = model_waf(policy, alpha, b)
+            print(f"{policy:8s} op={op:.2f} waf={waf:.3f} model={m:.3f} ({100 * (waf / m - 1):+.1f}%)")
     return 0
 
 
