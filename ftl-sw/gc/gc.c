@@ -19,15 +19,16 @@ uint32_t gc_pick_victim(const struct ftl *f, uint32_t die) {
   const struct ftl_geo *g = &f->geo;
   uint32_t best = NONE32;
   uint64_t best_score = 0;
+  const int migrates = place_gc_migrates(f, die);
+  const uint32_t policy = migrates ? SSD_GC_FIFO : f->cfg.gc_policy;
+  const uint32_t capacity = f->die[die].sb_capacity;
   for (uint32_t b = 0; b < f->die[die].blocks; b++) {
     uint32_t sb = die * g->blocks + b;
     if (f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb]) continue;
     uint32_t valid = f->sb_valid[sb];
-    const uint32_t capacity = f->die[die].sb_capacity;
-    if (valid >= capacity && !place_gc_migrates(f, die)) continue;   /* nothing to gain (a
-                                                                         migration moves it out) */
+    if (valid >= capacity && !migrates) continue;   /* nothing to gain (a migration moves it out) */
     uint64_t score;
-    switch (place_gc_migrates(f, die) ? SSD_GC_FIFO : f->cfg.gc_policy) {
+    switch (policy) {
       case SSD_GC_FIFO: score = (uint64_t)(f->write_seq - f->sb_closed_seq[sb]) + 1u; break;
       case SSD_GC_COST_BENEFIT: {
         uint64_t age = (uint64_t)(f->write_seq - f->sb_closed_seq[sb]) + 1u;

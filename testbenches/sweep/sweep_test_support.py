@@ -41,3 +41,15 @@ WALL_CLOCK = ("wall", "host_requests_per_wall_s", "host_seconds", "mips_while_ex
 
 def simulated_figures(row):
     return {k: v for k, v in row.items() if not any(w in k for w in WALL_CLOCK)}
+
+
+def assert_same_figures(test, there, here, min_figures=0):
+    """Two stores (indexed by hash) hold the same runs with every simulated figure equal;
+    each run compares at least min_figures figures."""
+    test.assertEqual(sorted(there.index), sorted(here.index))
+    for h in there.index:
+        a, b = simulated_figures(there.loc[h].to_dict()), simulated_figures(here.loc[h].to_dict())
+        figures = [k for k in a if "." in k and not k.startswith("config.")]
+        test.assertGreater(len(figures), min_figures)
+        for k in figures:
+            test.assertEqual(a[k], b[k], f"{k} of {there.loc[h, 'label']}")

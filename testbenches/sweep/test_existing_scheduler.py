@@ -11,7 +11,7 @@ import unittest
 from pathlib import Path
 
 import psutil
-from sweep_test_support import SMALL, load_store, simulated_figures, sweep, writes
+from sweep_test_support import SMALL, assert_same_figures, load_store, sweep, writes
 
 GRID = ["--grid", "ftl.op=0.1,0.2,0.3", *SMALL, "--workload", writes(20000)]
 
@@ -44,12 +44,7 @@ class SweepOnExistingScheduler(unittest.TestCase):
                 self.assertTrue(ran_on <= worker_pids, f"runs came from {ran_on}, not the cluster's workers {worker_pids}")
                 r = sweep("--workers", 1, *GRID, "--out", local)
                 self.assertEqual(r.returncode, 0, r.stderr)
-                here = load_store(local).set_index("hash")
-                self.assertEqual(sorted(remote.index), sorted(here.index))
-                for h in remote.index:
-                    a, b = simulated_figures(remote.loc[h].to_dict()), simulated_figures(here.loc[h].to_dict())
-                    for k in (k for k in a if "." in k and not k.startswith("config.")):
-                        self.assertEqual(a[k], b[k], f"{k} of {remote.loc[h, 'label']}")
+                assert_same_figures(self, remote, load_store(local).set_index("hash"))
             finally:
                 for p in (worker, scheduler):
                     if p:

@@ -11,7 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from sweep_test_support import ROOT, SMALL, load_store, simulated_figures, sweep, writes
+from sweep_test_support import ROOT, SMALL, assert_same_figures, load_store, sweep, writes
 
 SLURM = ROOT / "scripts" / "slurm-local.sh"
 GRID = ["--grid", "ftl.op=0.1,0.25", *SMALL, "--workload", writes(20000)]
@@ -49,14 +49,7 @@ class SweepOnSlurm(unittest.TestCase):
             self.assertTrue((on_slurm["status"] == "ok").all(), on_slurm[["label", "status", "error"]])
             r = sweep("--workers", 1, *GRID, "--out", local)
             self.assertEqual(r.returncode, 0, r.stderr)
-            on_local = load_store(local).set_index("hash")
-            self.assertEqual(sorted(on_slurm.index), sorted(on_local.index))
-            for h in on_slurm.index:
-                a, b = simulated_figures(on_slurm.loc[h].to_dict()), simulated_figures(on_local.loc[h].to_dict())
-                figures = [k for k in a if "." in k and not k.startswith("config.")]
-                self.assertGreater(len(figures), 50)
-                for k in figures:
-                    self.assertEqual(a[k], b[k], f"{k} of {on_slurm.loc[h, 'label']}")
+            assert_same_figures(self, on_slurm, load_store(local).set_index("hash"), min_figures=50)
 
 
 if __name__ == "__main__":
