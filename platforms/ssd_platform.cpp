@@ -42,6 +42,7 @@ uint32_t placement_code(const std::string& p) {
   if (p == "none") return SSD_PLACE_NONE;
   if (p == "lapt") return SSD_PLACE_LAPT;
   if (p == "slc-only") return SSD_PLACE_SLC_ONLY;
+  if (p == "combo") return SSD_PLACE_COMBO;
   throw ConfigError("ftl.placement = \"" + p + "\" has no firmware code (platforms/ssd_platform.cpp)");
 }
 uint32_t mapping_code(const std::string& m) {
@@ -92,6 +93,10 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   }
   fc->gc_policy = gc_policy_code(p_.ftl.gc_policy);
   fc->placement = placement_code(p_.ftl.placement);
+  fc->combo_hot_sectors = p_.ftl.combo_hot_sectors;
+  fc->combo_survivals = p_.ftl.combo_survivals;
+  fc->idle_migration_us = uint32_t(std::min(p_.ftl.idle_migration_us, 4.0e9) + 0.5);
+  fc->idle_free_permille = uint32_t(p_.ftl.idle_migration_free_ratio * 1000 + 0.5);
   auto* geo = dram_->as<ssd_geometry>(kGeometryAddr);
   *geo = ssd_geometry{};
   geo->channels = n.channels;
@@ -384,6 +389,11 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                       {"slc_gc_runs", b.slc_gc_runs - a.slc_gc_runs},
                       {"mlc_gc_runs", b.mlc_gc_runs - a.mlc_gc_runs},
                       {"migrated_sectors", b.migrated_sectors - a.migrated_sectors},
+                      {"idle_migrated_sectors", b.idle_migrated_sectors - a.idle_migrated_sectors},
+                      {"slc_kept_sectors", b.slc_kept_sectors - a.slc_kept_sectors},
+                      {"idle_migration_runs", b.idle_migration_runs - a.idle_migration_runs},
+                      {"idle_migration_stops", b.idle_migration_stops - a.idle_migration_stops},
+                      {"idle_ops_while_stopped", b.idle_ops_while_stopped - a.idle_ops_while_stopped},
                       {"lapt_bytes", b.lapt_bytes},
                       {"map_bytes", b.map_bytes}};
   }

@@ -93,14 +93,14 @@ static void slot_supersede(struct wbuf *w, uint32_t s) {
   /* SL_PROGRAMMING / SL_MAPPING: completion sees the hash no longer points here. */
 }
 
-void wbuf_commit_sector(struct ftl *f, uint16_t slot, uint32_t lpa) {
+void wbuf_commit_sector(struct ftl *f, uint16_t slot, uint32_t lpa, uint32_t req_nsect) {
   struct wbuf *w = &f->wb;
   uint32_t old = wbuf_lookup(f, lpa);
   if (old != NONE32) slot_supersede(w, old);
   hash_put(w, lpa, slot);
   w->lpa[slot] = lpa;
   w->state[slot] = SL_LIVE;
-  w->region[slot] = place_region_of_write(f, lpa);
+  w->region[slot] = place_region_of_write(f, lpa, req_nsect);
   struct wfifo *q = &w->q[w->region[slot]];
   q->ring[(q->head + q->count) % w->nslots] = slot;
   q->count++;

@@ -92,6 +92,8 @@ struct die_state {
   uint32_t host_progs_inflight;    /* write-buffer programs queued on this die */
   uint8_t  gc_active;              /* cleaning until gc_high_blocks are free */
   uint8_t  gc_listed;              /* in ftl.gc_dies */
+  uint8_t  idle_gc;                /* cleaning ahead of need while the host is idle
+                                      (place/idle_migration.h) */
 };
 
 /* ---- host commands */
@@ -447,7 +449,8 @@ void hcmd_trim_done(struct ftl *f, uint16_t slot);   /* one part of a trim is in
 void wbuf_init(struct ftl *f);
 uint32_t wbuf_lookup(const struct ftl *f, uint32_t lpa);
 int  wbuf_alloc(struct ftl *f, uint32_t n, uint16_t *slots_out);
-void wbuf_commit_sector(struct ftl *f, uint16_t slot, uint32_t lpa);
+/* req_nsect: the sectors of the host request it belongs to (placement may look at it). */
+void wbuf_commit_sector(struct ftl *f, uint16_t slot, uint32_t lpa, uint32_t req_nsect);
 void wbuf_discard_lpa(struct ftl *f, uint32_t lpa);
 void wbuf_unpin(struct ftl *f, uint16_t slot);
 static inline uint32_t wbuf_slot_addr(const struct ftl *f, uint32_t slot) {

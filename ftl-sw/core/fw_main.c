@@ -148,7 +148,7 @@ static struct ftl *boot(void) {
   hal_write32(SSD_HIF_BASE + HIF_NSECTORS_LO, g->logical_sectors);
   hal_write32(SSD_HIF_BASE + HIF_NSECTORS_HI, 0);
   hal_write32(SSD_HIF_BASE + HIF_DONE_IRQ_ALL, 0);
-  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, SSD_IRQ_HIF | SSD_IRQ_FCTL);
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, SSD_IRQ_HIF | SSD_IRQ_FCTL | idle_migration_init(f));
   hal_write32(SSD_HIF_BASE + HIF_ENABLE, 1);
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
   return f;
@@ -182,6 +182,6 @@ void fw_main(void) {
     /* Work until a pass finds nothing, then sleep; the lines that wake the core are cleared
      * as it wakes, and anything that arrives later sets them again. */
     while (ftl_poll(f)) {}
-    hal_wait_for_event();
+    if (!idle_poll(f)) hal_wait_for_event();
   }
 }

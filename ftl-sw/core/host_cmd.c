@@ -263,7 +263,7 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
 void hcmd_dma_done(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   if (h->state == HC_DMA_IN) {
-    for (uint32_t i = 0; i < h->nsect; i++) wbuf_commit_sector(f, h->slot_of[i], h->lba + i);
+    for (uint32_t i = 0; i < h->nsect; i++) wbuf_commit_sector(f, h->slot_of[i], h->lba + i, h->nsect);
     place_note_request(f, SSD_HOP_WRITE, h->lba, h->nsect);   /* after its placement */
     f->stats->host_write_sectors += h->nsect;
   } else if (h->state == HC_DMA_OUT) {

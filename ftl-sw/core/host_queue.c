@@ -81,6 +81,7 @@ int hif_poll_cmds(struct ftl *f) {
     hcmd_start(f, c->slot);
     n++;
   }
+  if (n) idle_note_command(f);
   if (n && ring_report_due(p)) hal_write32(SSD_HIF_BASE + HIF_CMD_HEAD, p->head);
   return n;
 }

@@ -49,7 +49,7 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
     struct ssd_sector_tag *t = hal_dram_ptr(wbuf_slot_addr(f, s));
     t->lba = lpa;
     t->seq = 0;
-    wbuf_commit_sector(f, s, lpa);
+    wbuf_commit_sector(f, s, lpa, i < fill ? SSD_MDTS_SECTORS : 1u);   /* sequential, random */
     if (f->wb.live_count >= f->geo.unit) drain_once(f, 0);
   }
   while (wbuf_queued(f) || f->fops_inflight || (f->demand && dmap_has_work(f))) drain_once(f, 1);

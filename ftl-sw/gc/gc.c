@@ -10,7 +10,10 @@
  * the victim is erased once every update has been applied.
  * With SLC/MLC placement (place/placement.h) an SLC die's victims are taken oldest first
  * (FIFO, whatever ftl.gc_policy says) and their valid sectors migrate to MLC dies' migration
- * superblocks (the copy waits while no MLC die has space); MLC dies clean inside MLC.
+ * superblocks (the copy waits while no MLC die has space) or, when the policy keeps them
+ * (combo), into the die's own GC superblock; MLC dies clean inside MLC.  Dies marked for
+ * idle-time migration (place/idle_migration.h) clean up to its target while the host is
+ * idle and issue nothing once a host command has stopped it.
  * Leaves out: copyback (no data over the channel), wear levelling. */
 #include "core/ftl.h"
 #include "hal/hal.h"
@@ -19,14 +22,14 @@ uint32_t gc_pick_victim(const struct ftl *f, uint32_t die) {
   const struct ftl_geo *g = &f->geo;
   uint32_t best = NONE32;
   uint64_t best_score = 0;
-  const int migrates = place_gc_migrates(f, die);
-  const uint32_t policy = migrates ? SSD_GC_FIFO : f->cfg.gc_policy;
+  const int slc = place_slc_die(f, die);
+  const uint32_t policy = slc ? SSD_GC_FIFO : f->cfg.gc_policy;
   const uint32_t capacity = f->die[die].sb_capacity;
   for (uint32_t b = 0; b < f->die[die].blocks; b++) {
     uint32_t sb = die * g->blocks + b;
     if (f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb]) continue;
     uint32_t valid = f->sb_valid[sb];
-    if (valid >= capacity && !migrates) continue;   /* nothing to gain (a migration moves it out) */
+    if (valid >= capacity && !slc) continue;   /* nothing to gain (SLC data may move on) */
     uint64_t score;
     switch (policy) {
       case SSD_GC_FIFO: score = (uint64_t)(f->write_seq - f->sb_closed_seq[sb]) + 1u; break;
@@ -41,6 +44,12 @@ uint32_t gc_pick_victim(const struct ftl *f, uint32_t die) {
     if (score > best_score) { best_score = score; best = sb; }
   }
   return best;
+}
+
+/* Every GC flash operation: those of a die cleaning for idle migration after a host command
+ * stopped it are counted (they must not happen: gc_step pauses such a die). */
+static void note_gc_op(struct ftl *f, const struct die_state *ds) {
+  if (ds->idle_gc && !idle_migration_running(&f->pl.idle)) f->stats->idle_ops_while_stopped++;
 }
 
 static uint32_t gc_index(const struct ftl *f, uint32_t die, uint32_t half, uint32_t k) {
@@ -74,6 +83,7 @@ static int gc_issue_reads(struct ftl *f, uint32_t die) {
       ds->victim_cursor++;
     }
     ds->gc_pending_reads += nsect;
+    note_gc_op(f, ds);
     f->fop[tag].gc_index = first;
     flash_submit(f, tag, SSD_FOP_READ, ppa, nsect, hal_dram_addr(&f->gc_sgl[first]),
                  hal_dram_addr(&f->gc_oob[first]), SSD_FDF_SGL | (f->sb_map[ds->victim] ? SSD_FDF_PAYLOAD : 0u));
@@ -91,7 +101,7 @@ static int gc_issue_program(struct ftl *f, uint32_t die) {
   if (!flash_can_submit(f)) return 0;
   if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
   const int map = f->sb_map[ds->victim];
-  const int migrate = !map && place_gc_migrates(f, die);
+  const int migrate = !map && place_gc_migrates(f, die, ds->victim);
   uint32_t dst_die = migrate ? place_migration_die(f) : die;
   if (dst_die == NONE32) return 0;   /* no MLC die has space yet: its GC runs first */
   uint32_t dst = blocks_next_superpage(f, dst_die, map ? STREAM_MAP_GC : migrate ? STREAM_MIGRATE : STREAM_GC);
@@ -120,13 +130,20 @@ static int gc_issue_program(struct ftl *f, uint32_t die) {
   op->gc_index = die;              /* the victim's die (the program may be on another) */
   f->stats->flash_prog_sectors += g->unit;
   f->stats->gc_prog_sectors += ds->gc_gathered;
-  if (migrate) f->stats->migrated_sectors += ds->gc_gathered;
+  if (migrate) {
+    f->stats->migrated_sectors += ds->gc_gathered;
+    if (ds->idle_gc) f->stats->idle_migrated_sectors += ds->gc_gathered;
+  } else if (!map && place_slc_die(f, die)) {
+    f->stats->slc_kept_sectors += ds->gc_gathered;
+    place_gc_copied(f, ds->victim, dst);
+  }
   hal_cost(HAL_COST_GC_SECTOR, ds->gc_gathered);
   f->sb_progs_inflight[ppa_sb(f, dst)]++;
   ds->gc_half_busy[half] = 1;
   ds->gc_half ^= 1u;
   ds->gc_gathered = 0;
   ds->gc_progs_inflight++;
+  note_gc_op(f, ds);
   flash_submit(f, tag, SSD_FOP_PROGRAM, dst, g->unit, hal_dram_addr(op->sgl),
                hal_dram_addr(op->oob), SSD_FDF_SGL | (map ? SSD_FDF_PAYLOAD : 0u));
   return 1;
@@ -145,6 +162,7 @@ static int gc_issue_erase(struct ftl *f, uint32_t die) {
   }
   uint32_t tag = fop_alloc(f, FOP_ERASE);
   ds->erase_inflight = 1;
+  note_gc_op(f, ds);
   flash_submit(f, tag, SSD_FOP_ERASE, ds->victim * f->geo.sb_sectors, 0, 0, 0, 0);
   return 1;
 }
@@ -162,15 +180,27 @@ int gc_step(struct ftl *f) {
   for (uint32_t i = 0; i < f->gc_ndies;) {
     const uint32_t die = f->gc_dies[i];
     struct die_state *ds = &f->die[die];
+    if (ds->idle_gc && !idle_migration_running(&f->pl.idle)) {   /* a host command stopped it */
+      if (ds->victim != NONE32 && ds->free_count >= f->cfg.gc_low_blocks) {
+        i++;                               /* paused, its victim half cleaned */
+        continue;
+      }
+      ds->idle_gc = 0;                     /* needed now (or nothing begun): plain GC */
+    }
     if (ds->victim == NONE32) {
       uint32_t threshold = ds->gc_active ? f->cfg.gc_high_blocks : f->cfg.gc_low_blocks;
+      if (ds->idle_gc && idle_target_free(f, die) > threshold) threshold = idle_target_free(f, die);
       if (ds->free_count >= threshold) {
+        if (ds->idle_gc) {
+          ds->idle_gc = 0;
+          idle_die_done(f);
+        }
         ds->gc_active = 0;
         ds->gc_listed = 0;
         f->gc_dies[i] = f->gc_dies[--f->gc_ndies];
         continue;
       }
-      ds->gc_active = 1;
+      if (!ds->idle_gc || ds->free_count < f->cfg.gc_low_blocks) ds->gc_active = 1;   /* needed */
       uint32_t v = gc_pick_victim(f, die);
       if (v != NONE32) {
         ds->victim = v;
@@ -229,6 +259,7 @@ void gc_erase_done(struct ftl *f, uint32_t tag) {
   struct die_state *ds = &f->die[op->die];
   uint32_t sb = ds->victim;
   f->sb_erases[sb]++;
+  place_sb_erased(f, sb);
   f->stats->erases++;
   f->stats->gc_runs++;
   if (f->sb_map[sb]) f->stats->map_gc_runs++;

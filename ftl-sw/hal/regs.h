@@ -284,7 +284,13 @@ struct ssd_fw_config {
   uint32_t map_write_cost;     /* adaptive: a translation page program's cost in per mille
                                   of a translation page read's (tPROG / tR x 1000) */
   uint32_t placement;          /* SSD_PLACE_*: SLC or MLC for each host write */
-  uint32_t rsvd[15];
+  uint32_t combo_hot_sectors;  /* combo: host writes of at most this many sectors go to SLC */
+  uint32_t combo_survivals;    /* combo: SLC GCs data survives in SLC before it migrates */
+  uint32_t idle_migration_us;  /* migrate SLC data after this long without host commands
+                                  (0: never) */
+  uint32_t idle_free_permille; /* idle migration cleans an SLC die until this share of its
+                                  superblocks is free */
+  uint32_t rsvd[11];
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -302,6 +308,8 @@ struct ssd_fw_config {
 #define SSD_PLACE_NONE        0u   /* one region: writes striped over every die */
 #define SSD_PLACE_LAPT        1u   /* SLC if the logical block's LAPT rank < SLC blocks */
 #define SSD_PLACE_SLC_ONLY    2u   /* every host write to SLC first (a plain SLC cache) */
+#define SSD_PLACE_COMBO       3u   /* ComboFTL: small writes to SLC, data migrates after
+                                      surviving combo_survivals SLC GCs */
 #define SSD_GC_GREEDY         0u
 #define SSD_GC_FIFO           1u
 #define SSD_GC_COST_BENEFIT   2u
@@ -362,7 +370,13 @@ struct ssd_fw_stats {
   uint64_t host_mlc_sectors;    /* ... and into the MLC region */
   uint64_t slc_gc_runs;         /* SLC blocks cleaned (FIFO) and MLC blocks cleaned */
   uint64_t mlc_gc_runs;
-  uint64_t migrated_sectors;    /* valid sectors moved from SLC to MLC by SLC GC */
+  uint64_t migrated_sectors;    /* valid sectors moved from SLC to MLC by SLC GC ... */
+  uint64_t idle_migrated_sectors; /* ... of them while the host was idle */
+  uint64_t slc_kept_sectors;    /* combo: valid sectors SLC GC copied back into SLC */
+  uint32_t idle_migration_runs; /* idle periods that started migrating ... */
+  uint32_t idle_migration_stops;/* ... and of them those a host command stopped */
+  uint32_t idle_ops_while_stopped; /* flash operations GC issued for idle migration after a
+                                   host command stopped it (0 unless the pause is broken) */
   uint32_t lapt_bytes;          /* DRAM of the LAPT table */
   uint32_t map_bytes;           /* DRAM of the page map it is compared with (l2p + p2l) */
 };

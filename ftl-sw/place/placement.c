@@ -4,7 +4,8 @@
 
 #define FW_HALT_PLACEMENT 0xC0F00020u
 
-static uint8_t lapt_region(struct ftl *f, uint32_t lpa) {
+static uint8_t lapt_region(struct ftl *f, uint32_t lpa, uint32_t nsect) {
+  (void)nsect;
   const struct lapt *t = &f->pl.lapt;
   return lapt_rank(t, lapt_block_of(t, lpa)) < f->pl.slc_superblocks ? (uint8_t)REGION_SLC : (uint8_t)REGION_MLC;
 }
@@ -21,16 +22,40 @@ static void lapt_note(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t nsec
   }
 }
 
-static uint8_t slc_first_region(struct ftl *f, uint32_t lpa) {
+static uint8_t slc_first_region(struct ftl *f, uint32_t lpa, uint32_t nsect) {
   (void)f;
   (void)lpa;
+  (void)nsect;
   return REGION_SLC;
 }
 
+/* ComboFTL: the request's size says whether its data is hot (small) or cold (large). */
+static uint8_t combo_region(struct ftl *f, uint32_t lpa, uint32_t nsect) {
+  (void)lpa;
+  return nsect <= f->cfg.combo_hot_sectors ? (uint8_t)REGION_SLC : (uint8_t)REGION_MLC;
+}
+
+/* ComboFTL: data leaves SLC only after surviving combo_survivals SLC GCs. */
+static int combo_victim_migrates(const struct ftl *f, uint32_t sb) {
+  return f->pl.survived[sb] >= f->cfg.combo_survivals;
+}
+
+/* The copy survived one more GC than its victim's data.  A GC superblock gathers the valid
+ * data of several victims: it counts the least-survived of them (its data stays in SLC at
+ * least as long as its youngest part would). */
+static void combo_copied(struct ftl *f, uint32_t victim, uint32_t dst_ppa) {
+  uint8_t *s = f->pl.survived;
+  const uint32_t dst = ppa_sb(f, dst_ppa);
+  const uint8_t n = (uint8_t)(s[victim] < 255u ? s[victim] + 1u : 255u);
+  const int first_superpage = dst_ppa % f->geo.sb_sectors == 0;
+  if (first_superpage || n < s[dst]) s[dst] = n;
+}
+
 static const struct place_policy policies[] = {
-    [SSD_PLACE_NONE] = {"none", 0, 0},
-    [SSD_PLACE_LAPT] = {"lapt", lapt_region, lapt_note},
-    [SSD_PLACE_SLC_ONLY] = {"slc-only", slc_first_region, 0},
+    [SSD_PLACE_NONE] = {"none", 0, 0, 0, 0},
+    [SSD_PLACE_LAPT] = {"lapt", lapt_region, lapt_note, 0, 0},
+    [SSD_PLACE_SLC_ONLY] = {"slc-only", slc_first_region, 0, 0, 0},
+    [SSD_PLACE_COMBO] = {"combo", combo_region, 0, combo_victim_migrates, combo_copied},
 };
 
 void place_init(struct ftl *f) {
@@ -69,18 +94,35 @@ void place_init(struct ftl *f) {
     lapt_init(&p->lapt, fw_alloc(f, nblocks, 64), g->logical_sectors, block);
     f->stats->lapt_bytes = lapt_bytes(&p->lapt);
   }
+  if (f->cfg.placement == SSD_PLACE_COMBO) {
+    p->survived = fw_alloc(f, g->superblocks, 64);
+    for (uint32_t sb = 0; sb < g->superblocks; sb++) p->survived[sb] = 0;
+  }
 }
 
-uint8_t place_region_of_write(struct ftl *f, uint32_t lpa) {
-  return f->pl.policy ? f->pl.policy->region_of_write(f, lpa) : 0u;
+uint8_t place_region_of_write(struct ftl *f, uint32_t lpa, uint32_t nsect) {
+  return f->pl.policy ? f->pl.policy->region_of_write(f, lpa, nsect) : 0u;
 }
 
 void place_note_request(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t nsect) {
   if (f->pl.policy && f->pl.policy->note_request) f->pl.policy->note_request(f, opcode, lba, nsect);
 }
 
-int place_gc_migrates(const struct ftl *f, uint32_t die) {
+int place_slc_die(const struct ftl *f, uint32_t die) {
   return f->pl.regions > 1 && f->pl.die_region[die] == REGION_SLC;
+}
+
+int place_gc_migrates(const struct ftl *f, uint32_t die, uint32_t sb) {
+  if (!place_slc_die(f, die)) return 0;
+  return f->pl.policy->slc_victim_migrates ? f->pl.policy->slc_victim_migrates(f, sb) : 1;
+}
+
+void place_gc_copied(struct ftl *f, uint32_t victim, uint32_t dst_ppa) {
+  if (f->pl.policy && f->pl.policy->slc_copied) f->pl.policy->slc_copied(f, victim, dst_ppa);
+}
+
+void place_sb_erased(struct ftl *f, uint32_t sb) {
+  if (f->pl.survived) f->pl.survived[sb] = 0;
 }
 
 uint32_t place_migration_die(struct ftl *f) {

@@ -2,21 +2,28 @@
  *
  * Models: two regions on a mixed device (nand.slc_dies): SLC dies and the other (MLC/TLC)
  * dies.  A policy, picked once at boot from a table (ftl.placement), answers for every host
- * sector committed to the write buffer and is told of every host request:
+ * sector committed to the write buffer, is told of every host request, and decides what SLC
+ * GC does with a victim's valid data:
  *   none      one region: host data striped over every die (the FTL as it was);
  *   lapt      SLC if the sector's logical block ranks below the number of SLC superblocks
- *             in the LAPT table (place/lapt.h), else MLC;
- *   slc-only  every host write to SLC first (a plain SLC write cache).
- * The write buffer drains each region to its own dies; SLC GC is FIFO and migrates the
- * victim's valid data to MLC dies, never back (gc/gc.c); MLC GC is ftl.gc_policy inside MLC.
- * The rest of the FTL sees only place_region_of_write() and the region of a die.
- * Leaves out (issue 11, later steps): SLC-mode blocks on MLC/TLC dies (pSLC), idle-time
- * migration, ComboFTL, demand-based mapping together with placement. */
+ *             in the LAPT table (place/lapt.h), else MLC; SLC GC migrates to MLC;
+ *   slc-only  every host write to SLC first (a plain SLC write cache); SLC GC migrates;
+ *   combo     ComboFTL (Im & Shin 2010), simplified: writes of at most combo_hot_sectors
+ *             to SLC, larger ones to MLC; SLC GC copies a victim's data back into SLC
+ *             until it has survived combo_survivals SLC GCs, then migrates it to MLC.
+ * The write buffer drains each region to its own dies; SLC GC takes victims oldest first
+ * (FIFO) (gc/gc.c); MLC GC is ftl.gc_policy inside MLC.  Idle-time migration
+ * (place/idle_migration.h) runs the same SLC GC ahead of need while the host is idle.
+ * The rest of the FTL sees only the functions below and the region of a die.
+ * Leaves out (issue 11, later steps): SLC-mode blocks on MLC/TLC dies (pSLC); ComboFTL's
+ * unit-level MLC mapping (MLC is page-mapped for every policy); demand-based mapping
+ * together with placement. */
 #ifndef SSDVP_PLACE_PLACEMENT_H
 #define SSDVP_PLACE_PLACEMENT_H
 
 #include <stdint.h>
 
+#include "place/idle_migration.h"
 #include "place/lapt.h"
 
 #define REGION_SLC 0u
@@ -27,10 +34,17 @@ struct ftl;
 
 struct place_policy {
   const char *name;
-  /* The region of a host sector being committed to the write buffer. */
-  uint8_t (*region_of_write)(struct ftl *f, uint32_t lpa);
+  /* The region of a host sector being committed to the write buffer; nsect: the sectors of
+   * the request it belongs to. */
+  uint8_t (*region_of_write)(struct ftl *f, uint32_t lpa, uint32_t nsect);
   /* A host request arrived (SSD_HOP_READ / SSD_HOP_WRITE); NULL: nothing to learn. */
   void (*note_request)(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t nsect);
+  /* SLC GC of superblock sb: 1 = its valid data migrates to MLC, 0 = it is copied into
+   * the die's SLC GC superblock.  NULL: always migrate. */
+  int (*slc_victim_migrates)(const struct ftl *f, uint32_t sb);
+  /* SLC GC copied valid data of victim into the superpage at dst_ppa (same die); NULL:
+   * nothing to track. */
+  void (*slc_copied)(struct ftl *f, uint32_t victim, uint32_t dst_ppa);
 };
 
 struct place {
@@ -40,14 +54,24 @@ struct place {
   uint32_t slc_superblocks;            /* the SLC region's size: LAPT's rank threshold */
   uint32_t next_migration_die;         /* round robin of SLC GC copies over MLC dies */
   struct lapt lapt;
+  struct idle_migration idle;         /* place/idle_migration.h */
+  uint8_t *survived;                   /* combo: [superblocks] SLC GCs the data in it has
+                                          survived at least (0: host-written) */
 };
 
 /* After the dies' geometry is known (blocks_init and their page counts). */
 void place_init(struct ftl *f);
-uint8_t place_region_of_write(struct ftl *f, uint32_t lpa);
+uint8_t place_region_of_write(struct ftl *f, uint32_t lpa, uint32_t nsect);
 void place_note_request(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t nsect);
-/* SLC GC on `die` copies into another region's dies (migration). */
-int place_gc_migrates(const struct ftl *f, uint32_t die);
+/* `die` is in the SLC region of a placement policy: its GC is FIFO and takes fully valid
+ * victims too (their data may leave for MLC). */
+int place_slc_die(const struct ftl *f, uint32_t die);
+/* GC of victim superblock sb on `die` copies into another region's dies (migration). */
+int place_gc_migrates(const struct ftl *f, uint32_t die, uint32_t sb);
+/* GC of victim copied its data into the superpage at dst_ppa on the same SLC die. */
+void place_gc_copied(struct ftl *f, uint32_t victim, uint32_t dst_ppa);
+/* Superblock sb was erased. */
+void place_sb_erased(struct ftl *f, uint32_t sb);
 /* The next MLC die whose migration stream can take a superpage now; NONE32: none can. */
 uint32_t place_migration_die(struct ftl *f);
 

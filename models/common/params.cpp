@@ -197,6 +197,14 @@ PlatformParams PlatformParams::from(const Config& c) {
       throw ConfigError(c.origin("ftl.placement") + ": ftl.placement = \"" + f.placement +
                         "\" works with ftl.mapping = \"opt\" only (not yet with demand-based mapping)");
   }
+  f.combo_hot_sectors = uint32_t((c.get_int("ftl.combo.hot_write_kib") + 3) / 4);
+  f.combo_survivals = uint32_t(c.get_int("ftl.combo.slc_survivals"));
+  f.idle_migration_us = c.get_double("ftl.idle_migration_us");
+  f.idle_migration_free_ratio = c.get_double("ftl.idle_migration_free_ratio");
+  if (f.idle_migration_us > 0 && f.placement == "none")
+    throw ConfigError(c.origin("ftl.idle_migration_us") +
+                      ": ftl.idle_migration_us migrates SLC data to MLC: it needs ftl.placement "
+                      "(now \"none\")");
   f.op = c.get_double("ftl.op");
   f.gc_low_blocks = uint32_t(c.get_int("ftl.gc_low_blocks"));
   f.gc_high_blocks = uint32_t(c.get_int("ftl.gc_high_blocks"));

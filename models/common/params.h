@@ -104,6 +104,8 @@ struct FtlParams {
   uint32_t gc_low_blocks = 0, gc_high_blocks = 0;
   uint32_t wbuf_sectors = 0;
   uint32_t die_program_queue = 0;
+  uint32_t combo_hot_sectors = 0, combo_survivals = 0;   // 4 KiB sectors
+  double idle_migration_us = 0, idle_migration_free_ratio = 0;
 };
 
 struct PreconditionParams {

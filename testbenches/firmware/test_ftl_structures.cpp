@@ -144,7 +144,7 @@ TEST(FtlWriteBuffer, IndexSurvivesRandomInsertOverwriteDelete) {
     } else {
       uint16_t slot;
       ASSERT_TRUE(wbuf_alloc(f.get(), 1, &slot));
-      wbuf_commit_sector(f.get(), slot, lpa);
+      wbuf_commit_sector(f.get(), slot, lpa, 1);
       ref[lpa] = slot;
     }
     if (i % 37 == 0)

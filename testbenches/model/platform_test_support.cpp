@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <random>
 
 #include "models/common/config.h"
 #include "platforms/run_report.h"
@@ -77,14 +78,41 @@ void expect_clean(const nlohmann::json& r, const ExpectedErrors& expected) {
   }
 }
 
-nlohmann::json run_child(const std::vector<std::string>& sets, const std::string& workload, const std::string& name) {
+nlohmann::json run_child(const std::vector<std::string>& sets, const std::string& workload, const std::string& name,
+                         const std::string& platform_file) {
   const std::string dir = std::string(::testing::TempDir()) + name;
   std::string cmd = std::string(SSDVP_BINARY) + " run --quiet --out '" + dir + "' --workload '" + workload + "'";
+  if (!platform_file.empty()) cmd += " --platform '" + platform_file + "'";
   for (const auto& s : sets) cmd += " --set '" + s + "'";
   cmd += " --set sim.progress=false > '" + dir + ".log' 2>&1";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   std::ifstream in(dir + "/run.json");
   return nlohmann::json::parse(in);
+}
+
+std::unique_ptr<SsdPlatform> lapt_platform(const std::vector<std::string>& sets, const std::string& workload,
+                                           bool precondition) {
+  Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-slc-mlc.toml", sets);
+  RunOptions opt;
+  opt.workload_spec = workload;
+  opt.precondition = precondition;
+  return std::make_unique<SsdPlatform>(cfg, opt);
+}
+
+std::string write_burst_trace(const std::string& name, unsigned bursts, unsigned writes, uint64_t spacing_ns,
+                              uint64_t gap_ns, uint32_t span_pages) {
+  const std::string path = std::string(::testing::TempDir()) + name;
+  std::ofstream out(path);
+  std::mt19937_64 rng(7);
+  uint64_t t = 0;
+  for (unsigned b = 0; b < bursts; b++) {
+    for (unsigned i = 0; i < writes; i++) {
+      t += spacing_ns;
+      out << t << " 0 " << (rng() % span_pages) * 8 << " 8 0\n";
+    }
+    t += gap_ns;
+  }
+  return path;
 }
 
 double ns(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }

@@ -23,9 +23,20 @@ struct Run {
 Run run_platform(std::vector<std::string> sets, const std::string& workload, bool precondition = true);
 
 // Runs the ssdvp command in a child process (a second platform in one test: SystemC elaborates
-// once per process) with `sets` and `workload`, output in TempDir()/name; expects exit status 0
-// and returns its run.json.
-nlohmann::json run_child(const std::vector<std::string>& sets, const std::string& workload, const std::string& name);
+// once per process) with `sets` and `workload` on `platform_file` (empty: the default
+// platform), output in TempDir()/name; expects exit status 0 and returns its run.json.
+nlohmann::json run_child(const std::vector<std::string>& sets, const std::string& workload, const std::string& name,
+                         const std::string& platform_file = "");
+
+// platforms/lapt-slc-mlc.toml (the LAPT paper's mixed device) with `sets`, ready to run.
+std::unique_ptr<SsdPlatform> lapt_platform(const std::vector<std::string>& sets, const std::string& workload,
+                                           bool precondition = true);
+
+// Writes a DiskSim/MQSim ASCII trace (time_ns device lba_512 size_512 type, 1 = read) of
+// bursts of 4 KiB random writes over the first `span_pages` 4 KiB pages: `bursts` of
+// `writes` each, `spacing_ns` apart, `gap_ns` between bursts; returns its path.
+std::string write_burst_trace(const std::string& name, unsigned bursts, unsigned writes, uint64_t spacing_ns,
+                              uint64_t gap_ns, uint32_t span_pages);
 
 // Errors a test provokes on purpose; every other error status fails expect_clean.
 struct ExpectedErrors {

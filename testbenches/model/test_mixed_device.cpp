@@ -53,20 +53,11 @@ std::vector<std::string> placement_sets(const std::string& policy, const std::st
           "sim.output_dir=" + std::string(::testing::TempDir()) + "placement-" + policy + "-" + mode};
 }
 
-std::unique_ptr<SsdPlatform> placement_platform(const std::vector<std::string>& sets, const std::string& workload,
-                                                bool precondition = true) {
-  Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-slc-mlc.toml", sets);
-  RunOptions opt;
-  opt.workload_spec = workload;
-  opt.precondition = precondition;
-  return std::make_unique<SsdPlatform>(cfg, opt);
-}
-
 // A skewed mixed workload: SLC fills, FIFO SLC GC migrates to MLC, every read verified; the
 // SLC die programmed only what the write buffer sent it (its own count equals the firmware's
 // host superpages into SLC, over the whole run), so SLC GC never copied into SLC.
 void check_placement_run(const std::string& policy, const std::string& mode) {
-  auto platform = placement_platform(placement_sets(policy, mode),
+  auto platform = test::lapt_platform(placement_sets(policy, mode),
                                      "fio:rw=randrw,bs=4k,iodepth=16,io=20000,random_distribution=zipf:1.1");
   const auto r = platform->run();
   test::expect_clean(r);
@@ -110,7 +101,7 @@ TEST(Placement, LaptSendsTopRankedBlockToSlcAndColdBlockToMlc) {
     out << "1 0 " << block_b * per_block_512 << " 64 0\n";       // write B
     out << "2 0 " << block_a * per_block_512 << " 64 0\n";       // write A
   }
-  auto platform = placement_platform(placement_sets("lapt", "native"), "trace:" + trace + ",replay=closed,iodepth=1",
+  auto platform = test::lapt_platform(placement_sets("lapt", "native"), "trace:" + trace + ",replay=closed,iodepth=1",
                                      /*precondition=*/false);
   const auto r = platform->run();
   test::expect_clean(r);

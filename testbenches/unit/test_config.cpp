@@ -102,7 +102,12 @@ TEST(Config, ImpossibleValuesNameTheKey) {
             std::string::npos);
   EXPECT_NE(error_of("", {"ftl.placement=lapt", "nand.slc_dies=4", "ftl.mapping=dftl"}).find("works with ftl.mapping = \"opt\" only"),
             std::string::npos);
-  EXPECT_NE(error_of("", {"ftl.placement=combo"}).find("ftl.placement"), std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.placement=combo"}).find("ftl.placement = \"combo\" needs an SLC region"), std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.placement=hot-cold"}).find("ftl.placement"), std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.combo.hot_write_kib=2"}).find("ftl.combo.hot_write_kib"), std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.idle_migration_us=1000"}).find("ftl.idle_migration_us migrates SLC data to MLC: it needs ftl.placement"),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.idle_migration_free_ratio=1.5"}).find("ftl.idle_migration_free_ratio"), std::string::npos);
   EXPECT_NE(error_of("", {"host.max_transfer_kib=130"}).find("multiple of 4"), std::string::npos);
 }
 

@@ -1,0 +1,68 @@
+/* Idle-time migration (place/idle_migration.h). */
+#include "core/ftl.h"
+#include "hal/hal.h"
+
+uint32_t idle_migration_init(struct ftl *f) {
+  struct idle_migration *m = &f->pl.idle;
+  m->idle_ns = f->pl.regions > 1 ? (uint64_t)f->cfg.idle_migration_us * 1000u : 0u;
+  m->armed_ns = ~0ull;
+  return m->idle_ns ? SSD_IRQ_TIMER : 0u;
+}
+
+void idle_note_command(struct ftl *f) {
+  struct idle_migration *m = &f->pl.idle;
+  if (!m->idle_ns) return;
+  m->last_cmd_ns = hal_now_ns();
+  m->done_this_period = 0;
+  if (m->active) {
+    m->active = 0;
+    f->stats->idle_migration_stops++;
+  }
+}
+
+/* Nothing of the host's is waiting or being read: what is left to do is the drive's own. */
+static int host_quiet(const struct ftl *f) {
+  return f->reads_active == 0 && f->wait_write_head == NONE32 && f->wait_read_head == NONE32 &&
+         f->flush_head == NONE32;
+}
+
+uint32_t idle_target_free(const struct ftl *f, uint32_t die) {
+  const uint32_t blocks = f->die[die].blocks;
+  const uint32_t target = (uint32_t)(((uint64_t)blocks * f->cfg.idle_free_permille) / 1000u);
+  return target > f->cfg.gc_high_blocks ? target : f->cfg.gc_high_blocks;
+}
+
+static void arm_timer(struct idle_migration *m, uint64_t at) {
+  if (m->armed_ns == at) return;
+  m->armed_ns = at;
+  hal_write32(SSD_TIMER_BASE + TIMER_CMP_HI, (uint32_t)(at >> 32));
+  hal_write32(SSD_TIMER_BASE + TIMER_CMP_LO, (uint32_t)at);
+}
+
+int idle_poll(struct ftl *f) {
+  struct idle_migration *m = &f->pl.idle;
+  if (!m->idle_ns || m->active || m->done_this_period || !host_quiet(f)) return 0;
+  const uint64_t due = m->last_cmd_ns + m->idle_ns;
+  if (hal_now_ns() < due) {
+    arm_timer(m, due);
+    return 0;
+  }
+  m->done_this_period = 1;
+  m->dies_left = 0;
+  for (uint32_t d = 0; d < f->geo.dies; d++) {
+    struct die_state *ds = &f->die[d];
+    if (!place_slc_die(f, d) || ds->free_count >= idle_target_free(f, d)) continue;
+    ds->idle_gc = 1;
+    gc_watch(f, d);
+    m->dies_left++;
+  }
+  if (!m->dies_left) return 0;
+  m->active = 1;
+  f->stats->idle_migration_runs++;
+  return 1;
+}
+
+void idle_die_done(struct ftl *f) {
+  struct idle_migration *m = &f->pl.idle;
+  if (m->dies_left && --m->dies_left == 0) m->active = 0;
+}

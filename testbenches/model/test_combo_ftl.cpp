@@ -1,0 +1,95 @@
+// ComboFTL (ftl.placement = combo) on the LAPT paper's mixed device: small writes to SLC and
+// large ones to MLC (checked through the map), SLC GC keeping data in SLC until it has
+// survived ftl.combo.slc_survivals GCs, integrity natively and on the ISS.  Each TEST builds a
+// platform and runs in its own process.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "model/platform_test_support.h"
+#include "models/nand/die.h"
+
+using namespace ssdvp;
+
+namespace {
+
+std::vector<std::string> combo_sets(const std::string& mode, const std::string& name) {
+  return {"nand.slc.blocks_per_plane=64", "ftl.placement=combo", "firmware.mode=" + mode, "sim.progress=false",
+          "sim.output_dir=" + std::string(::testing::TempDir()) + name};
+}
+
+// Hot small writes (zipf), then large ones, then small again: SLC fills and cleans, keeping
+// data twice (the default survivals) before migrating it; every read verified.  The SLC die
+// programmed the host's small-write superpages and SLC GC's copies back into SLC, nothing else.
+void check_combo_run(const std::string& mode) {
+  const std::string small = "fio:rw=randrw,rwmixread=30,bs=4k,iodepth=16,io=8000,random_distribution=zipf:1.1";
+  auto platform = test::lapt_platform(combo_sets(mode, "combo-" + mode),
+                                      small + ";fio:rw=randwrite,bs=64k,iodepth=16,io=1000;" + small);
+  const auto r = platform->run();
+  test::expect_clean(r);
+  const auto& p = r["placement"];
+  EXPECT_EQ(p["policy"], "combo");
+  EXPECT_GT(p["host_slc_sectors"].get<uint64_t>(), 0u);
+  // the 64 KiB writes (16,000 sectors; some overwritten in the buffer or still in it at the end)
+  EXPECT_GT(p["host_mlc_sectors"].get<uint64_t>(), 8000u);
+  EXPECT_GT(p["slc_gc_runs"].get<uint64_t>(), 0u);
+  EXPECT_GT(p["slc_kept_sectors"].get<uint64_t>(), 0u);
+  EXPECT_GT(p["migrated_sectors"].get<uint64_t>(), 0u);
+  const ssd_fw_stats* fw = platform->firmware_stats();
+  ASSERT_NE(fw, nullptr);
+  // Whole run (preconditioning included): host superpages and kept copies, the latter padded
+  // to whole superpages at most once per SLC GC run.
+  const uint64_t slc = platform->die(0).programmed_sectors();
+  EXPECT_GE(slc, fw->host_slc_sectors + fw->slc_kept_sectors);
+  EXPECT_LE(slc, fw->host_slc_sectors + fw->slc_kept_sectors + fw->slc_gc_runs * 4u);
+  EXPECT_EQ(r["firmware"]["mode"], mode);
+}
+
+}  // namespace
+
+TEST(Combo, NativeWithIntegrityKeepingDataInSlc) { check_combo_run("native"); }
+TEST(Combo, OnTheIssWithIntegrityKeepingDataInSlc) { check_combo_run("iss"); }
+
+// Through the map, on an empty drive: a 4 KiB write lands on the SLC die, a 64 KiB write (over
+// the 16 KiB threshold) on MLC dies, whatever their logical blocks' history.
+TEST(Combo, SmallWriteToSlcLargeWriteToMlc) {
+  const std::string trace = std::string(::testing::TempDir()) + "combo-sizes.trace";
+  {
+    std::ofstream out(trace);   // time_ns device lba_512 size_512 type (0 = write)
+    out << "0 0 " << 1000 * 8 << " 8 0\n";       // 4 KiB at page 1000
+    out << "1 0 " << 5000 * 8 << " 128 0\n";     // 64 KiB at pages 5000..5015
+    out << "2 0 " << 1000 * 8 << " 8 1\n";       // read both back
+    out << "3 0 " << 5000 * 8 << " 128 1\n";
+  }
+  auto platform = test::lapt_platform(combo_sets("native", "combo-sizes"), "trace:" + trace + ",replay=closed,iodepth=1",
+                                      /*precondition=*/false);
+  const auto r = platform->run();
+  test::expect_clean(r);
+  const std::vector<uint32_t> map = platform->firmware_map();
+  // Firmware addresses: superblock = ppa / (128 pages x 4 planes), die = superblock / 64.
+  auto die_of = [](uint32_t ppa) { return ppa / (128u * 4u) / 64u; };
+  ASSERT_NE(map.at(1000), 0xFFFFFFFFu);
+  EXPECT_EQ(die_of(map[1000]), 0u) << "the 4 KiB write is not on the SLC die";
+  for (uint32_t i = 0; i < 16; i++) {
+    ASSERT_NE(map.at(5000 + i), 0xFFFFFFFFu);
+    EXPECT_NE(die_of(map[5000 + i]), 0u) << "sector " << i << " of the 64 KiB write is on the SLC die";
+  }
+  EXPECT_EQ(r["integrity"]["reads_checked"].get<uint64_t>(), 2u);
+}
+
+// With ftl.combo.slc_survivals = 0 every SLC GC migrates (nothing copied back into SLC), as
+// LAPT's does; with the default 2 the same workload keeps data in SLC.
+TEST(Combo, NoSurvivalsMigratesAtEverySlcGc) {
+  const std::string workload = "fio:rw=randwrite,bs=4k,iodepth=16,io=12000,random_distribution=zipf:1.1";
+  auto sets = combo_sets("native", "combo-survivals-0");
+  sets.push_back("ftl.combo.slc_survivals=0");
+  auto platform = test::lapt_platform(sets, workload);
+  const auto r = platform->run();
+  test::expect_clean(r);
+  EXPECT_GT(r["placement"]["slc_gc_runs"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r["placement"]["slc_kept_sectors"].get<uint64_t>(), 0u);
+  EXPECT_GT(r["placement"]["migrated_sectors"].get<uint64_t>(), 0u);
+  const auto kept = test::run_child({"nand.slc.blocks_per_plane=64", "ftl.placement=combo"}, workload, "combo-survivals-2",
+                                    std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-slc-mlc.toml");
+  EXPECT_GT(kept["placement"]["slc_kept_sectors"].get<uint64_t>(), 0u);
+}
