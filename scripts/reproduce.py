@@ -50,6 +50,7 @@ def main():
         status, summary = 0, []
         for name in args.only or list(registry):
             experiment = registry[name]
+            experiment.workdir = out / name      # files an experiment makes for its runs (lapt: traces)
             results = run_experiment(experiment, experiment.runs(args.scale), out / name, args, binary)
             findings = experiment.findings(results)
             errors = experiment.checks(results, experiment.parts or None)
