@@ -26,10 +26,45 @@ class Finding:
         return "pass" if self.passed else "differs"
 
 
+def run_problem(tag, r):
+    """Why the run of tag is not a measurement (missing, failed, did not complete), or None."""
+    if r is None:
+        return f"{tag}: run missing"
+    if r.get("status") != "ok":
+        tail = (r.get("error") or "").splitlines()[-1:]
+        return f"{tag}: run failed ({r.get('status')}{': ' + tail[0] if tail else ''})"
+    if not bool(r.get("completed", False)):
+        return f"{tag}: run did not complete"
+    return None
+
+
 class Experiment:
     name = ""
     title = ""
     parts = []       # the experiment's parts (tags PART/...); checks(results, parts) covers them all
+    checked = []     # the parts the test suite checks
+    schemes = []     # the names --only may pick (experiment_cli.py)
+    workdir = None   # a folder for files the runs read (reproduce.py, experiment_cli.py set it)
+
+    def scheme_of(self, tag):
+        """The scheme a tag PART/.../SCHEME runs."""
+        return tag.rsplit("/", 1)[1]
+
+    def expected_tags(self, parts):
+        """Every tag the runs of these parts should leave in the store."""
+        raise NotImplementedError
+
+    def unusable(self, results, parts):
+        """Errors for every run of these parts that is missing or not a clean measurement."""
+        raise NotImplementedError
+
+    def report_parts(self, parts):
+        """The parts whose runs a report of `parts` needs."""
+        return parts
+
+    def run_notes(self, wanted, failed):
+        """Lines to print after the runs of tags `wanted`, given the errors `failed`."""
+        return []
 
     def runs(self, scale, parts=None):
         """RunSpecs of the experiment (all parts, or those named), each with a unique tag."""

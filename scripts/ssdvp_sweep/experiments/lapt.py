@@ -38,7 +38,7 @@ import sys
 from pathlib import Path
 
 from ..runspec import ROOT, RunSpec
-from . import Experiment, Finding, register
+from . import Experiment, Finding, register, run_problem
 
 SCHEMES = {  # tag name: (platform, ftl.placement)
     "mlc-homo": ("lapt-mlc-homo", "none"),
@@ -289,13 +289,9 @@ def unusable(results, parts):
     errors = []
     for tag in expected_tags(parts):
         r = results.get(tag)
-        if r is None:
-            errors.append(f"{tag}: run missing")
-        elif r.get("status") != "ok":
-            tail = (r.get("error") or "").splitlines()[-1:]
-            errors.append(f"{tag}: run failed ({r.get('status')}{': ' + tail[0] if tail else ''})")
-        elif not bool(r.get("completed", False)):
-            errors.append(f"{tag}: run did not complete")
+        problem = run_problem(tag, r)
+        if problem:
+            errors.append(problem)
         elif num(r, "integrity.mismatches") or num(r, "integrity.unexplained_errors"):
             errors.append(f"{tag}: {int(num(r, 'integrity.mismatches'))} integrity mismatches, "
                           f"{int(num(r, 'integrity.unexplained_errors'))} unexplained errors")
@@ -358,10 +354,31 @@ class Lapt(Experiment):
     name = "lapt"
     title = "LAPT: SLC/MLC placement by the access pattern of logical blocks"
     parts = list(PARTS)
-    workdir = None          # where traces are generated (reproduce.py: the experiment's store folder)
+    checked = CHECKED
+    schemes = list(SCHEMES)
+    # workdir: where traces are generated (the experiment's store folder; else WORK/SCALE)
 
     def runs(self, scale, parts=None):
         return specs(scale, parts or list(PARTS), self.workdir or WORK / scale)
+
+    def scheme_of(self, tag):
+        return scheme_of(tag)
+
+    def expected_tags(self, parts):
+        return expected_tags(parts) + (refused_tags() if "slc-sweep" in parts else [])
+
+    def unusable(self, results, parts):
+        return unusable(results, parts)
+
+    def report_parts(self, parts):
+        return list(PARTS)          # the page shows every part
+
+    def run_notes(self, wanted, failed):
+        refused = refused_tags()
+        if any(t in wanted for t in refused) and not any(e.split(":")[0] in refused for e in failed):
+            return [f"the {len(refused)} runs with {' and '.join(map(str, REFUSED_BLOCKS))} SLC blocks were "
+                    "refused by ssdvp (a configuration error, as expected: docs/results/lapt.md)"]
+        return []
 
     def checks(self, results, parts=None):
         """Every run of the parts present and clean (unusable), then the orderings of

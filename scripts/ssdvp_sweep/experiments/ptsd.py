@@ -12,7 +12,7 @@ scaled = 4 GiB logical (320 blocks), 8 GiB written, 400 Ki requests: the same ra
 Runs are tagged PART/SCHEME. Leaves out the report (ptsd_report.py).
 """
 from ..runspec import RunSpec
-from . import Experiment, Finding, register
+from . import Experiment, Finding, register, run_problem
 
 SCHEMES = ["opt", "dftl", "part", "part-sched", "writeopt", "adaptive"]
 PARTS = {"paper": SCHEMES, "mixed": SCHEMES, "adapt-read": ["writeopt", "adaptive"],
@@ -64,19 +64,18 @@ def by_part(results, part):
 def unusable(results, parts):
     """Errors for every run of these parts that is missing or is not a measurement."""
     errors = []
-    for part in parts:
-        for scheme in PARTS[part]:
-            r = results.get(f"{part}/{scheme}")
-            if r is None:
-                errors.append(f"{part}/{scheme}: run missing")
-            elif r.get("status") != "ok":
-                tail = (r.get("error") or "").splitlines()[-1:]
-                errors.append(f"{part}/{scheme}: run failed ({r.get('status')}{': ' + tail[0] if tail else ''})")
-            elif not bool(r.get("completed", False)):
-                errors.append(f"{part}/{scheme}: run did not complete")
-            elif r.get("integrity.mismatches", 0):
-                errors.append(f"{part}/{scheme}: {r['integrity.mismatches']} integrity mismatches")
+    for tag in expected_tags(parts):
+        r = results.get(tag)
+        problem = run_problem(tag, r)
+        if problem:
+            errors.append(problem)
+        elif r.get("integrity.mismatches", 0):
+            errors.append(f"{tag}: {r['integrity.mismatches']} integrity mismatches")
     return errors
+
+
+def expected_tags(parts):
+    return [f"{part}/{scheme}" for part in parts for scheme in PARTS[part]]
 
 
 @register
@@ -84,9 +83,17 @@ class Ptsd(Experiment):
     name = "ptsd"
     title = "PTSD: partitioned mapping cache, read-priority scheduling, entry-level dirty cache"
     parts = list(PARTS)
+    checked = CHECKED
+    schemes = SCHEMES
 
     def runs(self, scale, parts=None):
         return [run_spec(scale, part, scheme) for part in parts or PARTS for scheme in PARTS[part]]
+
+    def expected_tags(self, parts):
+        return expected_tags(parts)
+
+    def unusable(self, results, parts):
+        return unusable(results, parts)
 
     def checks(self, results, parts=None):
         """The suite's assertions; each compares schemes on measured figures, so each can fail.
