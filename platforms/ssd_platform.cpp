@@ -107,6 +107,8 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   geo->sectors_per_page = n.sectors_per_page;
   geo->slc_pages_per_block = n.slc.pages_per_block;
   geo->slc_blocks_per_plane = n.slc_blocks_per_plane;
+  geo->pslc_blocks_per_plane = n.pslc_blocks_per_plane;
+  geo->pslc_pages_per_block = n.pslc_pages_per_block();
   for (uint32_t d = 0; d < std::min<uint32_t>(n.slc_dies, 64); d++) {
     if (d < 32) geo->slc_dies_mask_lo |= 1u << d;
     else geo->slc_dies_mask_hi |= 1u << (d - 32);

@@ -152,23 +152,24 @@ int wbuf_drained_past(const struct ftl *f, const uint32_t *marks) {
   return 1;
 }
 
-/* Stripes superpages over the dies in a fixed order (channel first, then way), so that where
- * data lands does not depend on timing: when the next die already has its queue of programs
- * (ftl.die_program_queue; one while reads are pending with ftl.sched = adaptive) the data
- * waits for it.  Only a die without space (its GC has not freed a superblock yet) is
- * skipped. */
-static uint32_t pick_die(struct ftl *f, uint32_t region) {
+/* Stripes superpages over the region's pools in a fixed order (by die: channel first, then
+ * way), so that where data lands does not depend on timing: when the next pool's die already
+ * has its queue of programs (ftl.die_program_queue; one while reads are pending with
+ * ftl.sched = adaptive) the data waits for it.  Only a pool without space (its GC has not
+ * freed a superblock yet) is skipped. */
+static uint32_t pick_pool(struct ftl *f, uint32_t region) {
   if (f->blocked_epoch[region] == f->space_epoch) return NONE32;   /* nothing was freed since */
   uint32_t limit = f->cfg.die_prog_limit;
   if (f->cfg.sched == SSD_SCHED_ADAPTIVE && f->reads_active) limit = 1;
-  for (uint32_t k = 0; k < f->geo.dies; k++) {
-    uint32_t d = (f->next_host_die[region] + k) % f->geo.dies;
-    struct die_state *ds = &f->die[d];
-    if (f->pl.die_region[d] != region) continue;
-    if (ds->host_sb == NONE32 && ds->free_count <= f->host_reserve) continue;
-    if (ds->host_progs_inflight >= limit) return NONE32;
-    f->next_host_die[region] = (d + 1u) % f->geo.dies;
-    return d;
+  const uint32_t pools = f->geo.pools;
+  for (uint32_t k = 0; k < pools; k++) {
+    uint32_t q = (f->next_host_pool[region] + k) % pools;
+    struct pool_state *ps = &f->pool[q];
+    if (f->pl.pool_region[q] != region) continue;
+    if (ps->host_sb == NONE32 && ps->free_count <= f->host_reserve) continue;
+    if (f->die_progs[ps->die] >= limit) return NONE32;
+    f->next_host_pool[region] = (q + 1u) % pools;
+    return q;
   }
   f->blocked_epoch[region] = f->space_epoch;
   return NONE32;
@@ -209,17 +210,17 @@ int wbuf_flush_step(struct ftl *f, int force) {
   if (!flash_can_submit(f)) return 0;
   if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
   /* The regions in turn, each when it has a superpage (or, with force, any data). */
-  uint32_t die = NONE32, region = 0;
-  for (uint32_t k = 0; k < f->pl.regions && die == NONE32; k++) {
+  uint32_t pool = NONE32, region = 0;
+  for (uint32_t k = 0; k < f->pl.regions && pool == NONE32; k++) {
     region = (w->next_region + k) % f->pl.regions;
     const uint32_t live = w->q[region].live;
     if (live == 0 || (live < unit && !force)) continue;
-    die = pick_die(f, region);
+    pool = pick_pool(f, region);
   }
-  if (die == NONE32) return 0;
+  if (pool == NONE32) return 0;
   w->next_region = (region + 1u) % f->pl.regions;
   uint32_t tag = fop_alloc(f, FOP_HOST_PROG);
-  uint32_t ppa = blocks_next_superpage(f, die, STREAM_HOST);
+  uint32_t ppa = blocks_next_superpage(f, pool, STREAM_HOST);
   struct fop *op = &f->fop[tag];
   uint32_t n = take_slots(f, region, op, unit);
   if (f->pl.regions > 1) {         /* the whole superpage, padding included */
@@ -236,7 +237,7 @@ int wbuf_flush_step(struct ftl *f, int force) {
   op->prog_id = f->prog_next++;
   f->prog_done[op->prog_id % FOP_MAX] = 0;
   f->sb_progs_inflight[ppa_sb(f, ppa)]++;
-  f->die[die].host_progs_inflight++;
+  f->die_progs[f->pool[pool].die]++;
   f->stats->flash_prog_sectors += unit;
   flash_submit(f, tag, SSD_FOP_PROGRAM, ppa, unit, hal_dram_addr(op->sgl), hal_dram_addr(op->oob),
                SSD_FDF_SGL);
@@ -271,7 +272,7 @@ void wbuf_program_done(struct ftl *f, uint32_t tag) {
   f->prog_done[op->prog_id % FOP_MAX] = 1;
   while (f->prog_oldest != f->prog_next && f->prog_done[f->prog_oldest % FOP_MAX]) f->prog_oldest++;
   f->sb_progs_inflight[ppa_sb(f, op->ppa)]--;
-  f->die[op->die].host_progs_inflight--;
-  f->blocked_epoch[f->pl.die_region[op->die]] = NONE32;   /* the die can take data again */
+  f->die_progs[op->die]--;
+  f->blocked_epoch[f->pl.pool_region[sb_pool(f, ppa_sb(f, op->ppa))]] = NONE32;   /* it can take data again */
   fop_release(f, tag);
 }

@@ -3,9 +3,10 @@
  * Models: a page-mapping FTL with the whole map in DRAM ("OPT" in the papers) or demand-based
  * mapping (translation pages on flash, a mapping cache in DRAM: DFTL and the PTSD schemes,
  * map/), a DRAM write buffer, per-die superblocks (the same block index on every plane,
- * programmed a superpage — one page on every plane — at a time), greedy/FIFO/cost-benefit
- * garbage collection of data and translation blocks, SLC/MLC placement on mixed devices
- * (place/) and functional preconditioning.
+ * programmed a superpage — one page on every plane — at a time) grouped in pools (a die's
+ * blocks of one cell mode: its native blocks, and its SLC-mode blocks when the device has a
+ * pSLC cache), greedy/FIFO/cost-benefit garbage collection of data and translation blocks,
+ * SLC/MLC placement on mixed devices and pSLC caches (place/) and functional preconditioning.
  * Leaves out: power-loss recovery (the OOB carries what a scan would need), bad-block
  * management, wear levelling beyond taking free blocks in erase order. */
 #ifndef SSDVP_FTL_H
@@ -40,13 +41,18 @@ struct ftl_geo {
   uint32_t slc_blocks, native_blocks;   /* blocks per plane of SLC / other dies (0: blocks) */
   uint32_t slc_pages, native_pages;     /* pages per block of SLC / other dies (0: pages) */
   uint32_t slc_mask_lo, slc_mask_hi;    /* bit per die: an SLC die (dies >= 64 never are) */
+  uint32_t pslc_blocks, pslc_pages;     /* pSLC cache: the first pslc_blocks of each plane of
+                                           every die run in SLC mode, pslc_pages per block */
   uint32_t dies;
+  uint32_t pools;           /* dies, or 2 * dies with a pSLC cache: pool d < dies holds die d's
+                               native blocks, pool dies + d die d's SLC-mode blocks */
   uint32_t unit;            /* sectors in a superpage: planes * spp */
   uint32_t sb_sectors;      /* address stride of a superblock: pages * unit (pages = the
                                largest pages per block of any die) */
   uint32_t superblocks;     /* dies * blocks */
   uint32_t phys_sectors;    /* address space: superblocks * sb_sectors */
-  uint32_t usable_sectors;  /* sectors that exist (SLC dies have fewer pages per block) */
+  uint32_t usable_sectors;  /* sectors that exist (SLC dies and SLC-mode blocks have fewer
+                               pages per block) */
   uint32_t logical_sectors;
 };
 
@@ -71,27 +77,30 @@ struct fw_heap {
 /* ---- superblock bookkeeping */
 enum sb_state { SB_FREE = 0, SB_OPEN, SB_FULL, SB_VICTIM };
 
-struct die_state {
-  uint32_t blocks;                 /* blocks per plane (superblocks) of this die */
-  uint32_t pages;                  /* pages per block of this die (SLC or MLC/TLC) */
+/* A pool: the superblocks of one die in one cell mode, with their free list, open streams
+ * and GC engine.  A die has one pool, or two with a pSLC cache (its SLC-mode blocks clean
+ * and fill on their own while sharing the die's time). */
+struct pool_state {
+  uint32_t die;                    /* the die its blocks are on */
+  uint32_t first_block, blocks;    /* its blocks per plane: [first_block, first_block + blocks) */
+  uint32_t pages;                  /* pages per block (SLC or MLC/TLC, or SLC mode) */
   uint32_t sb_capacity;            /* sectors in one of its superblocks: pages * unit */
   uint32_t free_head, free_tail, free_count;
   uint32_t host_sb, host_page;     /* open superblock for host data, next superpage */
   uint32_t gc_sb, gc_page;         /* open superblock for GC copies */
   uint32_t map_sb, map_page;       /* open superblock for translation pages */
-  uint32_t mig_sb, mig_page;       /* open superblock for data migrated from SLC (MLC dies) */
-  /* GC in progress on this die */
+  uint32_t mig_sb, mig_page;       /* open superblock for data migrated from SLC (MLC pools) */
+  /* GC in progress in this pool */
   uint32_t victim;                 /* NONE32 when idle */
   uint32_t victim_cursor;          /* next sector of the victim to look at */
   uint32_t gc_progs_inflight;
   uint32_t gc_gathered;            /* sectors read and waiting in gc_slots */
   uint32_t gc_pending_reads;       /* sectors read-submitted into gc_slots, not yet returned */
-  uint32_t gc_half;                /* which half of the die's GC buffers is being gathered */
+  uint32_t gc_half;                /* which half of the pool's GC buffers is being gathered */
   uint8_t  gc_half_busy[2];        /* a program owns that half */
   uint8_t  erase_inflight;
-  uint32_t host_progs_inflight;    /* write-buffer programs queued on this die */
   uint8_t  gc_active;              /* cleaning until gc_high_blocks are free */
-  uint8_t  gc_listed;              /* in ftl.gc_dies */
+  uint8_t  gc_listed;              /* in ftl.gc_pools */
   uint8_t  idle_gc;                /* cleaning ahead of need while the host is idle
                                       (place/idle_migration.h) */
 };
@@ -131,6 +140,7 @@ struct fop {
   uint32_t nsect;
   uint32_t next_free;
   uint32_t gc_index;               /* FOP_GC_READ: first GC buffer entry it fills;
+                                      FOP_GC_PROG: the victim's pool;
                                       FOP_MAP_READ: the load it serves */
   uint32_t prog_id;                /* FOP_HOST_PROG: its write-buffer program id */
   uint32_t *sgl;                   /* programs: unit sector addresses */
@@ -292,13 +302,14 @@ struct ftl {
   uint32_t *sb_closed_seq;         /* when the superblock was filled (FIFO / cost-benefit age) */
   uint16_t *sb_progs_inflight;     /* programs submitted, not completed: never a GC victim */
   uint8_t  *sb_map;                /* holds translation pages (a translation block) */
-  struct die_state *die;
+  struct pool_state *pool;         /* [pools] */
+  uint32_t *die_progs;             /* [dies] write-buffer programs queued on the die */
   struct place pl;                 /* SLC/MLC placement (place/placement.h) */
-  uint32_t next_host_die[PLACE_REGIONS];   /* round robin of host superpages, per region */
-  uint32_t *gc_dies;               /* dies that are cleaning or below gc_low_blocks */
-  uint32_t gc_ndies;
+  uint32_t next_host_pool[PLACE_REGIONS];  /* round robin of host superpages, per region */
+  uint32_t *gc_pools;              /* pools that are cleaning or below gc_low_blocks */
+  uint32_t gc_npools;
   uint32_t space_epoch;            /* bumped whenever a superblock is freed */
-  uint32_t blocked_epoch[PLACE_REGIONS];   /* space_epoch when no die of the region could
+  uint32_t blocked_epoch[PLACE_REGIONS];   /* space_epoch when no pool of the region could
                                               take host data */
   uint32_t write_seq;
 
@@ -306,11 +317,11 @@ struct ftl {
   struct wbuf wb;
   struct rbuf rb;
   uint32_t zero_sector_addr;       /* a zeroed sector: unmapped reads and padding */
-  /* GC buffers: per die, two halves of one superpage each (gather one, program the other) */
-  uint32_t *gc_sgl;                /* [die][2][unit] sector buffer addresses */
-  uint32_t *gc_src_ppa;            /* [die][2][unit] where each sector came from */
-  uint32_t *gc_lpa;                /* [die][2][unit] its LPA (from the reverse map) */
-  struct ssd_oob *gc_oob;          /* [die][2][unit] OOB read with the sector */
+  /* GC buffers: per pool, two halves of one superpage each (gather one, program the other) */
+  uint32_t *gc_sgl;                /* [pool][2][unit] sector buffer addresses */
+  uint32_t *gc_src_ppa;            /* [pool][2][unit] where each sector came from */
+  uint32_t *gc_lpa;                /* [pool][2][unit] its LPA (from the reverse map) */
+  struct ssd_oob *gc_oob;          /* [pool][2][unit] OOB read with the sector */
 
   /* host commands (the table itself is at the end of the struct) */
   uint32_t wait_write_head, wait_write_tail;   /* writes waiting for buffer space */
@@ -404,20 +415,28 @@ uint32_t dmap_waiter_new(struct ftl *f, uint8_t kind, uint32_t lpa, uint32_t ppa
 void dmap_resume_update(struct ftl *f, uint32_t w);
 void wbuf_map_applied(struct ftl *f, uint32_t slot);
 static inline uint32_t ppa_sb(const struct ftl *f, uint32_t ppa) { return ppa / f->geo.sb_sectors; }
-/* GC operations are queued on the die now: a read sent there waits behind them. */
-static inline int die_gc_busy(const struct ftl *f, uint32_t die) {
-  const struct die_state *ds = &f->die[die];
-  return ds->gc_pending_reads || ds->gc_progs_inflight || ds->erase_inflight;
-}
 static inline uint32_t sb_die(const struct ftl *f, uint32_t sb) { return sb / f->geo.blocks; }
+/* The pool superblock sb belongs to. */
+static inline uint32_t sb_pool(const struct ftl *f, uint32_t sb) {
+  const struct ftl_geo *g = &f->geo;
+  const uint32_t die = sb / g->blocks;
+  return g->pools > g->dies && sb % g->blocks < g->pslc_blocks ? g->dies + die : die;
+}
+/* GC operations are queued on the die now: a read sent there waits behind them. */
+static inline int pool_gc_busy(const struct pool_state *ps) {
+  return ps->gc_pending_reads || ps->gc_progs_inflight || ps->erase_inflight;
+}
+static inline int die_gc_busy(const struct ftl *f, uint32_t die) {
+  return pool_gc_busy(&f->pool[die]) || (f->geo.pools > f->geo.dies && pool_gc_busy(&f->pool[f->geo.dies + die]));
+}
 void blocks_init(struct ftl *f);
-uint32_t blocks_take_free(struct ftl *f, uint32_t die);
+uint32_t blocks_take_free(struct ftl *f, uint32_t pool);
 void blocks_put_free(struct ftl *f, uint32_t sb);
-/* Next superpage of the die's open host, GC or translation-page superblock; NONE32 when the
- * die has no space for that user now. */
+/* Next superpage of the pool's open host, GC or translation-page superblock; NONE32 when the
+ * pool has no space for that user now. */
 enum stream { STREAM_HOST = 0, STREAM_GC, STREAM_MAP, STREAM_MAP_GC /* GC copies of translation pages */,
-              STREAM_MIGRATE /* SLC GC copies into an MLC die (host reserve applies) */ };
-uint32_t blocks_next_superpage(struct ftl *f, uint32_t die, int stream);
+              STREAM_MIGRATE /* SLC GC copies into an MLC pool (host reserve applies) */ };
+uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream);
 
 /* flash submission (core/flash_queue.c) */
 uint32_t fop_alloc(struct ftl *f, uint8_t kind);
@@ -478,8 +497,8 @@ int  gc_step(struct ftl *f);
 void gc_read_done(struct ftl *f, uint32_t tag);
 void gc_program_done(struct ftl *f, uint32_t tag);
 void gc_erase_done(struct ftl *f, uint32_t tag);
-uint32_t gc_pick_victim(const struct ftl *f, uint32_t die);
-void gc_watch(struct ftl *f, uint32_t die);   /* a die may need cleaning */
+uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool);
+void gc_watch(struct ftl *f, uint32_t pool);   /* a pool may need cleaning */
 
 /* preconditioning (core/precondition.c) */
 void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *cmd);

@@ -24,9 +24,15 @@ static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
   g->slc_blocks = hw->slc_blocks_per_plane ? hw->slc_blocks_per_plane : hw->blocks_per_plane;
   g->native_pages = hw->pages_per_block;
   g->slc_pages = hw->slc_pages_per_block;
+  g->pslc_blocks = hw->pslc_blocks_per_plane;
+  g->pslc_pages = hw->pslc_pages_per_block;
   g->blocks = hw->blocks_per_plane;
   g->spp = hw->sectors_per_page;
   g->dies = g->channels * g->ways;
+  g->pools = g->pslc_blocks ? 2u * g->dies : g->dies;
+  if (g->pslc_blocks && (g->slc_mask_lo || g->slc_mask_hi || g->pslc_blocks >= g->blocks || g->pslc_pages == 0 ||
+                         g->pslc_pages > hw->pages_per_block))
+    fatal("fw: pSLC cache geometry out of range\n", FW_HALT_BAD_CONFIG | 7u);
   g->unit = g->planes * g->spp;
   g->pages = hw->pages_per_block;
   g->usable_sectors = 0;
@@ -37,16 +43,21 @@ static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
     }
   for (uint32_t d = 0; d < g->dies; d++)
     g->usable_sectors += geo_die_blocks(g, d) * geo_die_pages(g, d) * g->unit;
+  /* SLC-mode blocks hold fewer pages; they are a cache: the logical space is what the native
+   * blocks hold (all data may end up there). */
+  const uint32_t pslc_sectors = g->dies * g->pslc_blocks * g->pslc_pages * g->unit;
+  g->usable_sectors -= g->dies * g->pslc_blocks * (g->pages - g->pslc_pages) * g->unit;
+  const uint32_t native_sectors = g->usable_sectors - pslc_sectors;
   g->sb_sectors = g->pages * g->unit;
   g->superblocks = g->dies * g->blocks;
   g->phys_sectors = g->superblocks * g->sb_sectors;
   /* Logical space: the configured over-provisioning, and never less spare than GC needs to
    * make progress (its thresholds, its reserve and the two open superblocks per die). */
-  uint64_t logical = (uint64_t)g->usable_sectors * (1000u - f->cfg.op_permille) / 1000u;
+  uint64_t logical = (uint64_t)native_sectors * (1000u - f->cfg.op_permille) / 1000u;
   uint64_t min_spare =
       (uint64_t)g->dies * (f->cfg.gc_high_blocks + f->host_reserve + (f->cfg.mapping != SSD_MAP_OPT ? 3u : 2u)) * g->sb_sectors;
-  if (g->usable_sectors <= min_spare) fatal("fw: device too small for its GC thresholds\n", FW_HALT_BAD_CONFIG | 1u);
-  if (logical + min_spare > g->usable_sectors) logical = g->usable_sectors - min_spare;
+  if (native_sectors <= min_spare) fatal("fw: device too small for its GC thresholds\n", FW_HALT_BAD_CONFIG | 1u);
+  if (logical + min_spare > native_sectors) logical = native_sectors - min_spare;
   g->logical_sectors = (uint32_t)logical;
 }
 
@@ -89,16 +100,12 @@ static struct ftl *boot(void) {
   map_init(f);
   blocks_init(f);
   if (f->demand) dmap_init(f);
-  for (uint32_t d = 0; d < g->dies; d++) {
-    f->die[d].pages = geo_die_pages(g, d);
-    f->die[d].sb_capacity = f->die[d].pages * g->unit;
-  }
   place_init(f);
   wbuf_init(f);
   rbuf_init(f);
   f->zero_sector_addr = hal_dram_addr(fw_alloc(f, SECTOR_BYTES, SECTOR_BYTES));
 
-  uint32_t gc_entries = g->dies * 2u * g->unit;
+  uint32_t gc_entries = g->pools * 2u * g->unit;
   uint32_t gc_bufs = hal_dram_addr(fw_alloc(f, gc_entries * SECTOR_BYTES, SECTOR_BYTES));
   f->gc_sgl = fw_alloc(f, gc_entries * 4u, 64);
   f->gc_src_ppa = fw_alloc(f, gc_entries * 4u, 64);
@@ -168,7 +175,7 @@ int ftl_poll(struct ftl *f) {
   const int write_stop = f->cfg.sched == SSD_SCHED_WRITE_STOP && dmap_reads_protected(f) && !f->flushes_draining;
   if (!write_stop && (f->wb.live_count >= f->geo.unit || (f->flushes_draining && wbuf_queued(f))))
     while (wbuf_flush_step(f, f->flushes_draining != 0)) n++;
-  if (f->gc_ndies) n += gc_step(f);
+  if (f->gc_npools) n += gc_step(f);
   if (f->demand && dmap_has_work(f)) n += dmap_step(f);
   if (f->fsub_dirty) flash_commit(f);
   if (f->dma_dirty) hif_commit(f);

@@ -1,32 +1,34 @@
-/* Garbage collection, per die: when a die's free superblocks fall below gc_low_blocks, pick
- * a victim (greedy: fewest valid sectors; FIFO: oldest; cost-benefit: Rosenblum's
- * age*(1-u)/(2u)), copy its valid sectors a superpage at a time into the die's GC superblock
- * (read, then program; the map moves only if the host did not overwrite meanwhile), erase
- * it, and keep going until gc_high_blocks are free.  Host reads and writes interleave with
- * GC operations in the die's queue.  Translation blocks (demand-based mapping) are victims
- * like data blocks: their pages (MAP_BIT in the reverse map) move to the die's
- * translation-page superblock and the GTD follows; moved data updates the map through the
- * mapping cache (conditionally: only if the host did not write the sector meanwhile), and
- * the victim is erased once every update has been applied.
- * With SLC/MLC placement (place/placement.h) an SLC die's victims are taken oldest first
- * (FIFO, whatever ftl.gc_policy says) and their valid sectors migrate to MLC dies' migration
- * superblocks (the copy waits while no MLC die has space) or, when the policy keeps them
- * (combo), into the die's own GC superblock; MLC dies clean inside MLC.  Dies marked for
- * idle-time migration (place/idle_migration.h) clean up to its target while the host is
- * idle and issue nothing once a host command has stopped it.
+/* Garbage collection, per pool (a die's blocks of one cell mode, ftl.h): when a pool's free
+ * superblocks fall below gc_low_blocks, pick a victim (greedy: fewest valid sectors; FIFO:
+ * oldest; cost-benefit: Rosenblum's age*(1-u)/(2u)), copy its valid sectors a superpage at a
+ * time into the pool's GC superblock (read, then program; the map moves only if the host did
+ * not overwrite meanwhile), erase it, and keep going until gc_high_blocks are free.  Host
+ * reads and writes interleave with GC operations in the die's queue.  Translation blocks
+ * (demand-based mapping) are victims like data blocks: their pages (MAP_BIT in the reverse
+ * map) move to the pool's translation-page superblock and the GTD follows; moved data
+ * updates the map through the mapping cache (conditionally: only if the host did not write
+ * the sector meanwhile), and the victim is erased once every update has been applied.
+ * With SLC/MLC placement (place/placement.h) an SLC pool's victims (an SLC die's, or a die's
+ * SLC-mode blocks in a pSLC cache) are taken oldest first (FIFO, whatever ftl.gc_policy says)
+ * and their valid sectors migrate to MLC pools' migration superblocks, on any die, the same
+ * one included (the copy waits while no MLC pool has space), or, when the policy keeps them
+ * (combo), into the pool's own GC superblock; MLC pools clean inside themselves.  Pools
+ * marked for idle-time migration (place/idle_migration.h) clean up to its target while the
+ * host is idle and issue nothing once a host command has stopped them.
  * Leaves out: copyback (no data over the channel), wear levelling. */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
-uint32_t gc_pick_victim(const struct ftl *f, uint32_t die) {
+uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool) {
   const struct ftl_geo *g = &f->geo;
   uint32_t best = NONE32;
   uint64_t best_score = 0;
-  const int slc = place_slc_die(f, die);
+  const struct pool_state *ps = &f->pool[pool];
+  const int slc = place_slc_pool(f, pool);
   const uint32_t policy = slc ? SSD_GC_FIFO : f->cfg.gc_policy;
-  const uint32_t capacity = f->die[die].sb_capacity;
-  for (uint32_t b = 0; b < f->die[die].blocks; b++) {
-    uint32_t sb = die * g->blocks + b;
+  const uint32_t capacity = ps->sb_capacity;
+  const uint32_t first = ps->die * g->blocks + ps->first_block;
+  for (uint32_t sb = first; sb < first + ps->blocks; sb++) {
     if (f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb]) continue;
     uint32_t valid = f->sb_valid[sb];
     if (valid >= capacity && !slc) continue;   /* nothing to gain (SLC data may move on) */
@@ -46,78 +48,78 @@ uint32_t gc_pick_victim(const struct ftl *f, uint32_t die) {
   return best;
 }
 
-/* Every GC flash operation: those of a die cleaning for idle migration after a host command
- * stopped it are counted (they must not happen: gc_step pauses such a die). */
-static void note_gc_op(struct ftl *f, const struct die_state *ds) {
-  if (ds->idle_gc && !idle_migration_running(&f->pl.idle)) f->stats->idle_ops_while_stopped++;
+/* Every GC flash operation: those of a pool cleaning for idle migration after a host command
+ * stopped it are counted (they must not happen: gc_step pauses such a pool). */
+static void note_gc_op(struct ftl *f, const struct pool_state *ps) {
+  if (ps->idle_gc && !idle_migration_running(&f->pl.idle)) f->stats->idle_ops_while_stopped++;
 }
 
-static uint32_t gc_index(const struct ftl *f, uint32_t die, uint32_t half, uint32_t k) {
-  return (die * 2u + half) * f->geo.unit + k;
+static uint32_t gc_index(const struct ftl *f, uint32_t pool, uint32_t half, uint32_t k) {
+  return (pool * 2u + half) * f->geo.unit + k;
 }
 
 /* Reads valid sectors of the victim into the gathering half; returns work done. */
-static int gc_issue_reads(struct ftl *f, uint32_t die) {
-  struct die_state *ds = &f->die[die];
+static int gc_issue_reads(struct ftl *f, uint32_t pool) {
+  struct pool_state *ps = &f->pool[pool];
   const struct ftl_geo *g = &f->geo;
   int n = 0;
-  uint32_t half = ds->gc_half;
-  if (ds->gc_half_busy[half]) return 0;
-  while (ds->victim_cursor < ds->sb_capacity && ds->gc_gathered + ds->gc_pending_reads < g->unit &&
+  uint32_t half = ps->gc_half;
+  if (ps->gc_half_busy[half]) return 0;
+  while (ps->victim_cursor < ps->sb_capacity && ps->gc_gathered + ps->gc_pending_reads < g->unit &&
          flash_can_submit(f)) {
-    uint32_t ppa = ds->victim * g->sb_sectors + ds->victim_cursor;
-    ds->victim_cursor++;
+    uint32_t ppa = ps->victim * g->sb_sectors + ps->victim_cursor;
+    ps->victim_cursor++;
     if (f->p2l[ppa] == NONE32) continue;
-    uint32_t k = ds->gc_gathered + ds->gc_pending_reads;
-    uint32_t first = gc_index(f, die, half, k);
+    uint32_t k = ps->gc_gathered + ps->gc_pending_reads;
+    uint32_t first = gc_index(f, pool, half, k);
     uint32_t tag = fop_alloc(f, FOP_GC_READ);
     uint32_t nsect = 1;
     f->gc_src_ppa[first] = ppa;
     f->gc_lpa[first] = f->p2l[ppa];
     /* Take the following valid sectors of the same page and plane in the same read. */
-    while (k + nsect < g->unit && ds->victim_cursor < ds->sb_capacity &&
+    while (k + nsect < g->unit && ps->victim_cursor < ps->sb_capacity &&
            (ppa + nsect) % g->spp != 0 && f->p2l[ppa + nsect] != NONE32) {
       f->gc_src_ppa[first + nsect] = ppa + nsect;
       f->gc_lpa[first + nsect] = f->p2l[ppa + nsect];
       nsect++;
-      ds->victim_cursor++;
+      ps->victim_cursor++;
     }
-    ds->gc_pending_reads += nsect;
-    note_gc_op(f, ds);
+    ps->gc_pending_reads += nsect;
+    note_gc_op(f, ps);
     f->fop[tag].gc_index = first;
     flash_submit(f, tag, SSD_FOP_READ, ppa, nsect, hal_dram_addr(&f->gc_sgl[first]),
-                 hal_dram_addr(&f->gc_oob[first]), SSD_FDF_SGL | (f->sb_map[ds->victim] ? SSD_FDF_PAYLOAD : 0u));
+                 hal_dram_addr(&f->gc_oob[first]), SSD_FDF_SGL | (f->sb_map[ps->victim] ? SSD_FDF_PAYLOAD : 0u));
     n++;
   }
   return n;
 }
 
-static int gc_issue_program(struct ftl *f, uint32_t die) {
-  struct die_state *ds = &f->die[die];
+static int gc_issue_program(struct ftl *f, uint32_t pool) {
+  struct pool_state *ps = &f->pool[pool];
   const struct ftl_geo *g = &f->geo;
-  int victim_drained = ds->victim_cursor == ds->sb_capacity && ds->gc_pending_reads == 0;
-  if (ds->gc_gathered == 0 || ds->gc_pending_reads) return 0;
-  if (ds->gc_gathered < g->unit && !victim_drained) return 0;
+  int victim_drained = ps->victim_cursor == ps->sb_capacity && ps->gc_pending_reads == 0;
+  if (ps->gc_gathered == 0 || ps->gc_pending_reads) return 0;
+  if (ps->gc_gathered < g->unit && !victim_drained) return 0;
   if (!flash_can_submit(f)) return 0;
   if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
-  const int map = f->sb_map[ds->victim];
-  const int migrate = !map && place_gc_migrates(f, die, ds->victim);
-  uint32_t dst_die = migrate ? place_migration_die(f) : die;
-  if (dst_die == NONE32) return 0;   /* no MLC die has space yet: its GC runs first */
-  uint32_t dst = blocks_next_superpage(f, dst_die, map ? STREAM_MAP_GC : migrate ? STREAM_MIGRATE : STREAM_GC);
+  const int map = f->sb_map[ps->victim];
+  const int migrate = !map && place_gc_migrates(f, pool, ps->victim);
+  uint32_t dst_pool = migrate ? place_migration_pool(f) : pool;
+  if (dst_pool == NONE32) return 0;   /* no MLC pool has space yet: its GC runs first */
+  uint32_t dst = blocks_next_superpage(f, dst_pool, map ? STREAM_MAP_GC : migrate ? STREAM_MIGRATE : STREAM_GC);
   if (dst == NONE32) {
     hal_puts("fw: GC found no free superblock\n");
-    hal_halt(0x6C000000u | die);
+    hal_halt(0x6C000000u | pool);
     return 0;
   }
-  uint32_t half = ds->gc_half;
+  uint32_t half = ps->gc_half;
   uint32_t tag = fop_alloc(f, FOP_GC_PROG);
   struct fop *op = &f->fop[tag];
   for (uint32_t k = 0; k < g->unit; k++) {
-    uint32_t i = gc_index(f, die, half, k);
+    uint32_t i = gc_index(f, pool, half, k);
     op->slots[k] = (uint16_t)k;
     op->oob[k].seq = ++f->write_seq;
-    if (k < ds->gc_gathered) {
+    if (k < ps->gc_gathered) {
       op->sgl[k] = f->gc_sgl[i];
       op->oob[k].lpa = f->gc_lpa[i];
     } else {
@@ -126,92 +128,92 @@ static int gc_issue_program(struct ftl *f, uint32_t die) {
       f->stats->pad_sectors++;
     }
   }
-  op->host_slot = (uint16_t)(half | (ds->gc_gathered << 1));
-  op->gc_index = die;              /* the victim's die (the program may be on another) */
+  op->host_slot = (uint16_t)(half | (ps->gc_gathered << 1));
+  op->gc_index = pool;              /* the victim's pool (the program may be on another) */
   f->stats->flash_prog_sectors += g->unit;
-  f->stats->gc_prog_sectors += ds->gc_gathered;
+  f->stats->gc_prog_sectors += ps->gc_gathered;
   if (migrate) {
-    f->stats->migrated_sectors += ds->gc_gathered;
-    if (ds->idle_gc) f->stats->idle_migrated_sectors += ds->gc_gathered;
-  } else if (!map && place_slc_die(f, die)) {
-    f->stats->slc_kept_sectors += ds->gc_gathered;
-    place_gc_copied(f, ds->victim, dst);
+    f->stats->migrated_sectors += ps->gc_gathered;
+    if (ps->idle_gc) f->stats->idle_migrated_sectors += ps->gc_gathered;
+  } else if (!map && place_slc_pool(f, pool)) {
+    f->stats->slc_kept_sectors += ps->gc_gathered;
+    place_gc_copied(f, ps->victim, dst);
   }
-  hal_cost(HAL_COST_GC_SECTOR, ds->gc_gathered);
+  hal_cost(HAL_COST_GC_SECTOR, ps->gc_gathered);
   f->sb_progs_inflight[ppa_sb(f, dst)]++;
-  ds->gc_half_busy[half] = 1;
-  ds->gc_half ^= 1u;
-  ds->gc_gathered = 0;
-  ds->gc_progs_inflight++;
-  note_gc_op(f, ds);
+  ps->gc_half_busy[half] = 1;
+  ps->gc_half ^= 1u;
+  ps->gc_gathered = 0;
+  ps->gc_progs_inflight++;
+  note_gc_op(f, ps);
   flash_submit(f, tag, SSD_FOP_PROGRAM, dst, g->unit, hal_dram_addr(op->sgl),
                hal_dram_addr(op->oob), SSD_FDF_SGL | (map ? SSD_FDF_PAYLOAD : 0u));
   return 1;
 }
 
-static int gc_issue_erase(struct ftl *f, uint32_t die) {
-  struct die_state *ds = &f->die[die];
-  if (ds->erase_inflight || ds->victim_cursor < ds->sb_capacity || ds->gc_pending_reads ||
-      ds->gc_gathered || ds->gc_progs_inflight || !flash_can_submit(f))
+static int gc_issue_erase(struct ftl *f, uint32_t pool) {
+  struct pool_state *ps = &f->pool[pool];
+  if (ps->erase_inflight || ps->victim_cursor < ps->sb_capacity || ps->gc_pending_reads ||
+      ps->gc_gathered || ps->gc_progs_inflight || !flash_can_submit(f))
     return 0;
-  if (f->sb_valid[ds->victim] != 0) {
+  if (f->sb_valid[ps->victim] != 0) {
     if (f->demand) return 0;           /* map updates of moved sectors still queued */
     hal_puts("fw: GC victim still holds valid data\n");
-    hal_halt(0x6C100000u | ds->victim);
+    hal_halt(0x6C100000u | ps->victim);
     return 0;
   }
   uint32_t tag = fop_alloc(f, FOP_ERASE);
-  ds->erase_inflight = 1;
-  note_gc_op(f, ds);
-  flash_submit(f, tag, SSD_FOP_ERASE, ds->victim * f->geo.sb_sectors, 0, 0, 0, 0);
+  ps->erase_inflight = 1;
+  note_gc_op(f, ps);
+  flash_submit(f, tag, SSD_FOP_ERASE, ps->victim * f->geo.sb_sectors, 0, 0, 0, 0);
   return 1;
 }
 
-void gc_watch(struct ftl *f, uint32_t die) {
-  if (f->die[die].gc_listed) return;
-  f->die[die].gc_listed = 1;
-  f->gc_dies[f->gc_ndies++] = die;
+void gc_watch(struct ftl *f, uint32_t pool) {
+  if (f->pool[pool].gc_listed) return;
+  f->pool[pool].gc_listed = 1;
+  f->gc_pools[f->gc_npools++] = pool;
 }
 
-/* Advances cleaning on every die that needs it; a die leaves the list once it has
+/* Advances cleaning on every pool that needs it; a pool leaves the list once it has
  * gc_high_blocks free and no victim. */
 int gc_step(struct ftl *f) {
   int n = 0;
-  for (uint32_t i = 0; i < f->gc_ndies;) {
-    const uint32_t die = f->gc_dies[i];
-    struct die_state *ds = &f->die[die];
-    if (ds->idle_gc && !idle_migration_running(&f->pl.idle)) {   /* a host command stopped it */
-      if (ds->victim != NONE32 && ds->free_count >= f->cfg.gc_low_blocks) {
+  for (uint32_t i = 0; i < f->gc_npools;) {
+    const uint32_t pool = f->gc_pools[i];
+    struct pool_state *ps = &f->pool[pool];
+    if (ps->idle_gc && !idle_migration_running(&f->pl.idle)) {   /* a host command stopped it */
+      if (ps->victim != NONE32 && ps->free_count >= f->cfg.gc_low_blocks) {
         i++;                               /* paused, its victim half cleaned */
         continue;
       }
-      ds->idle_gc = 0;                     /* needed now (or nothing begun): plain GC */
+      ps->idle_gc = 0;                     /* needed now (or nothing begun): plain GC */
     }
-    if (ds->victim == NONE32) {
-      uint32_t threshold = ds->gc_active ? f->cfg.gc_high_blocks : f->cfg.gc_low_blocks;
-      if (ds->idle_gc && idle_target_free(f, die) > threshold) threshold = idle_target_free(f, die);
-      if (ds->free_count >= threshold) {
-        if (ds->idle_gc) {
-          ds->idle_gc = 0;
-          idle_die_done(f);
+    if (ps->victim == NONE32) {
+      uint32_t threshold = ps->gc_active ? f->cfg.gc_high_blocks : f->cfg.gc_low_blocks;
+      if (ps->idle_gc && idle_target_free(f, pool) > threshold) threshold = idle_target_free(f, pool);
+      if (ps->free_count >= threshold) {
+        if (ps->idle_gc) {
+          ps->idle_gc = 0;
+          idle_pool_done(f);
         }
-        ds->gc_active = 0;
-        ds->gc_listed = 0;
-        f->gc_dies[i] = f->gc_dies[--f->gc_ndies];
+        ps->gc_active = 0;
+        ps->gc_listed = 0;
+        f->gc_pools[i] = f->gc_pools[--f->gc_npools];
         continue;
       }
-      if (!ds->idle_gc || ds->free_count < f->cfg.gc_low_blocks) ds->gc_active = 1;   /* needed */
-      uint32_t v = gc_pick_victim(f, die);
+      if (!ps->idle_gc || ps->free_count < f->cfg.gc_low_blocks) ps->gc_active = 1;   /* needed */
+      uint32_t v = gc_pick_victim(f, pool);
       if (v != NONE32) {
-        ds->victim = v;
-        ds->victim_cursor = 0;
+        ps->victim = v;
+        ps->victim_cursor = 0;
         f->sb_state[v] = SB_VICTIM;
       }
     }
-    if (ds->victim != NONE32) {
-      n += gc_issue_reads(f, die);
-      n += gc_issue_program(f, die);
-      n += gc_issue_erase(f, die);
+    if (ps->victim != NONE32) {
+      n += gc_issue_reads(f, pool);
+      n += gc_issue_program(f, pool);
+      n += gc_issue_erase(f, pool);
     }
     i++;
   }
@@ -220,26 +222,27 @@ int gc_step(struct ftl *f) {
 
 void gc_read_done(struct ftl *f, uint32_t tag) {
   struct fop *op = &f->fop[tag];
-  struct die_state *ds = &f->die[op->die];
   const uint32_t first = op->gc_index;
+  const uint32_t pool = first / (2u * f->geo.unit);
+  struct pool_state *ps = &f->pool[pool];
   for (uint32_t k = 0; k < op->nsect; k++) {
     if (f->gc_oob[first + k].lpa != f->gc_lpa[first + k]) {
       hal_puts("fw: GC read OOB disagrees with the reverse map\n");
-      hal_halt(0x6C200000u | op->die);
+      hal_halt(0x6C200000u | pool);
     }
   }
-  ds->gc_gathered += op->nsect;
-  ds->gc_pending_reads -= op->nsect;
+  ps->gc_gathered += op->nsect;
+  ps->gc_pending_reads -= op->nsect;
   fop_release(f, tag);
 }
 
 void gc_program_done(struct ftl *f, uint32_t tag) {
   struct fop *op = &f->fop[tag];
-  const uint32_t vdie = op->gc_index;          /* the victim's die */
-  struct die_state *ds = &f->die[vdie];
+  const uint32_t vpool = op->gc_index;          /* the victim's pool */
+  struct pool_state *ps = &f->pool[vpool];
   uint32_t half = op->host_slot & 1u, count = op->host_slot >> 1;
   for (uint32_t k = 0; k < count; k++) {
-    uint32_t i = gc_index(f, vdie, half, k);
+    uint32_t i = gc_index(f, vpool, half, k);
     uint32_t lpa = f->gc_lpa[i];
     if (lpa & MAP_BIT) {
       dmap_page_placed(f, lpa & ~MAP_BIT, op->ppa + k, f->gc_src_ppa[i]);
@@ -249,26 +252,27 @@ void gc_program_done(struct ftl *f, uint32_t tag) {
     }
   }
   f->sb_progs_inflight[ppa_sb(f, op->ppa)]--;
-  ds->gc_half_busy[half] = 0;
-  ds->gc_progs_inflight--;
+  ps->gc_half_busy[half] = 0;
+  ps->gc_progs_inflight--;
   fop_release(f, tag);
 }
 
 void gc_erase_done(struct ftl *f, uint32_t tag) {
   struct fop *op = &f->fop[tag];
-  struct die_state *ds = &f->die[op->die];
-  uint32_t sb = ds->victim;
+  const uint32_t pool = sb_pool(f, ppa_sb(f, op->ppa));
+  struct pool_state *ps = &f->pool[pool];
+  uint32_t sb = ps->victim;
   f->sb_erases[sb]++;
   place_sb_erased(f, sb);
   f->stats->erases++;
   f->stats->gc_runs++;
   if (f->sb_map[sb]) f->stats->map_gc_runs++;
   if (f->pl.regions > 1) {
-    if (f->pl.die_region[op->die] == REGION_SLC) f->stats->slc_gc_runs++;
+    if (f->pl.pool_region[pool] == REGION_SLC) f->stats->slc_gc_runs++;
     else f->stats->mlc_gc_runs++;
   }
   blocks_put_free(f, sb);
-  ds->victim = NONE32;
-  ds->erase_inflight = 0;
+  ps->victim = NONE32;
+  ps->erase_inflight = 0;
   fop_release(f, tag);
 }

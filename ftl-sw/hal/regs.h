@@ -257,7 +257,10 @@ struct ssd_geometry {
   uint32_t slc_dies_mask_hi;  /*   are never SLC */
   uint32_t slc_pages_per_block;
   uint32_t slc_blocks_per_plane;  /* blocks per plane of the SLC dies */
-  uint32_t rsvd[6];
+  uint32_t pslc_blocks_per_plane; /* the first blocks of each plane of the other dies run in
+                                     SLC mode (a pSLC cache); 0: none */
+  uint32_t pslc_pages_per_block;  /* pages per block of those (native / bits per cell) */
+  uint32_t rsvd[4];
 };
 #endif
 

@@ -660,10 +660,11 @@ void dmap_dump(struct ftl *f) {
   hal_put_u32("entries", d->e_used);
   hal_put_u32("fops", f->fops_inflight);
   hal_puts("\n");
-  for (uint32_t die = 0; die < f->geo.dies; die++) {
-    hal_put_u32("die", die);
-    hal_put_u32("free", f->die[die].free_count);
-    hal_put_u32("victim_valid", f->die[die].victim == NONE32 ? 0u : f->sb_valid[f->die[die].victim]);
+  for (uint32_t p = 0; p < f->geo.pools; p++) {
+    const struct pool_state *ps = &f->pool[p];
+    hal_put_u32("pool", p);
+    hal_put_u32("free", ps->free_count);
+    hal_put_u32("victim_valid", ps->victim == NONE32 ? 0u : f->sb_valid[ps->victim]);
   }
   hal_puts("\n");
 }

@@ -26,8 +26,8 @@ static int host_quiet(const struct ftl *f) {
          f->flush_head == NONE32;
 }
 
-uint32_t idle_target_free(const struct ftl *f, uint32_t die) {
-  const uint32_t blocks = f->die[die].blocks;
+uint32_t idle_target_free(const struct ftl *f, uint32_t pool) {
+  const uint32_t blocks = f->pool[pool].blocks;
   const uint32_t target = (uint32_t)(((uint64_t)blocks * f->cfg.idle_free_permille) / 1000u);
   return target > f->cfg.gc_high_blocks ? target : f->cfg.gc_high_blocks;
 }
@@ -48,21 +48,21 @@ int idle_poll(struct ftl *f) {
     return 0;
   }
   m->done_this_period = 1;
-  m->dies_left = 0;
-  for (uint32_t d = 0; d < f->geo.dies; d++) {
-    struct die_state *ds = &f->die[d];
-    if (!place_slc_die(f, d) || ds->free_count >= idle_target_free(f, d)) continue;
-    ds->idle_gc = 1;
-    gc_watch(f, d);
-    m->dies_left++;
+  m->pools_left = 0;
+  for (uint32_t p = 0; p < f->geo.pools; p++) {
+    struct pool_state *ps = &f->pool[p];
+    if (!place_slc_pool(f, p) || ps->free_count >= idle_target_free(f, p)) continue;
+    ps->idle_gc = 1;
+    gc_watch(f, p);
+    m->pools_left++;
   }
-  if (!m->dies_left) return 0;
+  if (!m->pools_left) return 0;
   m->active = 1;
   f->stats->idle_migration_runs++;
   return 1;
 }
 
-void idle_die_done(struct ftl *f) {
+void idle_pool_done(struct ftl *f) {
   struct idle_migration *m = &f->pl.idle;
-  if (m->dies_left && --m->dies_left == 0) m->active = 0;
+  if (m->pools_left && --m->pools_left == 0) m->active = 0;
 }

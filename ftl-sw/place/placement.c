@@ -61,7 +61,7 @@ static const struct place_policy policies[] = {
 void place_init(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   struct place *p = &f->pl;
-  p->die_region = fw_alloc(f, g->dies, 64);
+  p->pool_region = fw_alloc(f, g->pools, 64);
   p->regions = 1;
   p->policy = 0;
   f->stats->map_bytes = (g->logical_sectors + g->phys_sectors) * 4u;
@@ -71,17 +71,18 @@ void place_init(struct ftl *f) {
     hal_halt(FW_HALT_PLACEMENT | 1u);
     for (;;) hal_sleep();
   }
-  uint32_t slc_dies = 0, slc_die = 0;
-  for (uint32_t d = 0; d < g->dies; d++) {
-    p->die_region[d] = geo_die_is_slc(g, d) ? (uint8_t)REGION_SLC : (uint8_t)REGION_MLC;
-    if (p->die_region[d] == REGION_SLC) {
-      slc_dies++;
-      slc_die = d;
-      p->slc_superblocks += f->die[d].blocks;
+  uint32_t slc_pools = 0, slc_pool = 0;
+  for (uint32_t q = 0; q < g->pools; q++) {
+    const int slc = q >= g->dies || geo_die_is_slc(g, q);   /* SLC-mode blocks, or an SLC die */
+    p->pool_region[q] = slc ? (uint8_t)REGION_SLC : (uint8_t)REGION_MLC;
+    if (slc) {
+      slc_pools++;
+      slc_pool = q;
+      p->slc_superblocks += f->pool[q].blocks;
     }
   }
-  if (slc_dies == 0 || slc_dies == g->dies) {
-    hal_puts("fw: placement needs SLC dies and other dies\n");
+  if (slc_pools == 0 || slc_pools == g->pools) {
+    hal_puts("fw: placement needs an SLC region (SLC dies or SLC-mode blocks) and an MLC region\n");
     hal_halt(FW_HALT_PLACEMENT | 2u);
     for (;;) hal_sleep();
   }
@@ -89,7 +90,7 @@ void place_init(struct ftl *f) {
   p->regions = PLACE_REGIONS;
   if (f->cfg.placement == SSD_PLACE_LAPT) {
     /* A logical block holds as many sectors as an SLC superblock. */
-    const uint32_t block = f->die[slc_die].sb_capacity;
+    const uint32_t block = f->pool[slc_pool].sb_capacity;
     const uint32_t nblocks = (g->logical_sectors + block - 1u) / block;
     lapt_init(&p->lapt, fw_alloc(f, nblocks, 64), g->logical_sectors, block);
     f->stats->lapt_bytes = lapt_bytes(&p->lapt);
@@ -108,12 +109,12 @@ void place_note_request(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t ns
   if (f->pl.policy && f->pl.policy->note_request) f->pl.policy->note_request(f, opcode, lba, nsect);
 }
 
-int place_slc_die(const struct ftl *f, uint32_t die) {
-  return f->pl.regions > 1 && f->pl.die_region[die] == REGION_SLC;
+int place_slc_pool(const struct ftl *f, uint32_t pool) {
+  return f->pl.regions > 1 && f->pl.pool_region[pool] == REGION_SLC;
 }
 
-int place_gc_migrates(const struct ftl *f, uint32_t die, uint32_t sb) {
-  if (!place_slc_die(f, die)) return 0;
+int place_gc_migrates(const struct ftl *f, uint32_t pool, uint32_t sb) {
+  if (!place_slc_pool(f, pool)) return 0;
   return f->pl.policy->slc_victim_migrates ? f->pl.policy->slc_victim_migrates(f, sb) : 1;
 }
 
@@ -125,16 +126,16 @@ void place_sb_erased(struct ftl *f, uint32_t sb) {
   if (f->pl.survived) f->pl.survived[sb] = 0;
 }
 
-uint32_t place_migration_die(struct ftl *f) {
+uint32_t place_migration_pool(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   struct place *p = &f->pl;
-  for (uint32_t k = 0; k < g->dies; k++) {
-    const uint32_t d = (p->next_migration_die + k) % g->dies;
-    const struct die_state *ds = &f->die[d];
-    if (p->die_region[d] != REGION_MLC) continue;
-    if (ds->mig_sb == NONE32 && ds->free_count <= f->host_reserve) continue;   /* its GC first */
-    p->next_migration_die = (d + 1u) % g->dies;
-    return d;
+  for (uint32_t k = 0; k < g->pools; k++) {
+    const uint32_t q = (p->next_migration_pool + k) % g->pools;
+    const struct pool_state *ps = &f->pool[q];
+    if (p->pool_region[q] != REGION_MLC) continue;
+    if (ps->mig_sb == NONE32 && ps->free_count <= f->host_reserve) continue;   /* its GC first */
+    p->next_migration_pool = (q + 1u) % g->pools;
+    return q;
   }
   return NONE32;
 }

@@ -1,7 +1,8 @@
 /* SLC/MLC placement: the one seam where the FTL asks which region a host write goes to.
  *
- * Models: two regions on a mixed device (nand.slc_dies): SLC dies and the other (MLC/TLC)
- * dies.  A policy, picked once at boot from a table (ftl.placement), answers for every host
+ * Models: two regions, SLC and MLC (MLC/TLC): on a mixed device (nand.slc_dies) the SLC
+ * dies and the other dies; with a pSLC cache (nand.pslc.blocks_per_plane) every die's
+ * SLC-mode blocks and its native blocks.  A region is a set of pools (ftl.h).  A policy, picked once at boot from a table (ftl.placement), answers for every host
  * sector committed to the write buffer, is told of every host request, and decides what SLC
  * GC does with a victim's valid data:
  *   none      one region: host data striped over every die (the FTL as it was);
@@ -11,13 +12,14 @@
  *   combo     ComboFTL (Im & Shin 2010), simplified: writes of at most combo_hot_sectors
  *             to SLC, larger ones to MLC; SLC GC copies a victim's data back into SLC
  *             until it has survived combo_survivals SLC GCs, then migrates it to MLC.
- * The write buffer drains each region to its own dies; SLC GC takes victims oldest first
- * (FIFO) (gc/gc.c); MLC GC is ftl.gc_policy inside MLC.  Idle-time migration
+ * The write buffer drains each region to its own pools; SLC GC takes victims oldest first
+ * (FIFO) (gc/gc.c) and migrates into MLC pools on any die; MLC GC is ftl.gc_policy inside
+ * each MLC pool.  Idle-time migration
  * (place/idle_migration.h) runs the same SLC GC ahead of need while the host is idle.
- * The rest of the FTL sees only the functions below and the region of a die.
- * Leaves out (issue 11, later steps): SLC-mode blocks on MLC/TLC dies (pSLC); ComboFTL's
- * unit-level MLC mapping (MLC is page-mapped for every policy); demand-based mapping
- * together with placement. */
+ * The rest of the FTL sees only the functions below and the region of a pool.
+ * Leaves out: a dynamic pSLC cache (blocks switching mode at erase; the cache here is a fixed
+ * set of blocks), SLC dies and a pSLC cache on one device, ComboFTL's unit-level MLC mapping
+ * (MLC is page-mapped for every policy), demand-based mapping together with placement. */
 #ifndef SSDVP_PLACE_PLACEMENT_H
 #define SSDVP_PLACE_PLACEMENT_H
 
@@ -50,9 +52,9 @@ struct place_policy {
 struct place {
   const struct place_policy *policy;   /* NULL: placement off (one region) */
   uint32_t regions;                    /* 1 when off, else PLACE_REGIONS */
-  uint8_t *die_region;                 /* [dies] REGION_* (all 0 when off) */
+  uint8_t *pool_region;                /* [pools] REGION_* (all 0 when off) */
   uint32_t slc_superblocks;            /* the SLC region's size: LAPT's rank threshold */
-  uint32_t next_migration_die;         /* round robin of SLC GC copies over MLC dies */
+  uint32_t next_migration_pool;        /* round robin of SLC GC copies over MLC pools */
   struct lapt lapt;
   struct idle_migration idle;         /* place/idle_migration.h */
   uint8_t *survived;                   /* combo: [superblocks] SLC GCs the data in it has
@@ -63,16 +65,16 @@ struct place {
 void place_init(struct ftl *f);
 uint8_t place_region_of_write(struct ftl *f, uint32_t lpa, uint32_t nsect);
 void place_note_request(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t nsect);
-/* `die` is in the SLC region of a placement policy: its GC is FIFO and takes fully valid
+/* `pool` is in the SLC region of a placement policy: its GC is FIFO and takes fully valid
  * victims too (their data may leave for MLC). */
-int place_slc_die(const struct ftl *f, uint32_t die);
-/* GC of victim superblock sb on `die` copies into another region's dies (migration). */
-int place_gc_migrates(const struct ftl *f, uint32_t die, uint32_t sb);
-/* GC of victim copied its data into the superpage at dst_ppa on the same SLC die. */
+int place_slc_pool(const struct ftl *f, uint32_t pool);
+/* GC of victim superblock sb of `pool` copies into another region's pools (migration). */
+int place_gc_migrates(const struct ftl *f, uint32_t pool, uint32_t sb);
+/* GC of victim copied its data into the superpage at dst_ppa in the same SLC pool. */
 void place_gc_copied(struct ftl *f, uint32_t victim, uint32_t dst_ppa);
 /* Superblock sb was erased. */
 void place_sb_erased(struct ftl *f, uint32_t sb);
-/* The next MLC die whose migration stream can take a superpage now; NONE32: none can. */
-uint32_t place_migration_die(struct ftl *f);
+/* The next MLC pool whose migration stream can take a superpage now; NONE32: none can. */
+uint32_t place_migration_pool(struct ftl *f);
 
 #endif /* SSDVP_PLACE_PLACEMENT_H */

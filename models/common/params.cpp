@@ -30,8 +30,11 @@ uint32_t NandParams::max_pages_per_block() const {
 
 uint64_t NandParams::physical_bytes() const {
   uint64_t total = 0;
-  for (uint32_t d = 0; d < dies(); d++)
-    total += uint64_t(planes) * blocks_of(d) * timing(cell_of(d)).pages_per_block * page_bytes;
+  for (uint32_t d = 0; d < dies(); d++) {
+    const uint32_t pslc = cell_of(d) == CellType::SLC ? 0 : pslc_blocks_per_plane;
+    total += uint64_t(planes) * (blocks_of(d) - pslc) * timing(cell_of(d)).pages_per_block * page_bytes;
+    total += uint64_t(planes) * pslc * pslc_pages_per_block() * page_bytes;
+  }
   return total;
 }
 
@@ -115,6 +118,39 @@ PlatformParams PlatformParams::from(const Config& c) {
   n.slc = cell_timing(c, "slc", 1);
   n.mlc = cell_timing(c, "mlc", 2);
   n.tlc = cell_timing(c, "tlc", 3);
+  n.pslc_blocks_per_plane = uint32_t(c.get_int("nand.pslc.blocks_per_plane"));
+  if (n.pslc_blocks_per_plane) {
+    if (n.cell == CellType::SLC)
+      throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
+                        std::to_string(n.pslc_blocks_per_plane) +
+                        " puts blocks of MLC/TLC dies in SLC mode, but nand.cell = \"slc\": the dies are SLC already");
+    if (n.slc_dies == n.dies())
+      throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
+                        std::to_string(n.pslc_blocks_per_plane) + " needs MLC/TLC dies, but all " +
+                        std::to_string(n.dies()) + " dies are SLC (nand.slc_dies)");
+    if (n.slc_dies)
+      throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
+                        std::to_string(n.pslc_blocks_per_plane) + " and nand.slc_dies = " +
+                        std::to_string(n.slc_dies) + ": a device has one SLC region, SLC dies or a pSLC cache, not both");
+    if (n.pslc_blocks_per_plane >= n.blocks_per_plane)
+      throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
+                        std::to_string(n.pslc_blocks_per_plane) + " leaves no native blocks of the " +
+                        std::to_string(n.blocks_per_plane) + " per plane (nand.blocks_per_plane)");
+  }
+  {  // SLC mode on the native dies: one page type, 1/bits of the pages, its own timing
+    const CellTiming& native = n.timing(n.cell);
+    n.pslc.pages_per_block = native.pages_per_block / uint32_t(n.cell);
+    for (const char* what : {"t_read_us", "t_prog_us"}) {
+      const std::string key = std::string("nand.pslc.") + what;
+      auto list = c.get_list(key);
+      if (list.size() != 1)
+        throw ConfigError(c.origin(key) + ": " + key + " has " + std::to_string(list.size()) +
+                          " values; give 1 (SLC mode has one page type)");
+      (std::string(what) == "t_read_us" ? n.pslc.t_read : n.pslc.t_prog).push_back(sc_time(list[0], SC_US));
+    }
+    const double erase = c.get_double("nand.pslc.t_erase_us");
+    n.pslc.t_erase = erase > 0 ? sc_time(erase, SC_US) : native.t_erase;
+  }
   n.multiplane_extra = sc_time(c.get_double("nand.multiplane_extra_us"), SC_US);
   n.uncorrectable_per_million = c.get_double("nand.uncorrectable_per_million");
   n.corrected_per_million = c.get_double("nand.corrected_per_million");
@@ -188,11 +224,17 @@ PlatformParams PlatformParams::from(const Config& c) {
               : f.mapping == "adaptive" ? "adaptive" : "write-stop";
   f.gc_policy = c.get_string("ftl.gc_policy");
   f.placement = c.get_string("ftl.placement");
+  if (f.placement == "none" && n.pslc_blocks_per_plane)
+    throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
+                      std::to_string(n.pslc_blocks_per_plane) +
+                      " makes an SLC cache, but ftl.placement = \"none\" would not use it: choose "
+                      "lapt, combo or slc-only");
   if (f.placement != "none") {
-    if (n.slc_dies == 0 || n.slc_dies == n.dies())
+    if ((n.slc_dies == 0 && n.pslc_blocks_per_plane == 0) || n.slc_dies == n.dies())
       throw ConfigError(c.origin("ftl.placement") + ": ftl.placement = \"" + f.placement +
                         "\" needs an SLC region and an MLC region (nand.slc_dies = " + std::to_string(n.slc_dies) +
-                        " of " + std::to_string(n.dies()) + " dies)");
+                        " of " + std::to_string(n.dies()) + " dies, nand.pslc.blocks_per_plane = " +
+                        std::to_string(n.pslc_blocks_per_plane) + ")");
     if (c.get_string("ftl.mapping") != "opt")
       throw ConfigError(c.origin("ftl.placement") + ": ftl.placement = \"" + f.placement +
                         "\" works with ftl.mapping = \"opt\" only (not yet with demand-based mapping)");
@@ -231,6 +273,15 @@ PlatformParams PlatformParams::from(const Config& c) {
     throw ConfigError(c.origin("nand.slc.blocks_per_plane") + ": nand.slc.blocks_per_plane = " +
                       std::to_string(n.slc_blocks_per_plane) + " leaves no room for data next to ftl.gc_high_blocks + 4 spare "
                       "superblocks per SLC die when its GC cleans in place (ftl.placement = none)");
+  if (n.pslc_blocks_per_plane && n.pslc_blocks_per_plane <= min_spare_blocks)
+    throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
+                      std::to_string(n.pslc_blocks_per_plane) +
+                      " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks in each die's SLC cache");
+  if (n.pslc_blocks_per_plane && n.blocks_per_plane - n.pslc_blocks_per_plane <= min_spare_blocks * 2)
+    throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
+                      std::to_string(n.pslc_blocks_per_plane) + " of nand.blocks_per_plane = " +
+                      std::to_string(n.blocks_per_plane) +
+                      " leaves no room for data next to ftl.gc_high_blocks + 4 spare native superblocks per die");
   if (n.slc_dies && n.slc_blocks_per_plane <= min_spare_blocks)
     throw ConfigError(c.origin("nand.slc.blocks_per_plane") + ": nand.slc.blocks_per_plane = " +
                       std::to_string(n.slc_blocks_per_plane) +
@@ -265,7 +316,8 @@ uint64_t PlatformParams::firmware_dram_estimate() const {
   bytes += superblocks * (4 * 4 + 1 + 2);              // per-superblock arrays
   bytes += uint64_t(ftl.wbuf_sectors) * (4096 + 4 + 1 + 2 + 4 + 4 + 16);  // write buffer + hash
   bytes += 4096ull * (4096 + 4);                       // read buffers
-  bytes += uint64_t(nand.dies()) * 2 * unit * (4096 + 4 + 4 + 4 + 8);  // GC buffers
+  const uint64_t pools = uint64_t(nand.dies()) * (nand.pslc_blocks_per_plane ? 2 : 1);  // GC engines
+  bytes += pools * 2 * unit * (4096 + 4 + 4 + 4 + 8);  // GC buffers
   bytes += 4096ull * unit * (4 + 8 + 2);               // per flash op program lists
   bytes += uint64_t(SSD_HOST_SLOTS) * SSD_MDTS_SECTORS * (4 + 2);  // per command lists
   bytes += 1 << 20;                                    // rings, context, alignment

@@ -29,7 +29,10 @@ struct NandParams {
   CellType cell = CellType::MLC;
   uint32_t slc_dies = 0;
   uint32_t slc_blocks_per_plane = 0;      // SLC dies' blocks per plane (mixed devices)
+  uint32_t pslc_blocks_per_plane = 0;     // pSLC cache: the first blocks of each plane of the
+                                          // non-SLC dies run in SLC mode (timing pslc)
   CellTiming slc, mlc, tlc;
+  CellTiming pslc;                        // SLC mode on nand.cell dies: pages = theirs / bits
   sc_core::sc_time multiplane_extra;
   double uncorrectable_per_million = 0, corrected_per_million = 0;
   sc_core::sc_time ecc_retry;
@@ -38,10 +41,13 @@ struct NandParams {
   uint32_t dies() const { return channels * ways; }
   CellType cell_of(uint32_t die) const { return die < slc_dies ? CellType::SLC : cell; }
   uint32_t blocks_of(uint32_t die) const { return die < slc_dies ? slc_blocks_per_plane : blocks_per_plane; }
+  // Block `block` of `die` runs in SLC mode on a die whose cells hold more bits (pSLC).
+  bool is_pslc(uint32_t die, uint32_t block) const { return block < pslc_blocks_per_plane && die >= slc_dies; }
   uint32_t max_blocks_per_plane() const { return slc_dies ? std::max(slc_blocks_per_plane, blocks_per_plane) : blocks_per_plane; }
   const CellTiming& timing(CellType c) const {
     return c == CellType::SLC ? slc : c == CellType::MLC ? mlc : tlc;
   }
+  uint32_t pslc_pages_per_block() const { return pslc.pages_per_block; }
   uint32_t max_pages_per_block() const;
   uint64_t physical_bytes() const;
 };

@@ -12,6 +12,8 @@ Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
     : index_(index),
       cell_(cell),
       timing_(p.timing(cell)),
+      pslc_timing_(p.pslc),
+      pslc_blocks_(cell == CellType::SLC ? 0 : p.pslc_blocks_per_plane),
       planes_(p.planes),
       blocks_per_plane_(p.blocks_of(index)),
       spp_(p.sectors_per_page),
@@ -30,7 +32,7 @@ Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
 
 std::string Die::address(uint32_t plane, uint32_t block, uint32_t page) const {
   std::ostringstream s;
-  s << "die " << index_ << " (" << cell_name(cell_) << ") plane " << plane << " block " << block
+  s << "die " << index_ << " (" << cell_name(cell_) << (pslc(block) ? ", block in SLC mode" : "") << ") plane " << plane << " block " << block
     << " page " << page;
   return s.str();
 }
@@ -48,8 +50,8 @@ void Die::latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, s
   }
   if (plane_mask == 0 || plane_mask >> planes_) violation("bad plane mask", plane_mask, block, page);
   if (block >= blocks_per_plane_) violation("block out of range", 0, block, page);
-  if (op != ArrayOp::Erase && page >= timing_.pages_per_block)
-    violation("page out of range", 0, block, page);
+  if (op != ArrayOp::Erase && page >= pages_in(block))
+    violation(pslc(block) ? "page out of range (an SLC-mode block)" : "page out of range", 0, block, page);
   if (op == ArrayOp::Program) {
     for (uint32_t pl = 0; pl < planes_; pl++) {
       if (!(plane_mask >> pl & 1u)) continue;
@@ -71,12 +73,13 @@ void Die::latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, s
 
 sc_time Die::start_array(sc_time now) {
   if (latched_ == ArrayOp::None) violation("array operation without a command", 0, block_, page_);
-  const uint32_t types = uint32_t(cell_);
+  const CellTiming& timing = timing_of(block_);
+  const uint32_t types = pslc(block_) ? 1u : uint32_t(cell_);
   const bool multi = (mask_ & (mask_ - 1u)) != 0;
   sc_time t;
   switch (latched_) {
     case ArrayOp::Read: {
-      t = timing_.t_read[timing_.t_read.size() == 1 ? 0 : page_ % types];
+      t = timing.t_read[timing.t_read.size() == 1 ? 0 : page_ % types];
       bool retry = false;
       for (uint32_t pl = 0; pl < planes_; pl++) {
         if (!(mask_ >> pl & 1u)) continue;
@@ -108,20 +111,20 @@ sc_time Die::start_array(sc_time now) {
       break;
     }
     case ArrayOp::Program: {
-      t = timing_.t_prog[timing_.t_prog.size() == 1 ? 0 : page_ % types];
+      t = timing.t_prog[timing.t_prog.size() == 1 ? 0 : page_ % types];
       for (uint32_t pl = 0; pl < planes_; pl++) {
         if (!(mask_ >> pl & 1u)) continue;
         Block& b = block_at(pl, block_);
         if (!b.sectors) {
-          b.sectors.reset(new Sector[size_t(timing_.pages_per_block) * spp_]);
-          if (payload_) b.payload.reset(new uint8_t[size_t(timing_.pages_per_block) * spp_ * 4096]);
+          b.sectors.reset(new Sector[size_t(timing.pages_per_block) * spp_]);
+          if (payload_) b.payload.reset(new uint8_t[size_t(timing.pages_per_block) * spp_ * 4096]);
         }
         std::copy_n(&regs_[pl * spp_], spp_, &b.sectors[size_t(page_) * spp_]);
         if (payload_)
           std::memcpy(&b.payload[size_t(page_) * spp_ * 4096], &payload_regs_[size_t(pl) * spp_ * 4096],
                       size_t(spp_) * 4096);
         if (!payload_ && reg_meta_[pl]) {
-          if (!b.meta) b.meta.reset(new uint8_t[size_t(timing_.pages_per_block) * spp_ * 4096]);
+          if (!b.meta) b.meta.reset(new uint8_t[size_t(timing.pages_per_block) * spp_ * 4096]);
           std::memcpy(&b.meta[size_t(page_) * spp_ * 4096], &payload_regs_[size_t(pl) * spp_ * 4096],
                       size_t(spp_) * 4096);
         }
@@ -132,7 +135,7 @@ sc_time Die::start_array(sc_time now) {
       break;
     }
     case ArrayOp::Erase: {
-      t = timing_.t_erase;
+      t = timing.t_erase;
       for (uint32_t pl = 0; pl < planes_; pl++) {
         if (!(mask_ >> pl & 1u)) continue;
         Block& b = block_at(pl, block_);

@@ -2,7 +2,9 @@
 // type and page type), its ready/busy state, its page registers and its contents.
 //
 // Models: SLC/MLC/TLC cells with per-page-type timing (page p has type p mod bits-per-cell),
-// planes with one page register each, multi-plane operations (same block and page on every
+// SLC-mode (pSLC) blocks on MLC/TLC dies (the first nand.pslc.blocks_per_plane of each plane:
+// one page type, their own timing, pages per block divided by the bits per cell; the mode is
+// fixed, as in a static SLC cache), // planes with one page register each, multi-plane operations (same block and page on every
 // plane of the mask), erase-before-write and in-order programming inside a block (violations
 // are firmware bugs: RuleViolation with the full address), erase counts per block, the data
 // tag and OOB words of every 4 KiB sector (full payloads optional), and injected ECC faults.
@@ -51,7 +53,9 @@ class Die {
 
   uint32_t index() const { return index_; }
   CellType cell() const { return cell_; }
-  uint32_t pages_per_block() const { return timing_.pages_per_block; }
+  uint32_t pages_per_block() const { return timing_.pages_per_block; }   // native mode
+  bool pslc(uint32_t block) const { return block < pslc_blocks_; }
+  uint32_t pages_in(uint32_t block) const { return timing_of(block).pages_per_block; }
   uint32_t planes() const { return planes_; }
   uint32_t sectors_per_page() const { return spp_; }
 
@@ -103,7 +107,7 @@ class Die {
     for (uint32_t pl = 0; pl < planes_; pl++) {
       if (!(plane_mask >> pl & 1u) || block >= blocks_per_plane_) continue;
       const Block& b = block_at(pl, block);
-      if (b.sectors && page < timing_.pages_per_block) __builtin_prefetch(&b.sectors[size_t(page) * spp_]);
+      if (b.sectors && page < pages_in(block)) __builtin_prefetch(&b.sectors[size_t(page) * spp_]);
     }
   }
 
@@ -135,11 +139,14 @@ class Die {
   const Block& block_at(uint32_t plane, uint32_t block) const {
     return blocks_[plane * blocks_per_plane_ + block];
   }
+  const CellTiming& timing_of(uint32_t block) const { return block < pslc_blocks_ ? pslc_timing_ : timing_; }
   [[noreturn]] void violation(const std::string& what, uint32_t plane, uint32_t block, uint32_t page) const;
 
   uint32_t index_;
   CellType cell_;
   CellTiming timing_;
+  CellTiming pslc_timing_;
+  uint32_t pslc_blocks_;                    // blocks per plane in SLC mode (0 on SLC dies)
   uint32_t planes_, blocks_per_plane_, spp_;
   bool payload_;
   sc_core::sc_time multiplane_extra_, ecc_retry_;

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <vector>
 
 #include "hal_arena.h"
 
@@ -21,13 +22,14 @@ namespace {
 // per page: superblocks of 8 sectors.
 struct Ftl {
   std::unique_ptr<ftl> f{new ftl()};
-  explicit Ftl(uint32_t wbuf_sectors = 600, uint32_t policy = SSD_GC_GREEDY) {
+  explicit Ftl(uint32_t wbuf_sectors = 600, uint32_t policy = SSD_GC_GREEDY, uint32_t pslc_blocks = 0) {
     hal_arena_reset(64u << 20);
     f->heap = fw_heap{SSD_DRAM_BASE, 64u << 20, 0};
     f->stats = static_cast<ssd_fw_stats*>(fw_alloc(f.get(), sizeof(ssd_fw_stats), 64));
     ftl_geo& g = f->geo;
     g.channels = 2; g.ways = 1; g.planes = 2; g.blocks = 8; g.pages = 4; g.spp = 1;
     g.dies = 2; g.unit = 2; g.sb_sectors = 8; g.superblocks = 16; g.phys_sectors = 128;
+    g.pslc_blocks = pslc_blocks; g.pslc_pages = 2; g.pools = pslc_blocks ? 4 : 2;
     g.usable_sectors = 128; g.logical_sectors = 100;
     f->cfg.gc_low_blocks = 2;
     f->cfg.gc_high_blocks = 3;
@@ -36,10 +38,6 @@ struct Ftl {
     f->host_reserve = GC_RESERVE;
     map_init(f.get());
     blocks_init(f.get());
-    for (uint32_t d = 0; d < g.dies; d++) {
-      f->die[d].pages = 4;
-      f->die[d].sb_capacity = 8;
-    }
     wbuf_init(f.get());
     place_init(f.get());
   }
@@ -80,15 +78,15 @@ TEST(FtlMap, SetMovesValidityAndInvalidates) {
   EXPECT_EQ(f->sb_valid[5], 0u);
 }
 
-TEST(FtlBlocks, FreeListsPerDieAndGcReserve) {
+TEST(FtlBlocks, FreeListsPerPoolAndGcReserve) {
   Ftl f;
-  EXPECT_EQ(f->die[0].free_count, 8u);
-  EXPECT_EQ(f->die[1].free_count, 8u);
+  EXPECT_EQ(f->pool[0].free_count, 8u);
+  EXPECT_EQ(f->pool[1].free_count, 8u);
   // Host superpages: 4 per superblock; the host may not take the last GC_RESERVE blocks.
   uint32_t host_pages = 0;
   while (blocks_next_superpage(f.get(), 0, 0) != NONE32) host_pages++;
   EXPECT_EQ(host_pages, (8u - GC_RESERVE) * 4u);
-  EXPECT_EQ(f->die[0].free_count, GC_RESERVE);
+  EXPECT_EQ(f->pool[0].free_count, GC_RESERVE);
   // GC may still take the reserve.
   const uint32_t ppa = blocks_next_superpage(f.get(), 0, 1);
   ASSERT_NE(ppa, NONE32);
@@ -98,6 +96,44 @@ TEST(FtlBlocks, FreeListsPerDieAndGcReserve) {
   EXPECT_EQ(sb_die(f.get(), ppa_sb(f.get(), p1)), 1u);
   EXPECT_EQ(p1 % 8, 0u);
   EXPECT_EQ(blocks_next_superpage(f.get(), 1, 0), p1 + 2);
+}
+
+// A pSLC cache: each die's first blocks form a pool of their own (SLC mode, half the pages),
+// with its own free list; the native pool holds the rest, and GC of one never takes the
+// other's blocks.
+TEST(FtlBlocks, PslcBlocksFormTheirOwnPoolOnEachDie) {
+  Ftl f(600, SSD_GC_GREEDY, 2);
+  for (uint32_t d = 0; d < 2; d++) {
+    EXPECT_EQ(f->pool[d].die, d);
+    EXPECT_EQ(f->pool[d].first_block, 2u);
+    EXPECT_EQ(f->pool[d].blocks, 6u);
+    EXPECT_EQ(f->pool[d].free_count, 6u);
+    EXPECT_EQ(f->pool[d].sb_capacity, 8u);
+    EXPECT_EQ(f->pool[2 + d].die, d);
+    EXPECT_EQ(f->pool[2 + d].first_block, 0u);
+    EXPECT_EQ(f->pool[2 + d].blocks, 2u);
+    EXPECT_EQ(f->pool[2 + d].pages, 2u);
+    EXPECT_EQ(f->pool[2 + d].sb_capacity, 4u);
+  }
+  EXPECT_EQ(sb_pool(f.get(), 0), 2u);
+  EXPECT_EQ(sb_pool(f.get(), 1), 2u);
+  EXPECT_EQ(sb_pool(f.get(), 2), 0u);
+  EXPECT_EQ(sb_pool(f.get(), 9), 3u);
+  EXPECT_EQ(sb_pool(f.get(), 10), 1u);
+  // The SLC-mode pool of die 1 fills its two superblocks, two superpages each.
+  std::vector<uint32_t> ppas;
+  for (uint32_t ppa; (ppa = blocks_next_superpage(f.get(), 3, STREAM_GC)) != NONE32;) ppas.push_back(ppa);
+  EXPECT_EQ(ppas, (std::vector<uint32_t>{64, 66, 72, 74}));
+  EXPECT_EQ(f->pool[3].free_count, 0u);
+  EXPECT_EQ(f->pool[1].free_count, 6u);
+  // A native superpage of die 1 comes from block 2 on.
+  EXPECT_EQ(ppa_sb(f.get(), blocks_next_superpage(f.get(), 1, STREAM_HOST)), 10u);
+  // Greedy GC of the native pool never picks the (emptier) SLC-mode blocks.
+  for (uint32_t sb = 8; sb < 16; sb++) f->sb_state[sb] = SB_FULL;
+  for (uint32_t sb = 8; sb < 16; sb++) f->sb_valid[sb] = sb < 10 ? 0u : 5u;
+  f->sb_valid[13] = 3;
+  EXPECT_EQ(gc_pick_victim(f.get(), 1), 13u);
+  EXPECT_EQ(gc_pick_victim(f.get(), 3), 8u);   // without placement: greedy there too, a tie
 }
 
 TEST(FtlGc, GreedyPicksFewestValidAndSkipsBusyOrOpenBlocks) {

@@ -96,8 +96,26 @@ TEST(Config, ImpossibleValuesNameTheKey) {
             std::string::npos);
   EXPECT_NE(error_of("", {"nand.slc_dies=1", "nand.slc.blocks_per_plane=12"}).find("nand.slc.blocks_per_plane = 12 leaves no room"),
             std::string::npos);
-  EXPECT_NE(error_of("", {"ftl.placement=lapt"}).find("ftl.placement = \"lapt\" needs an SLC region and an MLC region (nand.slc_dies = 0 of 32 dies)"),
+  EXPECT_NE(error_of("", {"ftl.placement=lapt"}).find("ftl.placement = \"lapt\" needs an SLC region and an MLC region (nand.slc_dies = 0 of 32 dies, nand.pslc.blocks_per_plane = 0)"),
             std::string::npos);
+  // pSLC cache: on SLC dies, next to SLC dies, too small or too large, unused
+  EXPECT_NE(error_of("", {"nand.cell=slc", "nand.pslc.blocks_per_plane=32", "ftl.placement=lapt"})
+                .find("nand.pslc.blocks_per_plane = 32 puts blocks of MLC/TLC dies in SLC mode, but nand.cell = \"slc\""),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"nand.slc_dies=4", "nand.pslc.blocks_per_plane=32", "ftl.placement=lapt"})
+                .find("a device has one SLC region, SLC dies or a pSLC cache, not both"),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"nand.pslc.blocks_per_plane=8", "ftl.placement=lapt"}).find("nand.pslc.blocks_per_plane = 8 leaves no room"),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"nand.pslc.blocks_per_plane=512", "ftl.placement=lapt"}).find("nand.pslc.blocks_per_plane = 512 leaves no native blocks"),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"nand.pslc.blocks_per_plane=500", "ftl.placement=lapt"}).find("nand.pslc.blocks_per_plane = 500 of nand.blocks_per_plane = 512 leaves no room for data"),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"nand.pslc.blocks_per_plane=32"}).find("nand.pslc.blocks_per_plane = 32 makes an SLC cache, but ftl.placement = \"none\""),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"nand.pslc.blocks_per_plane=32", "ftl.placement=lapt", "nand.pslc.t_prog_us=[300,400]"}).find("nand.pslc.t_prog_us has 2 values"),
+            std::string::npos);
+  EXPECT_EQ(error_of("", {"nand.pslc.blocks_per_plane=32", "ftl.placement=lapt"}), "");
   EXPECT_NE(error_of("", {"ftl.placement=slc-only", "nand.slc_dies=32"}).find("needs an SLC region and an MLC region"),
             std::string::npos);
   EXPECT_NE(error_of("", {"ftl.placement=lapt", "nand.slc_dies=4", "ftl.mapping=dftl"}).find("works with ftl.mapping = \"opt\" only"),

@@ -76,6 +76,51 @@ TEST(Die, ArrayTimesByCellAndPageType) {
   EXPECT_EQ(slc.start_array(sc_time(200, SC_US)), sc_time(220, SC_US));
 }
 
+// A pSLC cache: the first blocks of a TLC die run in SLC mode (their own timing, a third of
+// the pages, one page type); the other blocks keep the TLC timing by page type.
+TEST(Die, PslcBlocksRunInSlcModeWithTheirOwnTimingAndPages) {
+  NandParams p = small_nand({"nand.cell=tlc", "nand.tlc.t_prog_us=[1000,2000,3000]", "nand.pslc.blocks_per_plane=12",
+                             "nand.pslc.t_prog_us=[250]", "nand.pslc.t_read_us=[25]", "ftl.placement=lapt"});
+  EXPECT_EQ(p.pslc_pages_per_block(), 64u);
+  Die d(0, CellType::TLC, p, false);
+  EXPECT_TRUE(d.pslc(11));
+  EXPECT_FALSE(d.pslc(12));
+  EXPECT_EQ(d.pages_in(11), 64u);
+  EXPECT_EQ(d.pages_in(12), 192u);
+  sc_time t = sc_time(0, SC_US);
+  for (uint32_t page = 0; page < 3; page++) {   // SLC mode: every page the same tPROG
+    const sc_time end = program(d, 0x3, 11, page, t);
+    EXPECT_EQ(end - t, sc_time(250, SC_US)) << page;
+    t = end;
+  }
+  for (uint32_t page = 0; page < 3; page++) {   // native TLC: by page type
+    const sc_time end = program(d, 0x3, 12, page, t);
+    EXPECT_EQ(end - t, sc_time(1000.0 * (page + 1), SC_US)) << page;
+    t = end;
+  }
+  d.latch(ArrayOp::Read, 0x1, 11, 1, t);
+  EXPECT_EQ(d.start_array(t) - t, sc_time(25, SC_US));
+  t += sc_time(25, SC_US);
+  EXPECT_EQ(d.page_register(0)[0].tag.seq, 2u);
+  d.latch(ArrayOp::Erase, 0x3, 11, 0, t);   // erase: the die's own tBERS (nand.pslc.t_erase_us = 0)
+  EXPECT_EQ(d.start_array(t) - t, sc_time(5000, SC_US));
+  t += sc_time(5000, SC_US);
+  for (uint32_t page = 0; page < 64; page++) t = program(d, 0x1, 11, page, t);
+  try {
+    d.latch(ArrayOp::Program, 0x1, 11, 64, t);
+    FAIL() << "no violation";
+  } catch (const RuleViolation& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("page out of range (an SLC-mode block)"), std::string::npos) << m;
+    EXPECT_NE(m.find("block in SLC mode"), std::string::npos) << m;
+  }
+  // The device's capacity counts SLC-mode blocks at a third of their pages.
+  EXPECT_EQ(p.physical_bytes(), uint64_t(p.dies()) * 2 * (20 * 192 + 12 * 64) * 8192);
+  // A pSLC cache is for MLC/TLC dies only: an SLC die in the same device has no SLC-mode blocks.
+  Die slc(0, CellType::SLC, p, false);
+  EXPECT_FALSE(slc.pslc(0));
+}
+
 TEST(Die, ProgramOutOfOrderIsAViolationNamingTheAddress) {
   Die d(3, CellType::MLC, small_nand(), false);
   program(d, 0x1, 5, 0, sc_time(0, SC_US));
