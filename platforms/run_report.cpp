@@ -81,6 +81,10 @@ std::string write_outputs(const std::string& dir, const nlohmann::json& r, const
     std::ofstream csv(fs::path(dir) / (std::string("latency_") + workload::op_name(op) + ".csv"));
     s.latency.write_csv(csv);
   }
+  if (driver.series().on()) {
+    std::ofstream csv(fs::path(dir) / "throughput.csv");
+    driver.series().write_csv(csv);
+  }
   return json_path.string();
 }
 

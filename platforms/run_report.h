@@ -1,5 +1,5 @@
-// What a run leaves behind: the summary table on stdout, run.json and the per-operation
-// latency histograms (CSV) in the output folder.
+// What a run leaves behind: the summary table on stdout, run.json, the per-operation
+// latency histograms and the throughput series (CSV) in the output folder.
 #pragma once
 
 #include <ostream>
@@ -17,7 +17,8 @@ class HostDriver;
 int exit_status(const nlohmann::json& r);
 
 void print_summary(std::ostream& out, const nlohmann::json& r);
-// Writes run.json and latency_<op>.csv into dir (created if missing).  Returns the paths.
+// Writes run.json, latency_<op>.csv and (sim.series_interval_ms) throughput.csv into dir
+// (created if missing).  Returns run.json's path.
 std::string write_outputs(const std::string& dir, const nlohmann::json& r, const HostDriver& driver);
 
 }  // namespace ssdvp

@@ -206,6 +206,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   o.flush_at_end = cfg.get_bool("workload.flush_at_end");
   o.progress = cfg.get_bool("sim.progress");
   o.payload = p_.payload;
+  o.series_interval_ns = uint64_t(cfg.get_double("sim.series_interval_ms") * 1e6 + 0.5);
   const std::string spec = opt.workload_spec.empty() ? cfg.get_string("workload.spec") : opt.workload_spec;
   const uint64_t seed = uint64_t(cfg.get_int("sim.seed"));
   driver_ = std::make_unique<HostDriver>("host", p_.host, *hif_,
@@ -294,6 +295,10 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   const double sim = t1 - t0;
   r["sim_time_s"] = sim;
   r["sim_time_total_s"] = sc_core::sc_time_stamp().to_seconds();
+  if (driver_->series().on())
+    r["throughput_series"] = {{"file", "throughput.csv"},
+                              {"interval_ms", double(driver_->series().interval_ns()) / 1e6},
+                              {"intervals", driver_->series().intervals()}};
   r["wall_time_s"] = wall_s;
   r["host_requests"] = driver_->requests_done();
   const double run_wall = driver_->measured_wall_seconds();

@@ -101,13 +101,13 @@ const std::vector<KeySpec>& config_schema() {
       {"ftl.adapt_window", K::Int, "4096", 16, 100000000, nullptr, "adaptive: mapping-cache accesses between two steps of the clean/dirty split controller."},
       {"ftl.op", K::Double, "0.07", 0, 0.9, nullptr, "Over-provisioning: fraction of the physical space not exported (logical = physical x (1 - op), less the minimum spare GC needs)."},
       {"ftl.gc_policy", K::String, "\"greedy\"", 0, 0, "greedy|fifo|cost-benefit", "GC victim selection (inside MLC with ftl.placement: SLC GC is FIFO)."},
-      {"ftl.placement", K::String, "\"none\"", 0, 0, "none|lapt|combo|slc-only", "SLC/MLC placement of host writes on a mixed device (nand.slc_dies): none (striped over every die), lapt (SLC when the logical block ranks below the number of SLC superblocks by its LAPT counter), combo (ComboFTL, simplified: writes of at most ftl.combo.hot_write_kib to SLC, and SLC GC keeps data in SLC until it has survived ftl.combo.slc_survivals SLC GCs), slc-only (every write to SLC first: a plain SLC cache). SLC GC is FIFO and migrates valid data to MLC. Needs SLC and non-SLC dies and ftl.mapping = opt; docs/ftl-guide.md."},
+      {"ftl.placement", K::String, "\"none\"", 0, 0, "none|lapt|combo|slc-only", "SLC/MLC placement of host writes on a mixed device (nand.slc_dies) or a drive with a pSLC cache (nand.pslc.blocks_per_plane): none (striped over every die), lapt (SLC when the logical block ranks below the number of SLC superblocks by its LAPT counter), combo (ComboFTL, simplified: writes of at most ftl.combo.hot_write_kib to SLC, and SLC GC keeps data in SLC until it has survived ftl.combo.slc_survivals SLC GCs), slc-only (every write to SLC first: a plain SLC cache). SLC GC is FIFO and migrates valid data to MLC. Needs an SLC region (SLC dies or a pSLC cache) and an MLC region, and ftl.mapping = opt; docs/ftl-guide.md."},
       {"ftl.combo.hot_write_kib", K::Int, "16", 4, 1048576, nullptr, "combo: host write requests of at most this many KiB are hot and go to SLC; larger ones go to MLC."},
       {"ftl.combo.slc_survivals", K::Int, "2", 0, 255, nullptr, "combo: SLC GCs data survives in SLC (copied back into SLC) before the next one migrates it to MLC; 0: every SLC GC migrates."},
-      {"ftl.idle_migration_us", K::Double, "0", 0, 1e9, nullptr, "With ftl.placement: after this many microseconds without a host command, SLC dies are cleaned ahead of need (their oldest blocks migrate) until ftl.idle_migration_free_ratio of their superblocks are free; the next host command stops it. 0: off."},
-      {"ftl.idle_migration_free_ratio", K::Double, "0.5", 0, 1, nullptr, "Idle migration cleans an SLC die until this share of its superblocks is free (at least ftl.gc_high_blocks)."},
-      {"ftl.gc_low_blocks", K::Int, "3", 1, 1000, nullptr, "A die starts GC when its free superblocks drop below this."},
-      {"ftl.gc_high_blocks", K::Int, "5", 1, 1000, nullptr, "GC on a die goes on until this many superblocks are free (>= gc_low_blocks)."},
+      {"ftl.idle_migration_us", K::Double, "0", 0, 1e9, nullptr, "With ftl.placement: after this many microseconds without a host command, SLC pools (SLC dies, or the dies' SLC-mode blocks) are cleaned ahead of need (their oldest blocks migrate) until ftl.idle_migration_free_ratio of their superblocks are free; the next host command stops it. 0: off."},
+      {"ftl.idle_migration_free_ratio", K::Double, "0.5", 0, 1, nullptr, "Idle migration cleans an SLC pool until this share of its superblocks is free (at least ftl.gc_high_blocks)."},
+      {"ftl.gc_low_blocks", K::Int, "3", 1, 1000, nullptr, "A die starts GC when its free superblocks drop below this (with a pSLC cache, each of a die's two pools, SLC-mode and native blocks, on its own)."},
+      {"ftl.gc_high_blocks", K::Int, "5", 1, 1000, nullptr, "GC on a die (or pool) goes on until this many superblocks are free (>= gc_low_blocks)."},
       {"ftl.write_buffer_mib", K::Double, "16", 2.1, 255, nullptr, "DRAM write buffer, MiB (host writes are acknowledged once their data is in it)."},
       {"ftl.die_program_queue", K::Int, "2", 1, 64, nullptr, "Write-buffer programs queued on one die at most; more data waits in the buffer, so reads do not queue behind long program backlogs."},
 
@@ -128,6 +128,7 @@ const std::vector<KeySpec>& config_schema() {
       {"sim.seed", K::Int, "1", 0, kInf, nullptr, "Base seed of the workload generators."},
       {"sim.output_dir", K::String, "\"ssdvp-out\"", 0, 0, nullptr, "Where run.json and the latency CSVs go."},
       {"sim.progress", K::Bool, "true", 0, 0, nullptr, "Print a progress line every few wall seconds on long runs."},
+      {"sim.series_interval_ms", K::Double, "0", 0, kInf, nullptr, "Host throughput over time: MiB/s and IOPS per operation in every interval of this length of the measured run, written to throughput.csv in sim.output_dir (0 = none)."},
       {"sim.max_sim_ms", K::Double, "0", 0, kInf, nullptr, "Stop the workload at this simulated time, ms (0 = no limit)."},
   };
   return schema;
@@ -143,7 +144,9 @@ std::string config_reference_markdown() {
          "Cross-key checks: `ftl.gc_high_blocks >= ftl.gc_low_blocks`; `nand.page_bytes` a\n"
          "multiple of 4096; `nand.oob_bytes >= 8 x sectors per page`; `host.max_transfer_kib` a\n"
          "multiple of 4; per-page-type timing lists have 1 or bits-per-cell values; the firmware's\n"
-         "DRAM use (map, buffers, rings) must fit in `dram.size_mib`.\n";
+         "DRAM use (map, buffers, rings) must fit in `dram.size_mib`; a pSLC cache\n"
+         "(`nand.pslc.blocks_per_plane`) needs MLC/TLC dies, no SLC dies, `ftl.placement` other than\n"
+         "none, and more than `ftl.gc_high_blocks` + 4 blocks in it and twice that outside it.\n";
   std::string section;
   for (const auto& k : config_schema()) {
     std::string key = k.key;

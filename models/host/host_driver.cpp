@@ -48,6 +48,7 @@ HostDriver::HostDriver(sc_core::sc_module_name name, const HostParams& p, HostIn
       make_workload_(std::move(make_workload)),
       o_(o),
       queue_outstanding_(p.queues, 0) {
+  series_ = ThroughputSeries(o.series_interval_ns);
   hif_.on_complete = [this](HostCommand* c) { command_done(c); };
   SC_HAS_PROCESS(HostDriver);
   SC_THREAD(main_thread);
@@ -362,6 +363,7 @@ void HostDriver::request_done(Request* rq) {
   st.requests++;
   st.bytes += uint64_t(rq->nsect) * 4096;
   if (!ok) st.errors++;
+  series_.record(rq->req.op, ns_of(sc_core::sc_time_stamp() - t_start_), uint64_t(rq->nsect) * 4096);
   const uint64_t latency_ns = ns_of(sc_core::sc_time_stamp() - rq->t_start);
   st.latency.record(latency_ns);
   if (rq->req.op == Op::Read) {

@@ -26,6 +26,7 @@
 #include "models/common/params.h"
 #include "models/host/host_interface.h"
 #include "models/host/integrity.h"
+#include "models/host/throughput_series.h"
 #include "traces/workload.h"
 
 namespace ssdvp {
@@ -39,6 +40,7 @@ struct DriverOptions {
   bool flush_at_end = true;
   bool progress = true;
   bool payload = false;
+  uint64_t series_interval_ns = 0;  // sim.series_interval_ms (0 = no throughput series)
 };
 
 // What became of the measured requests.  A read is either verified (its tags checked) or
@@ -82,6 +84,7 @@ class HostDriver : public sc_core::sc_module {
   const OpStats& read_wait_stats(size_t c) const { return read_waits_[c]; }
   const IntegrityChecker* integrity() const { return checker_.get(); }
   const Outcomes& outcomes() const { return outcomes_; }
+  const ThroughputSeries& series() const { return series_; }
   uint64_t requests_done() const { return done_; }
   uint64_t unaligned_requests() const { return unaligned_; }
   uint64_t folded_requests() const { return folded_; }
@@ -133,6 +136,7 @@ class HostDriver : public sc_core::sc_module {
   OpStats read_waits_[kReadWaitClasses];
   std::vector<std::pair<uint16_t, uint64_t>> status_counts_;
   Outcomes outcomes_;
+  ThroughputSeries series_;
   sc_core::sc_event start_, all_done_, admin_done_;
   HostCommand admin_;
   uint64_t capacity_ = 0, issued_ = 0, done_ = 0, unaligned_ = 0, folded_ = 0;

@@ -38,6 +38,18 @@ def run_problem(tag, r):
     return None
 
 
+def run_errors(results, tags, more=None):
+    """Errors for every tag whose run is missing or not a measurement (run_problem), and for the
+    others what more(tag, row) finds wrong with them (an error string or None)."""
+    errors = []
+    for tag in tags:
+        r = results.get(tag)
+        problem = run_problem(tag, r) or (more(tag, r) if more else None)
+        if problem:
+            errors.append(problem)
+    return errors
+
+
 class Experiment:
     name = ""
     title = ""

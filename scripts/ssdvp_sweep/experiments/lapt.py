@@ -38,7 +38,7 @@ import sys
 from pathlib import Path
 
 from ..runspec import ROOT, RunSpec
-from . import Experiment, Finding, register, run_problem
+from . import Experiment, Finding, register, run_errors
 
 SCHEMES = {  # tag name: (platform, ftl.placement)
     "mlc-homo": ("lapt-mlc-homo", "none"),
@@ -286,22 +286,19 @@ def unusable(results, parts):
     completed, exit 0, reads checked, no integrity mismatch or unexplained error, no request
     folded into the drive, the logical capacity the preconditioning was computed from; and for
     the refused SLC sizes, a run that was not refused for the stated reason."""
-    errors = []
-    for tag in expected_tags(parts):
-        r = results.get(tag)
-        problem = run_problem(tag, r)
-        if problem:
-            errors.append(problem)
-        elif num(r, "integrity.mismatches") or num(r, "integrity.unexplained_errors"):
-            errors.append(f"{tag}: {int(num(r, 'integrity.mismatches'))} integrity mismatches, "
-                          f"{int(num(r, 'integrity.unexplained_errors'))} unexplained errors")
-        elif not num(r, "integrity.reads_checked") > 0:
-            errors.append(f"{tag}: no read was checked")
-        elif num(r, "host.folded_requests"):
-            errors.append(f"{tag}: {int(num(r, 'host.folded_requests'))} requests folded (the span exceeds the drive)")
-        elif num(r, "ftl.logical_sectors") != expected_logical(tag):
-            errors.append(f"{tag}: logical capacity {int(num(r, 'ftl.logical_sectors'))} sectors, the experiment assumes "
-                          f"{expected_logical(tag)} (update LOGICAL in lapt.py: the preconditioning fill depends on it)")
+    def more(tag, r):
+        if num(r, "integrity.mismatches") or num(r, "integrity.unexplained_errors"):
+            return (f"{tag}: {int(num(r, 'integrity.mismatches'))} integrity mismatches, "
+                    f"{int(num(r, 'integrity.unexplained_errors'))} unexplained errors")
+        if not num(r, "integrity.reads_checked") > 0:
+            return f"{tag}: no read was checked"
+        if num(r, "host.folded_requests"):
+            return f"{tag}: {int(num(r, 'host.folded_requests'))} requests folded (the span exceeds the drive)"
+        if num(r, "ftl.logical_sectors") != expected_logical(tag):
+            return (f"{tag}: logical capacity {int(num(r, 'ftl.logical_sectors'))} sectors, the experiment assumes "
+                    f"{expected_logical(tag)} (update LOGICAL in lapt.py: the preconditioning fill depends on it)")
+        return None
+    errors = run_errors(results, expected_tags(parts), more)
     if "slc-sweep" in parts:
         for tag in refused_tags():
             r = results.get(tag)

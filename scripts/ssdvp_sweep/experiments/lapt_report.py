@@ -424,6 +424,11 @@ def page(results, scale, findings, errors):
                       f"main part's):", ""] + norm_rows(pw) + [""]
         if q8:
             lines += [f"`qd8`: the main devices at queue depth {QD8}:", ""] + norm_rows(q8) + [""]
+    lines += ["## On a TLC drive with a pSLC cache", "",
+              "The same policies run on a homogeneous TLC drive whose SLC region is made of SLC-mode blocks on its "
+              "dies (`nand.pslc.blocks_per_plane`): docs/results/pslc.md has its sustained-write curve (a plain SLC "
+              "cache falling off when full, LAPT sending the stream to TLC once its blocks outnumber the cache's, "
+              "ComboFTL's 128 KiB writes bypassing the cache).", ""]
     lines += ["## LAPT's memory", ""] + memory_text(results) + [""]
     lines += ["## Against the paper's findings", "",
               f"\"pass\": the same ordering by more than {TIE:.0%} (closer is a tie), and the same rough size where the "

@@ -12,7 +12,7 @@ scaled = 4 GiB logical (320 blocks), 8 GiB written, 400 Ki requests: the same ra
 Runs are tagged PART/SCHEME. Leaves out the report (ptsd_report.py).
 """
 from ..runspec import RunSpec
-from . import Experiment, Finding, register, run_problem
+from . import Experiment, Finding, register, run_errors
 
 SCHEMES = ["opt", "dftl", "part", "part-sched", "writeopt", "adaptive"]
 PARTS = {"paper": SCHEMES, "mixed": SCHEMES, "adapt-read": ["writeopt", "adaptive"],
@@ -63,15 +63,8 @@ def by_part(results, part):
 
 def unusable(results, parts):
     """Errors for every run of these parts that is missing or is not a measurement."""
-    errors = []
-    for tag in expected_tags(parts):
-        r = results.get(tag)
-        problem = run_problem(tag, r)
-        if problem:
-            errors.append(problem)
-        elif r.get("integrity.mismatches", 0):
-            errors.append(f"{tag}: {r['integrity.mismatches']} integrity mismatches")
-    return errors
+    return run_errors(results, expected_tags(parts), lambda tag, r: f"{tag}: {r['integrity.mismatches']} integrity "
+                      "mismatches" if r.get("integrity.mismatches", 0) else None)
 
 
 def expected_tags(parts):
