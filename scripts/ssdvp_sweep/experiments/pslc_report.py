@@ -46,6 +46,13 @@ def plot(results, scale, path):
     plt.close(fig)
 
 
+def placed(r, gib):
+    """GiB of host data written to SLC / TLC; without placement (no cache) all of it to TLC."""
+    if "placement.host_slc_sectors" not in r or r.get("config.ftl.placement") == "none":
+        return "— / all"
+    return f"{num(r, 'placement.host_slc_sectors') * gib:.2f} / {num(r, 'placement.host_mlc_sectors') * gib:.2f}"
+
+
 def table(results, f):
     rows = ["| scheme | burst MiB/s | falls off at GiB | sustained MiB/s | mean MiB/s | host to SLC / TLC (GiB) | "
             "migrated GiB | SLC GC runs |", "|---|---|---|---|---|---|---|---|"]
@@ -54,8 +61,8 @@ def table(results, f):
         r, x = results[f"sustained/{s}"], f[s]
         knee = f"{x['knee']:.2f}" if x["knee"] is not None else "—"
         rows.append(f"| {NAMES[s]} | {x['burst']:.0f} | {knee} | {x['sustained']:.1f} | {num(r, 'ops.write.mbps') / 1.048576:.1f} | "
-                    f"{num(r, 'placement.host_slc_sectors') * gib:.2f} / {num(r, 'placement.host_mlc_sectors') * gib:.2f} | "
-                    f"{num(r, 'placement.migrated_sectors') * gib:.2f} | {int(num(r, 'placement.slc_gc_runs')):,} |")
+                    f"{placed(r, gib)} | {num(r, 'placement.migrated_sectors') * gib:.2f} | "
+                    f"{int(num(r, 'placement.slc_gc_runs')):,} |")
     return rows
 
 
