@@ -35,19 +35,17 @@ static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
     fatal("fw: pSLC cache geometry out of range\n", FW_HALT_BAD_CONFIG | 7u);
   g->unit = g->planes * g->spp;
   g->pages = hw->pages_per_block;
-  g->usable_sectors = 0;
   for (uint32_t d = 0; d < g->dies; d++)
     if (geo_die_is_slc(g, d)) {
       if (g->slc_pages > g->pages) g->pages = g->slc_pages;
       if (g->slc_blocks > g->blocks) g->blocks = g->slc_blocks;
     }
+  /* SLC-mode blocks (a pSLC cache: never on SLC dies) hold fewer pages; they are a cache: the
+   * logical space is what the native blocks hold (all data may end up there). */
+  uint32_t native_sectors = 0;
   for (uint32_t d = 0; d < g->dies; d++)
-    g->usable_sectors += geo_die_blocks(g, d) * geo_die_pages(g, d) * g->unit;
-  /* SLC-mode blocks hold fewer pages; they are a cache: the logical space is what the native
-   * blocks hold (all data may end up there). */
-  const uint32_t pslc_sectors = g->dies * g->pslc_blocks * g->pslc_pages * g->unit;
-  g->usable_sectors -= g->dies * g->pslc_blocks * (g->pages - g->pslc_pages) * g->unit;
-  const uint32_t native_sectors = g->usable_sectors - pslc_sectors;
+    native_sectors += (geo_die_blocks(g, d) - g->pslc_blocks) * geo_die_pages(g, d) * g->unit;
+  g->usable_sectors = native_sectors + g->dies * g->pslc_blocks * g->pslc_pages * g->unit;
   g->sb_sectors = g->pages * g->unit;
   g->superblocks = g->dies * g->blocks;
   g->phys_sectors = g->superblocks * g->sb_sectors;

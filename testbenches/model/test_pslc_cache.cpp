@@ -5,8 +5,6 @@
 // counts agree with the firmware's.  Each TEST builds a platform and runs in its own process.
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include "model/platform_test_support.h"
 #include "models/nand/die.h"
 

@@ -88,8 +88,7 @@ def figures(row):
     total = pts[-1][0] if pts else 0.0
     burst = mean_rate(pts, 0.0, CACHE_GIB / 2)
     knee = next((g for g, r in pts if g > 0.05 and r < burst / 2), None)
-    return {"burst": burst, "knee": knee, "sustained": mean_rate(pts, total / 2, total), "gib": total,
-            "waf": row.get("waf")}
+    return {"burst": burst, "knee": knee, "sustained": mean_rate(pts, total / 2, total)}
 
 
 def all_figures(results):

@@ -48,7 +48,7 @@ def plot(results, scale, path):
 
 def placed(r, gib):
     """GiB of host data written to SLC / TLC; without placement (no cache) all of it to TLC."""
-    if "placement.host_slc_sectors" not in r or r.get("config.ftl.placement") == "none":
+    if r.get("config.ftl.placement") == "none":
         return "— / all"
     return f"{num(r, 'placement.host_slc_sectors') * gib:.2f} / {num(r, 'placement.host_mlc_sectors') * gib:.2f}"
 
