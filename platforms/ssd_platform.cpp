@@ -95,6 +95,8 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   fc->placement = placement_code(p_.ftl.placement);
   fc->combo_hot_sectors = p_.ftl.combo_hot_sectors;
   fc->combo_survivals = p_.ftl.combo_survivals;
+  fc->combo_unit_blocks = p_.ftl.combo_unit_blocks;
+  fc->combo_unit_extra = p_.ftl.combo_unit_extra;
   fc->idle_migration_us = uint32_t(std::min(p_.ftl.idle_migration_us, 4.0e9) + 0.5);
   fc->idle_free_permille = uint32_t(p_.ftl.idle_migration_free_ratio * 1000 + 0.5);
   auto* geo = dram_->as<ssd_geometry>(kGeometryAddr);
@@ -402,7 +404,10 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                       {"idle_migration_stops", b.idle_migration_stops - a.idle_migration_stops},
                       {"idle_ops_while_stopped", b.idle_ops_while_stopped - a.idle_ops_while_stopped},
                       {"lapt_bytes", b.lapt_bytes},
-                      {"map_bytes", b.map_bytes}};
+                      {"map_bytes", b.map_bytes},
+                      {"units", b.units},
+                      {"unit_gc_runs", b.unit_gc_runs - a.unit_gc_runs},
+                      {"unit_map_bytes", b.unit_map_bytes}};
   }
   r["ftl"] = {{"host_write_sectors", host_w},
               {"host_read_sectors", b.host_read_sectors - a.host_read_sectors},

@@ -5,7 +5,10 @@
  * With SLC/MLC placement each slot carries the region the policy chose when it was
  * committed and waits in that region's fifo: a superpage holds one region's data, in arrival
  * order, for one of that region's dies, and the regions drain in turn.  Without placement
- * there is one fifo: the plain arrival order.
+ * there is one fifo: the plain arrival order.  In a region that groups data (combo's
+ * unit-mapped MLC) a superpage takes the run of the head sector's unit from the fifo, padded
+ * where the run ends, and goes where that unit writes (a fifo head waiting for its unit
+ * holds the region back).
  * Leaves out: multiple buffers per core (the MT-FTL issue), write-through modes. */
 #include "core/ftl.h"
 #include "hal/hal.h"
@@ -154,13 +157,9 @@ int wbuf_drained_past(const struct ftl *f, const uint32_t *marks) {
 
 /* Stripes superpages over the region's pools in a fixed order (by die: channel first, then
  * way), so that where data lands does not depend on timing: when the next pool's die already
- * has its queue of programs (ftl.die_program_queue; one while reads are pending with
- * ftl.sched = adaptive) the data waits for it.  Only a pool without space (its GC has not
- * freed a superblock yet) is skipped. */
-static uint32_t pick_pool(struct ftl *f, uint32_t region) {
-  if (f->blocked_epoch[region] == f->space_epoch) return NONE32;   /* nothing was freed since */
-  uint32_t limit = f->cfg.die_prog_limit;
-  if (f->cfg.sched == SSD_SCHED_ADAPTIVE && f->reads_active) limit = 1;
+ * has its queue of programs (`limit`) the data waits for it.  Only a pool without space (its
+ * GC has not freed a superblock yet) is skipped. */
+static uint32_t pick_pool(struct ftl *f, uint32_t region, uint32_t limit) {
   const uint32_t pools = f->geo.pools;
   for (uint32_t k = 0; k < pools; k++) {
     uint32_t q = (f->next_host_pool[region] + k) % pools;
@@ -175,19 +174,46 @@ static uint32_t pick_pool(struct ftl *f, uint32_t region) {
   return NONE32;
 }
 
+/* The superpage the head of `region`'s fifo goes to next, NONE32 if it must wait.  A region
+ * whose superpages hold one group of data each (placement.h: a unit of combo's MLC map) goes
+ * where the head sector's group writes. */
+static uint32_t next_superpage(struct ftl *f, uint32_t region) {
+  if (f->blocked_epoch[region] == f->space_epoch) return NONE32;   /* nothing was freed since */
+  uint32_t limit = f->cfg.die_prog_limit;
+  if (f->cfg.sched == SSD_SCHED_ADAPTIVE && f->reads_active) limit = 1;
+  if (place_groups_region(f, region)) {
+    const struct wfifo *q = &f->wb.q[region];
+    int busy;
+    const uint32_t ppa = place_group_superpage(f, region, f->wb.lpa[q->ring[q->head]], limit, &busy);
+    if (ppa == NONE32 && !busy) f->blocked_epoch[region] = f->space_epoch;
+    return ppa;
+  }
+  const uint32_t pool = pick_pool(f, region, limit);
+  return pool == NONE32 ? NONE32 : blocks_next_superpage(f, pool, STREAM_HOST);
+}
+
 /* Takes up to `unit` live slots from the head of `region`'s fifo into the program `op`,
- * dropping dead ones on the way. */
+ * dropping dead ones on the way; in a region that groups data, only the head's group (the
+ * superpage is padded where the run of that group ends). */
 static uint32_t take_slots(struct ftl *f, uint32_t region, struct fop *op, uint32_t unit) {
   struct wbuf *w = &f->wb;
   struct wfifo *q = &w->q[region];
-  uint32_t n = 0;
+  const int grouped = place_groups_region(f, region);
+  uint32_t n = 0, group = 0;
   while (n < unit && q->count) {
-    const uint32_t s = fifo_pop(w, q);
+    const uint32_t s = q->ring[q->head];
     if (w->state[s] == SL_DEAD) {
+      fifo_pop(w, q);
       w->lpa[s] = NONE32;
       if (w->pins[s] == 0) slot_free(w, s);
       continue;
     }
+    if (grouped) {
+      const uint32_t g = place_group_of(f, region, w->lpa[s]);
+      if (n == 0) group = g;
+      else if (g != group) break;
+    }
+    fifo_pop(w, q);
     w->state[s] = SL_PROGRAMMING;
     w->live_count--;
     q->live--;
@@ -210,17 +236,16 @@ int wbuf_flush_step(struct ftl *f, int force) {
   if (!flash_can_submit(f)) return 0;
   if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
   /* The regions in turn, each when it has a superpage (or, with force, any data). */
-  uint32_t pool = NONE32, region = 0;
-  for (uint32_t k = 0; k < f->pl.regions && pool == NONE32; k++) {
+  uint32_t ppa = NONE32, region = 0;
+  for (uint32_t k = 0; k < f->pl.regions && ppa == NONE32; k++) {
     region = (w->next_region + k) % f->pl.regions;
     const uint32_t live = w->q[region].live;
     if (live == 0 || (live < unit && !force)) continue;
-    pool = pick_pool(f, region);
+    ppa = next_superpage(f, region);
   }
-  if (pool == NONE32) return 0;
+  if (ppa == NONE32) return 0;
   w->next_region = (region + 1u) % f->pl.regions;
   uint32_t tag = fop_alloc(f, FOP_HOST_PROG);
-  uint32_t ppa = blocks_next_superpage(f, pool, STREAM_HOST);
   struct fop *op = &f->fop[tag];
   uint32_t n = take_slots(f, region, op, unit);
   if (f->pl.regions > 1) {         /* the whole superpage, padding included */
@@ -237,7 +262,7 @@ int wbuf_flush_step(struct ftl *f, int force) {
   op->prog_id = f->prog_next++;
   f->prog_done[op->prog_id % FOP_MAX] = 0;
   f->sb_progs_inflight[ppa_sb(f, ppa)]++;
-  f->die_progs[f->pool[pool].die]++;
+  f->die_progs[sb_die(f, ppa_sb(f, ppa))]++;
   f->stats->flash_prog_sectors += unit;
   flash_submit(f, tag, SSD_FOP_PROGRAM, ppa, unit, hal_dram_addr(op->sgl), hal_dram_addr(op->oob),
                SSD_FDF_SGL);

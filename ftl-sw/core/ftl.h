@@ -93,6 +93,10 @@ struct pool_state {
   /* GC in progress in this pool */
   uint32_t victim;                 /* NONE32 when idle */
   uint32_t victim_cursor;          /* next sector of the victim to look at */
+  uint32_t gc_group;               /* grouped gathering (placement.h): the group this pass
+                                      over the victim takes (NONE32: the next one found) */
+  uint32_t gc_rescan;              /* the first sector of another group this pass skipped
+                                      (NONE32: none; the victim is done at the pass's end) */
   uint32_t gc_progs_inflight;
   uint32_t gc_gathered;            /* sectors read and waiting in gc_slots */
   uint32_t gc_pending_reads;       /* sectors read-submitted into gc_slots, not yet returned */
@@ -322,6 +326,9 @@ struct ftl {
   uint32_t *gc_src_ppa;            /* [pool][2][unit] where each sector came from */
   uint32_t *gc_lpa;                /* [pool][2][unit] its LPA (from the reverse map) */
   struct ssd_oob *gc_oob;          /* [pool][2][unit] OOB read with the sector */
+  uint32_t *gc_taken;              /* [pool][gc_taken_words] victim sectors already gathered
+                                      (grouped gathering only, else NULL) */
+  uint32_t gc_taken_words;
 
   /* host commands (the table itself is at the end of the struct) */
   uint32_t wait_write_head, wait_write_tail;   /* writes waiting for buffer space */

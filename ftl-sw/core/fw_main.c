@@ -110,6 +110,10 @@ static struct ftl *boot(void) {
   f->gc_lpa = fw_alloc(f, gc_entries * 4u, 64);
   f->gc_oob = fw_alloc(f, gc_entries * (uint32_t)sizeof(struct ssd_oob), 64);
   for (uint32_t i = 0; i < gc_entries; i++) f->gc_sgl[i] = gc_bufs + i * SECTOR_BYTES;
+  if (place_groups_region(f, REGION_MLC)) {   /* SLC GC gathers a victim's data by group */
+    f->gc_taken_words = (g->pages * g->unit + 31u) / 32u;
+    f->gc_taken = fw_alloc(f, g->pools * f->gc_taken_words * 4u, 64);
+  }
 
   f->fop_free = NONE32;
   for (uint32_t t = FOP_MAX; t-- > 0;) {

@@ -12,7 +12,11 @@
  * SLC-mode blocks in a pSLC cache) are taken oldest first (FIFO, whatever ftl.gc_policy says)
  * and their valid sectors migrate to MLC pools' migration superblocks, on any die, the same
  * one included (the copy waits while no MLC pool has space), or, when the policy keeps them
- * (combo), into the pool's own GC superblock; MLC pools clean inside themselves.  Pools
+ * (combo), into the pool's own GC superblock; MLC pools clean inside themselves.  With combo's
+ * unit-mapped MLC (place/unit_map.h) an MLC victim's data goes back into its unit's open
+ * superblock, a unit at its quota hands its pool a victim that is cleaned first, and SLC GC
+ * gathers a victim's data one unit at a time (passes over the victim, gc_taken marking what
+ * was read) since a superpage holds one unit's data.  Pools
  * marked for idle-time migration (place/idle_migration.h) clean up to its target while the
  * host is idle and issue nothing once a host command has stopped them.
  * Leaves out: copyback (no data over the channel), wear levelling. */
@@ -58,6 +62,28 @@ static uint32_t gc_index(const struct ftl *f, uint32_t pool, uint32_t half, uint
   return (pool * 2u + half) * f->geo.unit + k;
 }
 
+/* Grouped gathering (a victim whose data migrates into a region that groups data): one pass
+ * over the victim takes the sectors of one group; sectors of other groups wait for a later
+ * pass, which starts at the first of them.  Returns 1 if `ppa` is taken in this pass. */
+static int gc_take_in_group(struct ftl *f, uint32_t pool, uint32_t ppa, uint32_t off) {
+  struct pool_state *ps = &f->pool[pool];
+  uint32_t *taken = f->gc_taken + pool * f->gc_taken_words;
+  if (taken[off / 32u] >> (off % 32u) & 1u) return 0;
+  const uint32_t group = place_group_of(f, REGION_MLC, f->p2l[ppa]);
+  if (ps->gc_group == NONE32) ps->gc_group = group;
+  if (group != ps->gc_group) {
+    if (ps->gc_rescan == NONE32) ps->gc_rescan = off;
+    return 0;
+  }
+  taken[off / 32u] |= 1u << (off % 32u);
+  return 1;
+}
+
+/* The victim has been looked at to the end (every pass of a grouped gathering included). */
+static int victim_scanned(const struct pool_state *ps) {
+  return ps->victim_cursor == ps->sb_capacity && ps->gc_rescan == NONE32;
+}
+
 /* Reads valid sectors of the victim into the gathering half; returns work done. */
 static int gc_issue_reads(struct ftl *f, uint32_t pool) {
   struct pool_state *ps = &f->pool[pool];
@@ -65,11 +91,18 @@ static int gc_issue_reads(struct ftl *f, uint32_t pool) {
   int n = 0;
   uint32_t half = ps->gc_half;
   if (ps->gc_half_busy[half]) return 0;
+  const int grouped = place_gc_groups(f, pool, ps->victim);
+  if (grouped && ps->victim_cursor == ps->sb_capacity && ps->gc_rescan != NONE32 && ps->gc_gathered == 0 &&
+      ps->gc_pending_reads == 0) {                 /* this pass's group is out: the next one */
+    ps->victim_cursor = ps->gc_rescan;
+    ps->gc_rescan = ps->gc_group = NONE32;
+  }
   while (ps->victim_cursor < ps->sb_capacity && ps->gc_gathered + ps->gc_pending_reads < g->unit &&
          flash_can_submit(f)) {
     uint32_t ppa = ps->victim * g->sb_sectors + ps->victim_cursor;
     ps->victim_cursor++;
     if (f->p2l[ppa] == NONE32) continue;
+    if (grouped && !gc_take_in_group(f, pool, ppa, ps->victim_cursor - 1u)) continue;
     uint32_t k = ps->gc_gathered + ps->gc_pending_reads;
     uint32_t first = gc_index(f, pool, half, k);
     uint32_t tag = fop_alloc(f, FOP_GC_READ);
@@ -78,7 +111,8 @@ static int gc_issue_reads(struct ftl *f, uint32_t pool) {
     f->gc_lpa[first] = f->p2l[ppa];
     /* Take the following valid sectors of the same page and plane in the same read. */
     while (k + nsect < g->unit && ps->victim_cursor < ps->sb_capacity &&
-           (ppa + nsect) % g->spp != 0 && f->p2l[ppa + nsect] != NONE32) {
+           (ppa + nsect) % g->spp != 0 && f->p2l[ppa + nsect] != NONE32 &&
+           (!grouped || gc_take_in_group(f, pool, ppa + nsect, ps->victim_cursor))) {
       f->gc_src_ppa[first + nsect] = ppa + nsect;
       f->gc_lpa[first + nsect] = f->p2l[ppa + nsect];
       nsect++;
@@ -97,22 +131,26 @@ static int gc_issue_reads(struct ftl *f, uint32_t pool) {
 static int gc_issue_program(struct ftl *f, uint32_t pool) {
   struct pool_state *ps = &f->pool[pool];
   const struct ftl_geo *g = &f->geo;
-  int victim_drained = ps->victim_cursor == ps->sb_capacity && ps->gc_pending_reads == 0;
+  int victim_drained = ps->victim_cursor == ps->sb_capacity && ps->gc_pending_reads == 0;   /* (or a pass) */
   if (ps->gc_gathered == 0 || ps->gc_pending_reads) return 0;
   if (ps->gc_gathered < g->unit && !victim_drained) return 0;
   if (!flash_can_submit(f)) return 0;
   if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
   const int map = f->sb_map[ps->victim];
   const int migrate = !map && place_gc_migrates(f, pool, ps->victim);
-  uint32_t dst_pool = migrate ? place_migration_pool(f) : pool;
-  if (dst_pool == NONE32) return 0;   /* no MLC pool has space yet: its GC runs first */
-  uint32_t dst = blocks_next_superpage(f, dst_pool, map ? STREAM_MAP_GC : migrate ? STREAM_MIGRATE : STREAM_GC);
-  if (dst == NONE32) {
-    hal_puts("fw: GC found no free superblock\n");
-    hal_halt(0x6C000000u | pool);
-    return 0;
-  }
   uint32_t half = ps->gc_half;
+  uint32_t dst;
+  if (map) {
+    dst = blocks_next_superpage(f, pool, STREAM_MAP_GC);
+    if (dst == NONE32) {
+      hal_puts("fw: GC found no free translation superblock\n");
+      hal_halt(0x6C000000u | pool);
+      return 0;
+    }
+  } else {
+    dst = place_gc_destination(f, pool, ps->victim, f->gc_lpa[gc_index(f, pool, half, 0)], migrate);
+    if (dst == NONE32) return 0;   /* no MLC space for migrated data yet: MLC GC runs first */
+  }
   uint32_t tag = fop_alloc(f, FOP_GC_PROG);
   struct fop *op = &f->fop[tag];
   for (uint32_t k = 0; k < g->unit; k++) {
@@ -153,7 +191,7 @@ static int gc_issue_program(struct ftl *f, uint32_t pool) {
 
 static int gc_issue_erase(struct ftl *f, uint32_t pool) {
   struct pool_state *ps = &f->pool[pool];
-  if (ps->erase_inflight || ps->victim_cursor < ps->sb_capacity || ps->gc_pending_reads ||
+  if (ps->erase_inflight || !victim_scanned(ps) || ps->gc_pending_reads ||
       ps->gc_gathered || ps->gc_progs_inflight || !flash_can_submit(f))
     return 0;
   if (f->sb_valid[ps->victim] != 0) {
@@ -167,6 +205,17 @@ static int gc_issue_erase(struct ftl *f, uint32_t pool) {
   note_gc_op(f, ps);
   flash_submit(f, tag, SSD_FOP_ERASE, ps->victim * f->geo.sb_sectors, 0, 0, 0, 0);
   return 1;
+}
+
+static void gc_start_victim(struct ftl *f, struct pool_state *ps, uint32_t v) {
+  ps->victim = v;
+  ps->victim_cursor = 0;
+  ps->gc_group = ps->gc_rescan = NONE32;
+  f->sb_state[v] = SB_VICTIM;
+  if (f->gc_taken) {
+    uint32_t *taken = f->gc_taken + sb_pool(f, v) * f->gc_taken_words;
+    for (uint32_t i = 0; i < f->gc_taken_words; i++) taken[i] = 0;
+  }
 }
 
 void gc_watch(struct ftl *f, uint32_t pool) {
@@ -189,6 +238,10 @@ int gc_step(struct ftl *f) {
       }
       ps->idle_gc = 0;                     /* needed now (or nothing begun): plain GC */
     }
+    if (ps->victim == NONE32) {                /* a unit's own cleaning first (place/unit_map.h) */
+      const uint32_t v = unit_take_victim(f, pool);
+      if (v != NONE32) gc_start_victim(f, ps, v);
+    }
     if (ps->victim == NONE32) {
       uint32_t threshold = ps->gc_active ? f->cfg.gc_high_blocks : f->cfg.gc_low_blocks;
       if (ps->idle_gc && idle_target_free(f, pool) > threshold) threshold = idle_target_free(f, pool);
@@ -204,11 +257,7 @@ int gc_step(struct ftl *f) {
       }
       if (!ps->idle_gc || ps->free_count < f->cfg.gc_low_blocks) ps->gc_active = 1;   /* needed */
       uint32_t v = gc_pick_victim(f, pool);
-      if (v != NONE32) {
-        ps->victim = v;
-        ps->victim_cursor = 0;
-        f->sb_state[v] = SB_VICTIM;
-      }
+      if (v != NONE32) gc_start_victim(f, ps, v);
     }
     if (ps->victim != NONE32) {
       n += gc_issue_reads(f, pool);

@@ -293,7 +293,10 @@ struct ssd_fw_config {
                                   (0: never) */
   uint32_t idle_free_permille; /* idle migration cleans an SLC die until this share of its
                                   superblocks is free */
-  uint32_t rsvd[11];
+  uint32_t combo_unit_blocks;  /* combo: MLC superblocks of logical space per unit of the
+                                  unit-level MLC map (0: MLC page-mapped) */
+  uint32_t combo_unit_extra;   /* combo: superblocks a unit may own beyond unit_blocks */
+  uint32_t rsvd[9];
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -382,6 +385,10 @@ struct ssd_fw_stats {
                                    host command stopped it (0 unless the pause is broken) */
   uint32_t lapt_bytes;          /* DRAM of the LAPT table */
   uint32_t map_bytes;           /* DRAM of the page map it is compared with (l2p + p2l) */
+  uint32_t units;               /* combo: units of the unit-level MLC map (0: page-mapped) */
+  uint64_t unit_gc_runs;        /* combo: MLC GCs a unit started because it owned its quota */
+  uint32_t unit_map_bytes;      /* combo: DRAM of the unit table */
+  uint32_t rsvd_place;
 };
 #endif
 #define SSD_FW_STATS_MAGIC    0x53544154u   /* "STAT" */

@@ -52,10 +52,10 @@ static void combo_copied(struct ftl *f, uint32_t victim, uint32_t dst_ppa) {
 }
 
 static const struct place_policy policies[] = {
-    [SSD_PLACE_NONE] = {"none", 0, 0, 0, 0},
-    [SSD_PLACE_LAPT] = {"lapt", lapt_region, lapt_note, 0, 0},
-    [SSD_PLACE_SLC_ONLY] = {"slc-only", slc_first_region, 0, 0, 0},
-    [SSD_PLACE_COMBO] = {"combo", combo_region, 0, combo_victim_migrates, combo_copied},
+    [SSD_PLACE_NONE] = {"none", 0, 0, 0, 0, 0},
+    [SSD_PLACE_LAPT] = {"lapt", lapt_region, lapt_note, 0, 0, 0},
+    [SSD_PLACE_SLC_ONLY] = {"slc-only", slc_first_region, 0, 0, 0, 0},
+    [SSD_PLACE_COMBO] = {"combo", combo_region, 0, combo_victim_migrates, combo_copied, 1},
 };
 
 void place_init(struct ftl *f) {
@@ -99,6 +99,7 @@ void place_init(struct ftl *f) {
     p->survived = fw_alloc(f, g->superblocks, 64);
     for (uint32_t sb = 0; sb < g->superblocks; sb++) p->survived[sb] = 0;
   }
+  if (p->policy->mlc_units && f->cfg.combo_unit_blocks) unit_map_init(f);
 }
 
 uint8_t place_region_of_write(struct ftl *f, uint32_t lpa, uint32_t nsect) {
@@ -124,9 +125,28 @@ void place_gc_copied(struct ftl *f, uint32_t victim, uint32_t dst_ppa) {
 
 void place_sb_erased(struct ftl *f, uint32_t sb) {
   if (f->pl.survived) f->pl.survived[sb] = 0;
+  unit_sb_erased(f, sb);
 }
 
-uint32_t place_migration_pool(struct ftl *f) {
+int place_groups_region(const struct ftl *f, uint32_t region) {
+  return f->pl.units.unit_sectors && region == REGION_MLC;
+}
+
+uint32_t place_group_of(const struct ftl *f, uint32_t region, uint32_t lpa) {
+  return place_groups_region(f, region) ? unit_of(&f->pl.units, lpa) : 0u;
+}
+
+uint32_t place_group_superpage(struct ftl *f, uint32_t region, uint32_t lpa, uint32_t die_limit, int *busy) {
+  (void)region;
+  return unit_next_superpage(f, unit_of(&f->pl.units, lpa), UNIT_WRITE, 0, die_limit, busy);
+}
+
+int place_gc_groups(const struct ftl *f, uint32_t pool, uint32_t sb) {
+  return place_gc_migrates(f, pool, sb) && place_groups_region(f, REGION_MLC);
+}
+
+/* The next MLC pool whose migration stream can take a superpage now; NONE32: none can. */
+static uint32_t migration_pool(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   struct place *p = &f->pl;
   for (uint32_t k = 0; k < g->pools; k++) {
@@ -138,4 +158,22 @@ uint32_t place_migration_pool(struct ftl *f) {
     return q;
   }
   return NONE32;
+}
+
+uint32_t place_gc_destination(struct ftl *f, uint32_t pool, uint32_t victim, uint32_t lpa, int migrate) {
+  int busy;
+  if (migrate && place_groups_region(f, REGION_MLC))   /* into lpa's unit, within its quota */
+    return unit_next_superpage(f, unit_of(&f->pl.units, lpa), UNIT_WRITE, 0, 0, &busy);
+  if (migrate) {
+    const uint32_t q = migration_pool(f);
+    return q == NONE32 ? NONE32 : blocks_next_superpage(f, q, STREAM_MIGRATE);
+  }
+  if (f->pl.units.unit_sectors && f->pl.pool_region[pool] == REGION_MLC)   /* back into its unit */
+    return unit_next_superpage(f, f->pl.units.sb_unit[victim], UNIT_GC, pool, 0, &busy);
+  const uint32_t dst = blocks_next_superpage(f, pool, STREAM_GC);
+  if (dst == NONE32) {
+    hal_puts("fw: GC found no free superblock\n");
+    hal_halt(0x6C000000u | pool);
+  }
+  return dst;
 }

@@ -11,15 +11,19 @@
  *   slc-only  every host write to SLC first (a plain SLC write cache); SLC GC migrates;
  *   combo     ComboFTL (Im & Shin 2010), simplified: writes of at most combo_hot_sectors
  *             to SLC, larger ones to MLC; SLC GC copies a victim's data back into SLC
- *             until it has survived combo_survivals SLC GCs, then migrates it to MLC.
+ *             until it has survived combo_survivals SLC GCs, then migrates it to MLC;
+ *             MLC mapped per unit of several superblocks (place/unit_map.h), unless
+ *             ftl.combo.unit_blocks = 0.
  * The write buffer drains each region to its own pools; SLC GC takes victims oldest first
  * (FIFO) (gc/gc.c) and migrates into MLC pools on any die; MLC GC is ftl.gc_policy inside
  * each MLC pool.  Idle-time migration
  * (place/idle_migration.h) runs the same SLC GC ahead of need while the host is idle.
  * The rest of the FTL sees only the functions below and the region of a pool.
+ * With combo's unit map a superpage of MLC data holds one unit's sectors (place_groups_region):
+ * the write buffer and SLC GC group by unit and ask the unit where its next superpage is.
  * Leaves out: a dynamic pSLC cache (blocks switching mode at erase; the cache here is a fixed
- * set of blocks), SLC dies and a pSLC cache on one device, ComboFTL's unit-level MLC mapping
- * (MLC is page-mapped for every policy), demand-based mapping together with placement. */
+ * set of blocks), SLC dies and a pSLC cache on one device, demand-based mapping together with
+ * placement. */
 #ifndef SSDVP_PLACE_PLACEMENT_H
 #define SSDVP_PLACE_PLACEMENT_H
 
@@ -27,6 +31,7 @@
 
 #include "place/idle_migration.h"
 #include "place/lapt.h"
+#include "place/unit_map.h"
 
 #define REGION_SLC 0u
 #define REGION_MLC 1u
@@ -47,6 +52,8 @@ struct place_policy {
   /* SLC GC copied valid data of victim into the superpage at dst_ppa (same die); NULL:
    * nothing to track. */
   void (*slc_copied)(struct ftl *f, uint32_t victim, uint32_t dst_ppa);
+  /* 1: MLC is mapped per unit (place/unit_map.h) when ftl.combo.unit_blocks > 0. */
+  uint8_t mlc_units;
 };
 
 struct place {
@@ -59,6 +66,7 @@ struct place {
   struct idle_migration idle;         /* place/idle_migration.h */
   uint8_t *survived;                   /* combo: [superblocks] SLC GCs the data in it has
                                           survived at least (0: host-written) */
+  struct unit_map units;               /* combo: the unit-level MLC map (unit_sectors 0: off) */
 };
 
 /* After the dies' geometry is known (blocks_init and their page counts). */
@@ -70,11 +78,24 @@ void place_note_request(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t ns
 int place_slc_pool(const struct ftl *f, uint32_t pool);
 /* GC of victim superblock sb of `pool` copies into another region's pools (migration). */
 int place_gc_migrates(const struct ftl *f, uint32_t pool, uint32_t sb);
+/* GC of victim sb of `pool` gathers one group of data per superpage (migration into a
+ * region that groups data; an MLC victim of combo's unit map holds one unit already). */
+int place_gc_groups(const struct ftl *f, uint32_t pool, uint32_t sb);
 /* GC of victim copied its data into the superpage at dst_ppa in the same SLC pool. */
 void place_gc_copied(struct ftl *f, uint32_t victim, uint32_t dst_ppa);
 /* Superblock sb was erased. */
 void place_sb_erased(struct ftl *f, uint32_t sb);
-/* The next MLC pool whose migration stream can take a superpage now; NONE32: none can. */
-uint32_t place_migration_pool(struct ftl *f);
+/* Where GC of `victim` (of `pool`) programs its next superpage of gathered data, whose first
+ * sector is lpa; NONE32: not now (no MLC pool or unit has space for migrated data yet). */
+uint32_t place_gc_destination(struct ftl *f, uint32_t pool, uint32_t victim, uint32_t lpa, int migrate);
+
+/* Regions whose superpages each hold one group of data (combo's unit-mapped MLC: a unit): the
+ * write buffer and SLC GC put only one group's sectors in a superpage, and ask the group
+ * where it goes. */
+int place_groups_region(const struct ftl *f, uint32_t region);
+uint32_t place_group_of(const struct ftl *f, uint32_t region, uint32_t lpa);
+/* The next superpage of lpa's group for host data (die_limit: programs queued on a die at
+ * most); NONE32 with *busy = 1 when only a die's queue is in the way, 0 when out of space. */
+uint32_t place_group_superpage(struct ftl *f, uint32_t region, uint32_t lpa, uint32_t die_limit, int *busy);
 
 #endif /* SSDVP_PLACE_PLACEMENT_H */

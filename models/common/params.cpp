@@ -241,6 +241,19 @@ PlatformParams PlatformParams::from(const Config& c) {
   }
   f.combo_hot_sectors = uint32_t((c.get_int("ftl.combo.hot_write_kib") + 3) / 4);
   f.combo_survivals = uint32_t(c.get_int("ftl.combo.slc_survivals"));
+  f.combo_unit_blocks = uint32_t(c.get_int("ftl.combo.unit_blocks"));
+  f.combo_unit_extra = uint32_t(c.get_int("ftl.combo.unit_extra_blocks"));
+  if (f.placement == "combo" && f.combo_unit_blocks) {
+    // What the MLC region has: a pSLC cache's dies keep their other blocks, SLC dies none.
+    const uint64_t mlc_dies = n.dies() - n.slc_dies;
+    const uint64_t mlc_superblocks = mlc_dies * (n.blocks_per_plane - n.pslc_blocks_per_plane);
+    const uint64_t quota = uint64_t(f.combo_unit_blocks) + f.combo_unit_extra;
+    if (quota + mlc_dies * 2 > mlc_superblocks)
+      throw ConfigError(c.origin("ftl.combo.unit_blocks") + ": a combo unit may own ftl.combo.unit_blocks + "
+                        "ftl.combo.unit_extra_blocks = " + std::to_string(quota) +
+                        " superblocks, more than the MLC region's " + std::to_string(mlc_superblocks) +
+                        " less two spare per die");
+  }
   f.idle_migration_us = c.get_double("ftl.idle_migration_us");
   f.idle_migration_free_ratio = c.get_double("ftl.idle_migration_free_ratio");
   if (f.idle_migration_us > 0 && f.placement == "none")

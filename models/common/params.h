@@ -111,6 +111,7 @@ struct FtlParams {
   uint32_t wbuf_sectors = 0;
   uint32_t die_program_queue = 0;
   uint32_t combo_hot_sectors = 0, combo_survivals = 0;   // 4 KiB sectors
+  uint32_t combo_unit_blocks = 0, combo_unit_extra = 0;  // MLC superblocks
   double idle_migration_us = 0, idle_migration_free_ratio = 0;
 };
 

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "model/platform_test_support.h"
 #include "models/nand/die.h"
@@ -43,6 +45,7 @@ void check_combo_run(const std::string& mode) {
   EXPECT_GE(slc, fw->host_slc_sectors + fw->slc_kept_sectors);
   EXPECT_LE(slc, fw->host_slc_sectors + fw->slc_kept_sectors + fw->slc_gc_runs * 4u);
   EXPECT_EQ(r["firmware"]["mode"], mode);
+  EXPECT_GT(p["units"].get<uint64_t>(), 0u);   // MLC unit-mapped by default
 }
 
 }  // namespace
@@ -92,4 +95,69 @@ TEST(Combo, NoSurvivalsMigratesAtEverySlcGc) {
   const auto kept = test::run_child({"nand.slc.blocks_per_plane=64", "ftl.placement=combo"}, workload, "combo-survivals-2",
                                     std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-slc-mlc.toml");
   EXPECT_GT(kept["placement"]["slc_kept_sectors"].get<uint64_t>(), 0u);
+}
+
+namespace {
+
+// The logical units whose data each MLC superblock of the final map holds (the SLC die 0 is
+// left out).  Firmware addresses: superblock = ppa / (128 pages x 4 planes), 64 per die.
+std::map<uint32_t, std::set<uint32_t>> units_per_mlc_superblock(const std::vector<uint32_t>& map,
+                                                                uint32_t unit_sectors) {
+  std::map<uint32_t, std::set<uint32_t>> units;
+  for (uint32_t lpa = 0; lpa < map.size(); lpa++) {
+    if (map[lpa] == 0xFFFFFFFFu) continue;
+    const uint32_t sb = map[lpa] / (128u * 4u);
+    if (sb / 64u == 0) continue;
+    units[sb].insert(lpa / unit_sectors);
+  }
+  return units;
+}
+
+// On a drive 40% full: 64 KiB writes over 64 MiB (four units of four MLC superblocks, 2048
+// sectors each, that overrun their quota of five), random 4 KiB writes (to SLC: SLC GC
+// migrates them into their units, ftl.combo.slc_survivals = 0), then mixed 64 KiB I/O.
+std::unique_ptr<SsdPlatform> unit_map_platform(const std::string& name, uint32_t unit_blocks) {
+  auto sets = combo_sets("native", name);
+  for (std::string s : {"ftl.combo.unit_extra_blocks=1", "ftl.combo.slc_survivals=0", "precondition.fill=0.4",
+                        "precondition.overwrite=0"})
+    sets.push_back(s);
+  sets.push_back("ftl.combo.unit_blocks=" + std::to_string(unit_blocks));
+  return test::lapt_platform(sets, "fio:rw=randwrite,bs=64k,iodepth=16,io=3000,size=64m;"
+                                   "fio:rw=randwrite,bs=4k,iodepth=16,io=24000;fio:rw=randrw,bs=64k,iodepth=16,io=1000");
+}
+
+}  // namespace
+
+// ComboFTL's unit-level MLC map: every MLC superblock holds one unit's data (host writes,
+// data migrated from SLC and GC copies alike), units at their quota clean themselves (unit
+// GCs) where a page map has free superblocks to spare, and every read is verified.
+TEST(Combo, UnitMapKeepsEachMlcSuperblockToOneUnit) {
+  auto platform = unit_map_platform("combo-units", 4);
+  const auto r = platform->run();
+  test::expect_clean(r);
+  const auto& p = r["placement"];
+  const std::vector<uint32_t> map = platform->firmware_map();
+  EXPECT_EQ(p["units"].get<uint64_t>(), (map.size() + 2047u) / 2048u);
+  EXPECT_GT(p["unit_gc_runs"].get<uint64_t>(), 0u);
+  EXPECT_GT(p["migrated_sectors"].get<uint64_t>(), 0u);
+  EXPECT_GT(p["unit_map_bytes"].get<uint64_t>(), 0u);
+  const auto units = units_per_mlc_superblock(map, 2048u);
+  ASSERT_GT(units.size(), 50u);
+  for (const auto& [sb, us] : units) EXPECT_EQ(us.size(), 1u) << "MLC superblock " << sb << " holds data of " << us.size() << " units";
+}
+
+// The same workload with MLC page-mapped (ftl.combo.unit_blocks = 0): no units, no MLC GC on
+// a drive this empty, and MLC superblocks mix the data of several units (what the check
+// above would catch).
+TEST(Combo, PageMappedMlcMixesUnitsInASuperblock) {
+  auto platform = unit_map_platform("combo-no-units", 0);
+  const auto r = platform->run();
+  test::expect_clean(r);
+  EXPECT_EQ(r["placement"]["units"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r["placement"]["unit_gc_runs"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r["placement"]["mlc_gc_runs"].get<uint64_t>(), 0u);
+  const auto units = units_per_mlc_superblock(platform->firmware_map(), 2048u);
+  size_t mixed = 0;
+  for (const auto& [sb, us] : units) mixed += us.size() > 1;
+  EXPECT_GT(mixed, 10u);
 }

@@ -123,6 +123,11 @@ TEST(Config, ImpossibleValuesNameTheKey) {
   EXPECT_NE(error_of("", {"ftl.placement=combo"}).find("ftl.placement = \"combo\" needs an SLC region"), std::string::npos);
   EXPECT_NE(error_of("", {"ftl.placement=hot-cold"}).find("ftl.placement"), std::string::npos);
   EXPECT_NE(error_of("", {"ftl.combo.hot_write_kib=2"}).find("ftl.combo.hot_write_kib"), std::string::npos);
+  // a combo unit's quota larger than the MLC region (28 MLC dies x 512 superblocks = 14336)
+  EXPECT_NE(error_of("", {"ftl.placement=combo", "nand.slc_dies=4", "ftl.combo.unit_blocks=14000", "ftl.combo.unit_extra_blocks=300"})
+                .find("ftl.combo.unit_blocks: a combo unit may own ftl.combo.unit_blocks + ftl.combo.unit_extra_blocks = 14300 superblocks, more than the MLC region's 14336 less two spare per die"),
+            std::string::npos);
+  EXPECT_EQ(error_of("", {"ftl.placement=combo", "nand.slc_dies=4", "ftl.combo.unit_blocks=0"}), "");
   EXPECT_NE(error_of("", {"ftl.idle_migration_us=1000"}).find("ftl.idle_migration_us migrates SLC data to MLC: it needs ftl.placement"),
             std::string::npos);
   EXPECT_NE(error_of("", {"ftl.idle_migration_free_ratio=1.5"}).find("ftl.idle_migration_free_ratio"), std::string::npos);
