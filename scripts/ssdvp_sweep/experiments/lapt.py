@@ -5,8 +5,9 @@ run's figures.
 Schemes (tag names): mlc-homo (platforms/lapt-mlc-homo.toml: 8 MLC dies, the paper's 1024 MLC
 blocks), slc-homo (lapt-slc-homo.toml: the same dies switched to SLC, 64 blocks per plane: the
 same capacity, twice the blocks), and on the mixed device (lapt-slc-mlc.toml: one SLC die of 64
-blocks, seven MLC dies of 1036) lapt, combo (ComboFTL simplified) and slc-only (a plain SLC write
-cache, not in the paper), chosen with ftl.placement.
+blocks, seven MLC dies of 1036) lapt, combo (ComboFTL simplified, its MLC mapped per unit),
+combo-page (the same with MLC page-mapped, ftl.combo.unit_blocks = 0: what the unit map costs)
+and slc-only (a plain SLC write cache, not in the paper), chosen with ftl.placement.
 Workloads: exchange, photoshop, random, general made by scripts/lapt_profiles.py (synthetic:
 the paper's Table 2 figures, a chosen locality) in SPAN_SECTORS, the smallest logical capacity
 of the configurations (MLC_homo's), so no request is folded on any device; tpcc: the real
@@ -45,8 +46,12 @@ SCHEMES = {  # tag name: (platform, ftl.placement)
     "slc-homo": ("lapt-slc-homo", "none"),
     "lapt": ("lapt-slc-mlc", "lapt"),
     "combo": ("lapt-slc-mlc", "combo"),
+    "combo-page": ("lapt-slc-mlc", "combo"),
     "slc-only": ("lapt-slc-mlc", "slc-only"),
 }
+# Settings of a scheme beyond its placement: combo-page is ComboFTL with its MLC page-mapped
+# (no units: what this platform's ComboFTL was before the unit map), to show what the unit map does.
+SCHEME_SETTINGS = {"combo-page": [("ftl.combo.unit_blocks", 0)]}
 PROFILES = ["exchange", "photoshop", "random", "general"]
 WORKLOADS = PROFILES + ["tpcc"]
 SWEEP_WORKLOADS = ["photoshop", "general"]
@@ -207,14 +212,16 @@ def precondition(part, scheme, slc_blocks=None):
 
 def run_spec(part, workload, scheme, trace, slc_blocks=None):
     platform, placement = SCHEMES[scheme]
-    settings = [("ftl.placement", placement)] + precondition(part, scheme, slc_blocks) + part_settings(part, scheme)
+    settings = ([("ftl.placement", placement)] + SCHEME_SETTINGS.get(scheme, []) + precondition(part, scheme, slc_blocks) +
+                part_settings(part, scheme))
     name = scheme
     if slc_blocks is not None:
         settings.append(("nand.slc.blocks_per_plane", slc_blocks_per_plane(slc_blocks)))
         name = f"{scheme}-{slc_blocks}"
     return RunSpec(platform, workload_spec(trace, QD8 if part == "qd8" else IODEPTH),
                    [(k, v, f"lapt {part}") for k, v in settings],
-                   ("ftl.placement",) + (("nand.slc.blocks_per_plane",) if slc_blocks is not None else ()), 0,
+                   ("ftl.placement",) + tuple(k for k, _ in SCHEME_SETTINGS.get(scheme, [])) +
+                   (("nand.slc.blocks_per_plane",) if slc_blocks is not None else ()), 0,
                    f"{part}/{workload}/{name}")
 
 

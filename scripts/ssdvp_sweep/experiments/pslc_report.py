@@ -67,6 +67,9 @@ def table(results, f):
 
 
 def explanations(results, f):
+    c = results["sustained/combo"]
+    units_quota = int(num(c, "config.ftl.combo.unit_blocks") + num(c, "config.ftl.combo.unit_extra_blocks"))
+    dies = int(num(c, "config.nand.channels") * num(c, "config.nand.ways"))
     tlc, cache, lapt = f["tlc"], f["slc-cache"], f["lapt"]
     r = results["sustained/lapt"]
     gib = 4096 / 2**30
@@ -99,7 +102,14 @@ def explanations(results, f):
         f"{lapt['sustained']:.1f} MiB/s against the plain cache's {cache['sustained']:.1f} "
         f"({lapt['sustained'] / tlc['sustained']:.2f}x direct TLC).",
         "* **ComboFTL** sends writes over 16 KiB to TLC (its size rule), so a 128 KiB stream never touches the "
-        f"cache: {f['combo']['burst']:.0f} MiB/s from the start, the same curve as the drive without a cache.",
+        f"cache ({int(num(c, 'placement.host_slc_sectors')):,} sectors to it). It is slower than the drive without a "
+        f"cache ({f['combo']['burst']:.0f} against {f['tlc']['burst']:.0f} MiB/s) because of its unit-mapped TLC "
+        f"(docs/ftl-guide.md): a unit of {int(num(c, 'config.ftl.combo.unit_blocks'))} TLC superblocks "
+        f"({int(num(c, 'placement.units')):,} units) writes into at most {units_quota} superblocks at once, on as many "
+        f"dies, and a sequential stream fills one unit after another, so {units_quota} of the drive's "
+        f"{dies} dies program at a time where a page map stripes over all of them. Set "
+        "`ftl.combo.unit_blocks` to the number of dies or more to give a unit the whole drive's parallelism "
+        "(ComboFTL was designed for small embedded MLC devices).",
     ]
 
 
