@@ -184,7 +184,7 @@ static uint32_t next_superpage(struct ftl *f, uint32_t region) {
   if (place_groups_region(f, region)) {
     const struct wfifo *q = &f->wb.q[region];
     int busy;
-    const uint32_t ppa = place_group_superpage(f, region, f->wb.lpa[q->ring[q->head]], limit, &busy);
+    const uint32_t ppa = place_group_superpage(f, f->wb.lpa[q->ring[q->head]], limit, &busy);
     if (ppa == NONE32 && !busy) f->blocked_epoch[region] = f->space_epoch;
     return ppa;
   }

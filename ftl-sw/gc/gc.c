@@ -131,7 +131,7 @@ static int gc_issue_reads(struct ftl *f, uint32_t pool) {
 static int gc_issue_program(struct ftl *f, uint32_t pool) {
   struct pool_state *ps = &f->pool[pool];
   const struct ftl_geo *g = &f->geo;
-  int victim_drained = ps->victim_cursor == ps->sb_capacity && ps->gc_pending_reads == 0;   /* (or a pass) */
+  int victim_drained = ps->victim_cursor == ps->sb_capacity && ps->gc_pending_reads == 0;   /* (or this pass) */
   if (ps->gc_gathered == 0 || ps->gc_pending_reads) return 0;
   if (ps->gc_gathered < g->unit && !victim_drained) return 0;
   if (!flash_can_submit(f)) return 0;

@@ -136,8 +136,7 @@ uint32_t place_group_of(const struct ftl *f, uint32_t region, uint32_t lpa) {
   return place_groups_region(f, region) ? unit_of(&f->pl.units, lpa) : 0u;
 }
 
-uint32_t place_group_superpage(struct ftl *f, uint32_t region, uint32_t lpa, uint32_t die_limit, int *busy) {
-  (void)region;
+uint32_t place_group_superpage(struct ftl *f, uint32_t lpa, uint32_t die_limit, int *busy) {
   return unit_next_superpage(f, unit_of(&f->pl.units, lpa), UNIT_WRITE, 0, die_limit, busy);
 }
 

@@ -96,6 +96,6 @@ int place_groups_region(const struct ftl *f, uint32_t region);
 uint32_t place_group_of(const struct ftl *f, uint32_t region, uint32_t lpa);
 /* The next superpage of lpa's group for host data (die_limit: programs queued on a die at
  * most); NONE32 with *busy = 1 when only a die's queue is in the way, 0 when out of space. */
-uint32_t place_group_superpage(struct ftl *f, uint32_t region, uint32_t lpa, uint32_t die_limit, int *busy);
+uint32_t place_group_superpage(struct ftl *f, uint32_t lpa, uint32_t die_limit, int *busy);
 
 #endif /* SSDVP_PLACE_PLACEMENT_H */

@@ -29,7 +29,8 @@ void unit_map_init(struct ftl *f) {
   m->next_pool = fw_alloc(f, m->nunits * 2u, 64);
   m->gc_victim = fw_alloc(f, m->nunits * 4u, 64);
   m->sb_unit = fw_alloc(f, g->superblocks * 4u, 64);
-  m->pool_victim = fw_alloc(f, g->pools * 4u, 64);
+  m->queue_head = fw_alloc(f, g->pools * 4u, 64);
+  m->queue_tail = fw_alloc(f, g->pools * 4u, 64);
   for (uint32_t u = 0; u < m->nunits; u++) {
     m->gc_victim[u] = NONE32;
     m->owned[u] = m->open_next[u] = 0;
@@ -40,19 +41,19 @@ void unit_map_init(struct ftl *f) {
     m->open_page[k] = 0;
   }
   for (uint32_t sb = 0; sb < g->superblocks; sb++) m->sb_unit[sb] = NONE32;
-  for (uint32_t q = 0; q < g->pools; q++) m->pool_victim[q] = NONE32;
+  for (uint32_t q = 0; q < g->pools; q++) m->queue_head[q] = m->queue_tail[q] = NONE32;
   f->stats->units = m->nunits;
   f->stats->unit_map_bytes = unit_map_bytes(f);
 }
 
 uint32_t unit_map_bytes(const struct ftl *f) {
   const struct unit_map *m = &f->pl.units;
-  return m->nunits * (m->quota * 6u + 2u + 2u + 2u + 4u) + f->geo.superblocks * 4u + f->geo.pools * 4u;
+  return m->nunits * (m->quota * 6u + 2u + 2u + 2u + 4u) + f->geo.superblocks * 4u + f->geo.pools * 8u;
 }
 
 /* Asks for a unit GC of unit u: its full superblock with the fewest valid sectors, queued for
- * its pool's engine.  Nothing happens while the unit already has one, or while that pool
- * already holds another unit's request (the caller retries once space changes). */
+ * its pool's engine.  Nothing happens while the unit already has one, or while every full
+ * superblock it has is being cleaned (their erases free its quota). */
 static void request_unit_gc(struct ftl *f, uint32_t u) {
   struct unit_map *m = &f->pl.units;
   const struct ftl_geo *g = &f->geo;
@@ -69,8 +70,11 @@ static void request_unit_gc(struct ftl *f, uint32_t u) {
   }
   if (best == NONE32) return;             /* its blocks are being cleaned already */
   const uint32_t pool = sb_pool(f, best);
-  if (m->pool_victim[pool] != NONE32) return;
-  m->pool_victim[pool] = best;
+  f->sb_state[best] = SB_VICTIM;           /* the pool's own choice passes it by */
+  f->sb_next[best] = NONE32;
+  if (m->queue_tail[pool] == NONE32) m->queue_head[pool] = best;
+  else f->sb_next[m->queue_tail[pool]] = best;
+  m->queue_tail[pool] = best;
   m->gc_victim[u] = best;
   gc_watch(f, pool);
 }
@@ -155,8 +159,10 @@ uint32_t unit_next_superpage(struct ftl *f, uint32_t u, int kind, uint32_t gc_po
 uint32_t unit_take_victim(struct ftl *f, uint32_t pool) {
   struct unit_map *m = &f->pl.units;
   if (!m->unit_sectors) return NONE32;
-  const uint32_t sb = m->pool_victim[pool];
-  m->pool_victim[pool] = NONE32;
+  const uint32_t sb = m->queue_head[pool];
+  if (sb == NONE32) return NONE32;
+  m->queue_head[pool] = f->sb_next[sb];
+  if (m->queue_head[pool] == NONE32) m->queue_tail[pool] = NONE32;
   return sb;
 }
 

@@ -10,8 +10,9 @@
  * pool in the unit's own turn.  Inside a unit a sector goes anywhere (the page map, as the original's
  * page-level map inside a superblock).  A unit owns at most unit_blocks + unit_extra_blocks
  * superblocks for host and migrated data: when its open one is full at that quota it must
- * clean itself first (a *unit GC*): its full superblock with the fewest valid sectors becomes
- * its pool's next GC victim (ahead of the pool's own choice), the valid sectors are copied
+ * clean itself first (a *unit GC*): its full superblock with the fewest valid sectors joins
+ * its pool's queue of unit victims (SB_VICTIM from then on, so the pool's own choice passes
+ * it by), which the pool's GC engine takes ahead of its own choice, the valid sectors are copied
  * into the unit's next open superblock (GC copies may go past the quota: the victim's erase
  * brings it back) and writes to the unit wait.  A pool low on free superblocks still cleans
  * by ftl.gc_policy; each victim's data goes back into its own unit.
@@ -41,7 +42,8 @@ struct unit_map {
   uint16_t *next_pool;        /* [nunits] pool its next superblock is looked for first */
   uint32_t *gc_victim;        /* [nunits] superblock its unit GC cleans (NONE32: none) */
   uint32_t *sb_unit;          /* [superblocks] owner unit of an MLC superblock (NONE32) */
-  uint32_t *pool_victim;      /* [pools] a unit's victim waiting for the pool's GC engine */
+  uint32_t *queue_head;       /* [pools] units' victims waiting for the pool's GC engine, */
+  uint32_t *queue_tail;       /*   linked through sb_next (free-list link, unused meanwhile) */
 };
 
 /* After blocks_init and the placement regions. */
