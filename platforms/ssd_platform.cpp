@@ -45,6 +45,12 @@ uint32_t placement_code(const std::string& p) {
   if (p == "combo") return SSD_PLACE_COMBO;
   throw ConfigError("ftl.placement = \"" + p + "\" has no firmware code (platforms/ssd_platform.cpp)");
 }
+uint32_t readahead_code(const std::string& r) {
+  const char* names[] = {"none", "lru", "dtree", "dtree-lru", "seq"};
+  for (uint32_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+    if (r == names[i]) return i;
+  throw ConfigError("ftl.readahead = \"" + r + "\" has no firmware code (platforms/ssd_platform.cpp)");
+}
 uint32_t mapping_code(const std::string& m) {
   const char* names[] = {"opt", "dftl", "part", "part-sched", "writeopt", "adaptive"};
   for (uint32_t i = 0; i < 6; i++)
@@ -99,6 +105,16 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   fc->combo_unit_extra = p_.ftl.combo_unit_extra;
   fc->idle_migration_us = uint32_t(std::min(p_.ftl.idle_migration_us, 4.0e9) + 0.5);
   fc->idle_free_permille = uint32_t(p_.ftl.idle_migration_free_ratio * 1000 + 0.5);
+  fc->readahead = readahead_code(p_.ftl.readahead);
+  fc->rc_sectors = p_.ftl.read_cache_sectors;
+  fc->item_sectors = p_.ftl.readahead_item_sectors;
+  fc->pt_branches = p_.ftl.pattern_branches;
+  fc->pt_depth = p_.ftl.pattern_depth;
+  fc->pt_seq_run = p_.ftl.pattern_sequential_run;
+  fc->pt_min_repeats = p_.ftl.pattern_min_repeats;
+  fc->pt_bytes = p_.ftl.pattern_bytes;
+  fc->seq_window_sectors = p_.ftl.seq_window_sectors;
+  fc->seq_trigger = p_.ftl.seq_trigger;
   auto* geo = dram_->as<ssd_geometry>(kGeometryAddr);
   *geo = ssd_geometry{};
   geo->channels = n.channels;
@@ -408,6 +424,36 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                       {"units", b.units},
                       {"unit_gc_runs", b.unit_gc_runs - a.unit_gc_runs},
                       {"unit_map_bytes", b.unit_map_bytes}};
+  }
+  if (p_.ftl.readahead != "none") {
+    auto d = [](uint64_t x, uint64_t y) { return x - y; };
+    const uint64_t hits = d(b.ra_hit_sectors, a.ra_hit_sectors), misses = d(b.ra_miss_sectors, a.ra_miss_sectors);
+    const uint64_t behind = d(b.ra_reads_behind_prefetch, a.ra_reads_behind_prefetch);
+    r["readahead"] = {
+        {"policy", p_.ftl.readahead},
+        {"hit_sectors", hits},
+        {"late_hit_sectors", d(b.ra_late_hit_sectors, a.ra_late_hit_sectors)},
+        {"miss_sectors", misses},
+        {"hit_ratio", hits + misses ? double(hits) / double(hits + misses) : 0.0},
+        {"prefetch_sectors", d(b.ra_prefetch_sectors, a.ra_prefetch_sectors)},
+        {"prefetch_useful", d(b.ra_prefetch_useful, a.ra_prefetch_useful)},
+        {"prefetch_wasted", d(b.ra_prefetch_wasted, a.ra_prefetch_wasted)},
+        {"prefetch_cancelled", d(b.ra_prefetch_cancelled, a.ra_prefetch_cancelled)},
+        {"skipped_map_miss", d(b.ra_skipped_map_miss, a.ra_skipped_map_miss)},
+        {"predictions_tree", d(b.ra_predictions_tree, a.ra_predictions_tree)},
+        {"predictions_sequential", d(b.ra_predictions_seq, a.ra_predictions_seq)},
+        {"invalidated_sectors", d(b.ra_invalidated_sectors, a.ra_invalidated_sectors)},
+        {"reads_behind_prefetch", behind},
+        {"prefetch_delay_us",
+         {{"mean", behind ? double(d(b.ra_prefetch_delay_sum_ns, a.ra_prefetch_delay_sum_ns)) / double(behind) / 1e3 : 0.0},
+          {"max", double(b.ra_prefetch_delay_max_ns) / 1e3}}},
+        {"cache_sectors", b.ra_cache_sectors},
+        {"tree_drops", d(b.ra_tree_drops, a.ra_tree_drops)},
+        {"tree_nodes", b.ra_tree_nodes},
+        {"tree_nodes_max", b.ra_tree_nodes_max},
+        {"tree_node_capacity", b.ra_tree_node_capacity},
+        {"dram_bytes", {{"cache", b.ra_cache_bytes}, {"analyser", b.ra_tree_bytes},
+                        {"analyser_budget", uint64_t(p_.ftl.pattern_bytes)}}}};
   }
   r["ftl"] = {{"host_write_sectors", host_w},
               {"host_read_sectors", b.host_read_sectors - a.host_read_sectors},

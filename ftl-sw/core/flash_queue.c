@@ -91,6 +91,9 @@ static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
     case FOP_ERASE: gc_erase_done(f, tag); break;
     case FOP_MAP_READ: dmap_read_done(f, tag); break;
     case FOP_MAP_PROG: dmap_program_done(f, tag); break;
+    case FOP_PREFETCH:
+      ra_prefetch_done(f, tag, c->status, ((uint64_t)c->t_done_hi << 32) | c->t_done_lo);
+      break;
     default: hal_puts("fw: completion for an unknown tag\n"); hal_halt(0xF1A5FFFFu); break;
   }
 }

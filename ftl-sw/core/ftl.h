@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "hal/regs.h"
 #include "place/placement.h"
+#include "readahead/readahead.h"
 
 #define SECTOR_BYTES     4096u
 #define NONE32           0xFFFFFFFFu
@@ -133,7 +134,7 @@ struct hcmd {
 
 /* ---- flash operations in flight */
 enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_PROG, FOP_ERASE,
-                FOP_MAP_READ, FOP_MAP_PROG };
+                FOP_MAP_READ, FOP_MAP_PROG, FOP_PREFETCH };
 
 struct fop {
   uint8_t  kind;
@@ -145,7 +146,9 @@ struct fop {
   uint32_t next_free;
   uint32_t gc_index;               /* FOP_GC_READ: first GC buffer entry it fills;
                                       FOP_GC_PROG: the victim's pool;
-                                      FOP_MAP_READ: the load it serves */
+                                      FOP_MAP_READ: the load it serves;
+                                      FOP_HOST_READ: the command's first sector it reads;
+                                      FOP_PREFETCH: the die queue it came from */
   uint32_t prog_id;                /* FOP_HOST_PROG: its write-buffer program id */
   uint32_t *sgl;                   /* programs: unit sector addresses */
   struct ssd_oob *oob;             /* programs: unit OOB entries */
@@ -320,6 +323,7 @@ struct ftl {
   /* buffers */
   struct wbuf wb;
   struct rbuf rb;
+  struct readahead ra;             /* read cache and read-ahead (readahead/readahead.h) */
   uint32_t zero_sector_addr;       /* a zeroed sector: unmapped reads and padding */
   /* GC buffers: per pool, two halves of one superpage each (gather one, program the other) */
   uint32_t *gc_sgl;                /* [pool][2][unit] sector buffer addresses */
@@ -470,6 +474,9 @@ int  hcmd_retry_waiting(struct ftl *f);
 void hcmd_complete(struct ftl *f, uint16_t slot, uint16_t status);
 void hcmd_map_ready(struct ftl *f, uint16_t slot);   /* a read's translation pages are in */
 void hcmd_trim_done(struct ftl *f, uint16_t slot);   /* one part of a trim is in the map */
+int  hcmd_trim_pending(const struct ftl *f, uint32_t lpa);   /* in a trim not yet in the map */
+/* A read-cache sector a host read waited for has landed (status: SSD_FST_*). */
+void hcmd_sector_ready(struct ftl *f, uint16_t slot, uint16_t status);
 
 /* write buffer (buffer/write_buffer.c) */
 void wbuf_init(struct ftl *f);

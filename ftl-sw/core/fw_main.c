@@ -101,6 +101,7 @@ static struct ftl *boot(void) {
   place_init(f);
   wbuf_init(f);
   rbuf_init(f);
+  ra_init(f);
   f->zero_sector_addr = hal_dram_addr(fw_alloc(f, SECTOR_BYTES, SECTOR_BYTES));
 
   uint32_t gc_entries = g->pools * 2u * g->unit;
@@ -177,6 +178,7 @@ int ftl_poll(struct ftl *f) {
   const int write_stop = f->cfg.sched == SSD_SCHED_WRITE_STOP && dmap_reads_protected(f) && !f->flushes_draining;
   if (!write_stop && (f->wb.live_count >= f->geo.unit || (f->flushes_draining && wbuf_queued(f))))
     while (wbuf_flush_step(f, f->flushes_draining != 0)) n++;
+  if (f->ra.queued) n += ra_prefetch_step(f);
   if (f->gc_npools) n += gc_step(f);
   if (f->demand && dmap_has_work(f)) n += dmap_step(f);
   if (f->fsub_dirty) flash_commit(f);

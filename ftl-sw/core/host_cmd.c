@@ -40,6 +40,16 @@ static void read_send(struct ftl *f, uint16_t slot) {
   if (h->waited & SSD_CPLI_QUEUED) st->reads_queued_behind_writes++;
   hif_dma(f, slot, SSD_DMA_TO_HOST, SSD_DMAF_COMPLETE | SSD_DMAF_NOTIFY | SSD_DMAF_SGL,
           h->nsect, hal_dram_addr(h->sgl), h->status, slot);
+  if (f->ra.policy) ra_read_sent(f);   /* read ahead while the data goes out */
+}
+
+void hcmd_sector_ready(struct ftl *f, uint16_t slot, uint16_t status) {
+  struct hcmd *h = &f->hc[slot];
+  if (status == SSD_FST_UNCORRECTABLE) {
+    h->status = SSD_ST_MEDIA_ERROR;
+    f->stats->media_errors++;
+  }
+  if (--h->pending == 0) read_send(f, slot);
 }
 
 static void set_done_irq_all(struct ftl *f, uint8_t on) {
@@ -47,8 +57,6 @@ static void set_done_irq_all(struct ftl *f, uint8_t on) {
   f->done_irq_all = on;
   hal_write32(SSD_HIF_BASE + HIF_DONE_IRQ_ALL, on);
 }
-
-static int trim_pending(const struct ftl *f, uint32_t lpa);
 
 #define WAITED_COUNTED 0x80u   /* h->waited: its mapping lookups were counted */
 
@@ -58,13 +66,21 @@ static int trim_pending(const struct ftl *f, uint32_t lpa);
 static int read_try(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   const struct ftl_geo *g = &f->geo;
-  uint32_t need = 0, miss_tp = NONE32;
+  struct read_cache *rc = f->ra.policy ? &f->ra.rc : 0;
+  uint32_t need = 0, miss_tp = NONE32, waits = 0;
   const int count = !(h->waited & WAITED_COUNTED);
   h->waited |= WAITED_COUNTED;
   for (uint32_t i = 0; i < h->nsect; i++) {
     uint32_t lpa = h->lba + i;
     if (wbuf_lookup(f, lpa) != NONE32) continue;
-    if (f->trim_head != NONE32 && trim_pending(f, lpa)) continue;
+    if (f->trim_head != NONE32 && hcmd_trim_pending(f, lpa)) continue;
+    if (rc) {
+      uint32_t c = rc_lookup(rc, lpa);
+      if (c != NONE32 && !(rc->e[c].flags & RC_QUEUED)) {   /* cached, or on its way */
+        waits += rc->e[c].state == RC_FILLING;
+        continue;
+      }
+    }
     uint32_t ppa = map_lookup(f, lpa, count);
     if (ppa == MAP_MISS) {
       uint32_t tp = lpa / TP_ENTRIES;
@@ -78,7 +94,7 @@ static int read_try(struct ftl *f, uint16_t slot) {
     h->state = HC_MAP_WAIT;
     return 1;
   }
-  if (need > f->rb.free_count) return 0;
+  if (need > f->rb.free_count || (rc && waits > rc->w_free_count)) return 0;
   if (need > FOP_MAX - f->fops_inflight || need > flash_ring_space(f, need)) return 0;
   hal_cost(HAL_COST_SECTOR, h->nsect);
   h->state = HC_READING;
@@ -96,14 +112,45 @@ static int read_try(struct ftl *f, uint16_t slot) {
       run_tag = NONE32;
       continue;
     }
-    uint32_t ppa = f->trim_head != NONE32 && trim_pending(f, lpa) ? NONE32 : map_lookup(f, lpa, 0);
+    const int trimmed = f->trim_head != NONE32 && hcmd_trim_pending(f, lpa);
+    uint32_t c = rc && !trimmed ? rc_lookup(rc, lpa) : NONE32;
+    if (c != NONE32 && !(rc->e[c].flags & RC_QUEUED)) {
+      /* In the read cache: there already, or on its way (wait for that read). */
+      struct rc_entry *e = &rc->e[c];
+      rc_pin(rc, c);
+      h->sgl[i] = rc_addr(rc, c);
+      if (e->flags & RC_PREFETCHED) {
+        e->flags &= (uint8_t)~RC_PREFETCHED;
+        f->stats->ra_prefetch_useful++;
+      }
+      if (e->state == RC_FILLING) {
+        rc_wait(rc, c, slot);
+        h->pending++;
+        f->stats->ra_late_hit_sectors++;
+      }
+      f->stats->ra_hit_sectors++;
+      run_tag = NONE32;
+      continue;
+    }
+    uint32_t ppa = trimmed ? NONE32 : map_lookup(f, lpa, 0);
     if (ppa == NONE32) {
       h->sgl[i] = f->zero_sector_addr;
       f->stats->unmapped_reads++;
       run_tag = NONE32;
       continue;
     }
-    rbuf_alloc(f, 1, &h->sgl[i]);
+    if (rc) {
+      /* Through the read cache: a read-ahead still queued becomes this read's own. */
+      if (c != NONE32) ra_take_queued(f, c);
+      else c = rc_alloc(f, lpa, RC_DEMAND);
+      f->stats->ra_miss_sectors++;
+    }
+    if (c != NONE32) {
+      rc_pin(rc, c);                 /* the host's pin; the fill holds the other */
+      h->sgl[i] = rc_addr(rc, c);
+    } else {
+      rbuf_alloc(f, 1, &h->sgl[i]);
+    }
     h->pending++;
     if (die_gc_busy(f, sb_die(f, ppa_sb(f, ppa)))) h->waited |= SSD_CPLI_GC;
     /* Extend the previous descriptor when this sector follows it in the same page/plane. */
@@ -116,7 +163,9 @@ static int read_try(struct ftl *f, uint16_t slot) {
     }
     uint32_t tag = fop_alloc(f, FOP_HOST_READ);
     f->fop[tag].host_slot = slot;
+    f->fop[tag].gc_index = i;
     flash_submit(f, tag, SSD_FOP_READ, ppa, 1, hal_dram_addr(&h->sgl[i]), 0, SSD_FDF_SGL);
+    if (rc) ra_host_read_submitted(f, f->fop[tag].die);
     run_tag = tag;
     run_next_ppa = ppa + 1;
   }
@@ -141,6 +190,15 @@ void hcmd_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
     h->status = SSD_ST_MEDIA_ERROR;
     f->stats->media_errors++;
   }
+  if (f->ra.policy) {
+    /* Sectors read into the cache are there for everyone now (the fill's pin goes). */
+    struct read_cache *rc = &f->ra.rc;
+    for (uint32_t k = op->gc_index; k < op->gc_index + op->nsect; k++) {
+      uint32_t c = rc_entry_of(rc, h->sgl[k]);
+      if (c != NONE32) rc_fill_done(f, c, status, f->ra.policy->keep_read);
+    }
+    ra_host_read_done(f, op->die);
+  }
   h->pending -= op->nsect;
   fop_release(f, tag);
   if (h->pending == 0) read_send(f, slot);
@@ -163,6 +221,7 @@ static void trim(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   hal_cost(HAL_COST_SECTOR, h->nsect);
   for (uint32_t i = 0; i < h->nsect; i++) wbuf_discard_lpa(f, h->lba + i);
+  if (f->ra.policy) ra_invalidate(f, h->lba, h->nsect);
   h->map_pending = 0;
   if (!f->demand) {
     for (uint32_t i = 0; i < h->nsect; i++) map_set(f, h->lba + i, NONE32);
@@ -195,7 +254,8 @@ void hcmd_trim_done(struct ftl *f, uint16_t slot) {
 }
 
 /* lpa lies in a trim whose map update is still pending. */
-static int trim_pending(const struct ftl *f, uint32_t lpa) {
+int hcmd_trim_pending(const struct ftl *f, uint32_t lpa) {
+  if (f->trim_head == NONE32) return 0;
   for (uint32_t t = f->trim_head; t != NONE32; t = f->hc[t].next)
     if (lpa - f->hc[t].lba < f->hc[t].nsect) return 1;
   return 0;
@@ -225,6 +285,7 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
   switch (op) {
     case SSD_HOP_READ:
       place_note_request(f, SSD_HOP_READ, h->lba, h->nsect);
+      if (f->ra.policy) ra_note_read(f, h->lba, h->nsect);
       f->reads_active++;
       h->waited = 0;
       h->map_pending = 0;
@@ -264,11 +325,15 @@ void hcmd_dma_done(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   if (h->state == HC_DMA_IN) {
     for (uint32_t i = 0; i < h->nsect; i++) wbuf_commit_sector(f, h->slot_of[i], h->lba + i, h->nsect);
+    if (f->ra.policy) ra_invalidate(f, h->lba, h->nsect);   /* the buffer serves them now */
     place_note_request(f, SSD_HOP_WRITE, h->lba, h->nsect);   /* after its placement */
     f->stats->host_write_sectors += h->nsect;
   } else if (h->state == HC_DMA_OUT) {
     for (uint32_t i = 0; i < h->nsect; i++) {
+      uint32_t c;
       if (h->slot_of[i] != NONE16) wbuf_unpin(f, h->slot_of[i]);
+      else if (f->ra.policy && (c = rc_entry_of(&f->ra.rc, h->sgl[i])) != NONE32)
+        rc_unpin(f, c, f->ra.policy->keep_read);
       else if (h->sgl[i] != f->zero_sector_addr) rbuf_free(f, h->sgl[i]);
     }
   } else {

@@ -296,7 +296,17 @@ struct ssd_fw_config {
   uint32_t combo_unit_blocks;  /* combo: MLC superblocks of logical space per unit of the
                                   unit-level MLC map (0: MLC page-mapped) */
   uint32_t combo_unit_extra;   /* combo: superblocks a unit may own beyond unit_blocks */
-  uint32_t rsvd[9];
+  uint32_t readahead;          /* SSD_RA_*: read cache and read-ahead policy */
+  uint32_t rc_sectors;         /* read cache, 4 KiB sectors */
+  uint32_t item_sectors;       /* read-ahead item: the analyser's address unit */
+  uint32_t pt_branches;        /* pattern analyser: m branches ... */
+  uint32_t pt_depth;           /* ... of n addresses at most */
+  uint32_t pt_seq_run;         /* sequential requests in a row that predict sequentially */
+  uint32_t pt_min_repeats;     /* times a branch was taken before it predicts */
+  uint32_t pt_bytes;           /* the analyser's DRAM budget */
+  uint32_t seq_window_sectors; /* seq: how far ahead of a sequential stream to read */
+  uint32_t seq_trigger;        /* seq: reads continuing the previous one before it starts */
+  uint32_t rsvd[3];
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -316,6 +326,11 @@ struct ssd_fw_config {
 #define SSD_PLACE_SLC_ONLY    2u   /* every host write to SLC first (a plain SLC cache) */
 #define SSD_PLACE_COMBO       3u   /* ComboFTL: small writes to SLC, data migrates after
                                       surviving combo_survivals SLC GCs */
+#define SSD_RA_NONE           0u   /* no read cache */
+#define SSD_RA_LRU            1u   /* LRU read cache */
+#define SSD_RA_DTREE          2u   /* decision-tree prediction, the predicted request only */
+#define SSD_RA_DTREE_LRU      3u   /* prediction into the LRU read cache */
+#define SSD_RA_SEQ            4u   /* next-N read-ahead of sequential streams */
 #define SSD_GC_GREEDY         0u
 #define SSD_GC_FIFO           1u
 #define SSD_GC_COST_BENEFIT   2u
@@ -389,6 +404,29 @@ struct ssd_fw_stats {
   uint64_t unit_gc_runs;        /* combo: MLC GCs a unit started because it owned its quota */
   uint32_t unit_map_bytes;      /* combo: DRAM of the unit table */
   uint32_t rsvd_place;
+  /* read cache and read-ahead (zero with ftl.readahead = none) */
+  uint64_t ra_hit_sectors;      /* host-read sectors found in the read cache ... */
+  uint64_t ra_late_hit_sectors; /* ... of them still on their way from flash (waited) */
+  uint64_t ra_miss_sectors;     /* host-read sectors read from flash for the host */
+  uint64_t ra_prefetch_sectors; /* sectors read ahead from flash ... */
+  uint64_t ra_prefetch_useful;  /* ... that the host read before they left the cache ... */
+  uint64_t ra_prefetch_wasted;  /* ... that left it unread (replaced, evicted, overwritten) */
+  uint64_t ra_prefetch_cancelled; /* read-ahead dropped before its flash read */
+  uint64_t ra_skipped_map_miss; /* not read ahead: translation page not cached */
+  uint64_t ra_predictions_tree; /* predictions by the analyser's tree ... */
+  uint64_t ra_predictions_seq;  /* ... and by a sequential rule */
+  uint64_t ra_invalidated_sectors; /* cached sectors a host write or trim invalidated */
+  uint64_t ra_reads_behind_prefetch; /* host reads sent to a die with a read-ahead in flight ... */
+  uint64_t ra_prefetch_delay_sum_ns; /* ... and how long the first of each waited for it */
+  uint64_t ra_tree_drops;       /* analyser root drops */
+  uint32_t ra_prefetch_delay_max_ns;
+  uint32_t ra_cache_sectors;
+  uint32_t ra_cache_bytes;      /* DRAM: read cache (sectors, entries, index, waiters) */
+  uint32_t ra_tree_bytes;       /*       pattern analyser (its fixed budget, used whole) */
+  uint32_t ra_tree_node_capacity;
+  uint32_t ra_tree_nodes;       /* nodes in the tree now ... */
+  uint32_t ra_tree_nodes_max;   /* ... and at most */
+  uint32_t rsvd_ra;
 };
 #endif
 #define SSD_FW_STATS_MAGIC    0x53544154u   /* "STAT" */

@@ -6,6 +6,9 @@
 
 extern "C" {
 #include "ftl-sw/hal/hal.h"
+extern "C" {
+#include "ftl-sw/readahead/pattern_tree.h"
+}
 }
 
 namespace ssdvp {
@@ -256,6 +259,36 @@ PlatformParams PlatformParams::from(const Config& c) {
   }
   f.idle_migration_us = c.get_double("ftl.idle_migration_us");
   f.idle_migration_free_ratio = c.get_double("ftl.idle_migration_free_ratio");
+  f.readahead = c.get_string("ftl.readahead");
+  {
+    const int64_t cache_kib = c.get_int("ftl.read_cache.kib"), item_kib = c.get_int("ftl.read_cache.item_kib");
+    if (item_kib % 4)
+      throw ConfigError(c.origin("ftl.read_cache.item_kib") + ": ftl.read_cache.item_kib = " +
+                        std::to_string(item_kib) + " is not a whole number of 4 KiB sectors");
+    if (f.readahead != "none" && item_kib > cache_kib)
+      throw ConfigError(c.origin("ftl.read_cache.kib") + ": ftl.read_cache.kib = " + std::to_string(cache_kib) +
+                        " is smaller than one item (ftl.read_cache.item_kib = " + std::to_string(item_kib) + ")");
+    f.read_cache_sectors = uint32_t(cache_kib / 4);
+    f.readahead_item_sectors = uint32_t(item_kib / 4);
+  }
+  f.pattern_branches = uint32_t(c.get_int("ftl.read_pattern.branches"));
+  f.pattern_depth = uint32_t(c.get_int("ftl.read_pattern.depth"));
+  f.pattern_sequential_run = uint32_t(c.get_int("ftl.read_pattern.sequential_run"));
+  f.pattern_min_repeats = uint32_t(c.get_int("ftl.read_pattern.min_repeats"));
+  f.pattern_bytes = uint32_t(c.get_int("ftl.read_pattern.memory_kib") * 1024);
+  if (f.readahead == "dtree" || f.readahead == "dtree-lru") {
+    const uint32_t nodes = pt_nodes_for(f.pattern_bytes);
+    for (const char* key : {"ftl.read_pattern.depth", "ftl.read_pattern.branches"}) {
+      const int64_t v = c.get_int(key);
+      if (v > int64_t(nodes))
+        throw ConfigError(c.origin(key) + ": " + key + " = " + std::to_string(v) + " is beyond the analyser's budget: " +
+                          "ftl.read_pattern.memory_kib = " + std::to_string(f.pattern_bytes / 1024) + " holds " +
+                          std::to_string(nodes) + " nodes of " + std::to_string(sizeof(pt_node)) +
+                          " bytes with their indexes");
+    }
+  }
+  f.seq_window_sectors = uint32_t(c.get_int("ftl.seq_readahead.window_kib") / 4);
+  f.seq_trigger = uint32_t(c.get_int("ftl.seq_readahead.trigger"));
   if (f.idle_migration_us > 0 && f.placement == "none")
     throw ConfigError(c.origin("ftl.idle_migration_us") +
                       ": ftl.idle_migration_us migrates SLC data to MLC: it needs ftl.placement "

@@ -113,6 +113,11 @@ struct FtlParams {
   uint32_t combo_hot_sectors = 0, combo_survivals = 0;   // 4 KiB sectors
   uint32_t combo_unit_blocks = 0, combo_unit_extra = 0;  // MLC superblocks
   double idle_migration_us = 0, idle_migration_free_ratio = 0;
+  std::string readahead;
+  uint32_t read_cache_sectors = 0, readahead_item_sectors = 0;
+  uint32_t pattern_branches = 0, pattern_depth = 0, pattern_sequential_run = 0, pattern_min_repeats = 0;
+  uint32_t pattern_bytes = 0;
+  uint32_t seq_window_sectors = 0, seq_trigger = 0;
 };
 
 struct PreconditionParams {
