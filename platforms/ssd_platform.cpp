@@ -443,6 +443,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
         {"predictions_tree", d(b.ra_predictions_tree, a.ra_predictions_tree)},
         {"predictions_sequential", d(b.ra_predictions_seq, a.ra_predictions_seq)},
         {"invalidated_sectors", d(b.ra_invalidated_sectors, a.ra_invalidated_sectors)},
+        {"invalidated_busy", b.ra_invalidated_busy - a.ra_invalidated_busy},
         {"reads_behind_prefetch", behind},
         {"prefetch_delay_us",
          {{"mean", behind ? double(d(b.ra_prefetch_delay_sum_ns, a.ra_prefetch_delay_sum_ns)) / double(behind) / 1e3 : 0.0},

@@ -62,6 +62,7 @@ void flash_submit(struct ftl *f, uint32_t tag, uint8_t opcode, uint32_t ppa, uin
     d->nsect = (uint16_t)g->spp;
   }
   f->fop[tag].die = die;
+  f->die_ops[die]++;
   f->fop[tag].ppa = ppa;
   f->fop[tag].nsect = nsect;
   f->fsub_pos.tail++;
@@ -83,6 +84,7 @@ static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
     hal_puts("fw: flash operation failed\n");
     hal_halt(0xF1A50000u | c->status);
   }
+  f->die_ops[f->fop[tag].die]--;
   switch (f->fop[tag].kind) {
     case FOP_HOST_READ: hcmd_read_done(f, tag, c->status); break;
     case FOP_HOST_PROG: wbuf_program_done(f, tag); break;

@@ -311,6 +311,7 @@ struct ftl {
   uint8_t  *sb_map;                /* holds translation pages (a translation block) */
   struct pool_state *pool;         /* [pools] */
   uint32_t *die_progs;             /* [dies] write-buffer programs queued on the die */
+  uint16_t *die_ops;               /* [dies] flash operations of any kind in flight on the die */
   struct place pl;                 /* SLC/MLC placement (place/placement.h) */
   uint32_t next_host_pool[PLACE_REGIONS];  /* round robin of host superpages, per region */
   uint32_t *gc_pools;              /* pools that are cleaning or below gc_low_blocks */

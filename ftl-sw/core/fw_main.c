@@ -95,6 +95,8 @@ static struct ftl *boot(void) {
 
   f->stats = fw_alloc(f, sizeof(struct ssd_fw_stats), 64);
   f->stats->magic = SSD_FW_STATS_MAGIC;
+  f->die_ops = fw_alloc(f, g->dies * 2u, 16);
+  for (uint32_t d = 0; d < g->dies; d++) f->die_ops[d] = 0;
   map_init(f);
   blocks_init(f);
   if (f->demand) dmap_init(f);

@@ -197,7 +197,6 @@ void hcmd_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
       uint32_t c = rc_entry_of(rc, h->sgl[k]);
       if (c != NONE32) rc_fill_done(f, c, status, f->ra.policy->keep_read);
     }
-    ra_host_read_done(f, op->die);
   }
   h->pending -= op->nsect;
   fop_release(f, tag);

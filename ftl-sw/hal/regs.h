@@ -426,7 +426,7 @@ struct ssd_fw_stats {
   uint32_t ra_tree_node_capacity;
   uint32_t ra_tree_nodes;       /* nodes in the tree now ... */
   uint32_t ra_tree_nodes_max;   /* ... and at most */
-  uint32_t rsvd_ra;
+  uint32_t ra_invalidated_busy; /* of ra_invalidated_sectors: being read (from flash or by the host) */
 };
 #endif
 #define SSD_FW_STATS_MAGIC    0x53544154u   /* "STAT" */

@@ -182,6 +182,7 @@ void rc_invalidate(struct ftl *f, uint32_t lpa, uint32_t n) {
       entry_free(f, i);
     } else {
       index_remove(c, i);        /* nobody finds it now; freed with its last pin */
+      f->stats->ra_invalidated_busy++;
     }
   }
 }

@@ -89,14 +89,12 @@ void ra_init(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   ra->q_head = fw_alloc(f, g->dies * 4u, 16);
   ra->q_tail = fw_alloc(f, g->dies * 4u, 16);
-  ra->die_host_reads = fw_alloc(f, g->dies * 2u, 16);
   ra->die_pf = fw_alloc(f, g->dies, 16);
   ra->die_wait_t0 = fw_alloc(f, g->dies * 8u, 16);
   ra->pf_sgl = fw_alloc(f, g->dies * g->spp * 4u, 16);
   ra->pf_entry = fw_alloc(f, g->dies * g->spp * 4u, 16);
   for (uint32_t d = 0; d < g->dies; d++) {
     ra->q_head[d] = ra->q_tail[d] = NONE32;
-    ra->die_host_reads[d] = 0;
     ra->die_pf[d] = 0;
     ra->die_wait_t0[d] = 0;
   }
@@ -189,14 +187,11 @@ void ra_read_sent(struct ftl *f) {
 
 void ra_host_read_submitted(struct ftl *f, uint32_t die) {
   struct readahead *ra = &f->ra;
-  ra->die_host_reads[die]++;
   if (ra->die_pf[die] && ra->die_wait_t0[die] == 0) {
     ra->die_wait_t0[die] = hal_now_ns() | 1u;
     f->stats->ra_reads_behind_prefetch++;
   }
 }
-
-void ra_host_read_done(struct ftl *f, uint32_t die) { f->ra.die_host_reads[die]--; }
 
 void ra_invalidate(struct ftl *f, uint32_t lpa, uint32_t n) { rc_invalidate(f, lpa, n); }
 
@@ -212,7 +207,8 @@ int ra_prefetch_step(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   int n = 0;
   for (uint32_t die = 0; die < g->dies && ra->queued; die++) {
-    if (ra->q_head[die] == NONE32 || ra->die_pf[die] || ra->die_host_reads[die]) continue;
+    /* Only to an idle die: a host read sent there next waits for this one read at most. */
+    if (ra->q_head[die] == NONE32 || f->die_ops[die]) continue;
     if (!flash_can_submit(f)) break;
     uint32_t *sgl = &ra->pf_sgl[die * g->spp], *ent = &ra->pf_entry[die * g->spp];
     uint32_t cnt = 0, first = NONE32, prev = NONE32;

@@ -19,9 +19,9 @@
  *                  ftl.seq_readahead.window_kib read ahead of the stream.
  * The analyser learns each read as it arrives; the prediction is read from flash while the
  * read's data goes to the host (the paper's overlap).  Read-ahead runs at lower priority
- * than host reads: a die gets a read-ahead only while it has no host read in flight, and
- * one at a time, so a host read arriving behind it waits for at most one flash read (the
- * firmware measures that wait: ra_prefetch_delay_*).  Sectors the write buffer holds,
+ * than everything else: a die gets a read-ahead only while it has no flash operation in
+ * flight (host, GC or map), one at a time, so a host read arriving behind it waits for at
+ * most that one flash read (the firmware measures the wait: ra_prefetch_delay_*).  Sectors the write buffer holds,
  * unmapped ones and (demand-based mapping) ones whose translation page is not cached are
  * not read ahead.
  * Leaves out: several streams (one analyser for all reads), read-ahead of data still in the
@@ -58,7 +58,6 @@ struct readahead {
   /* read-ahead waiting for its die, per die (FIFO of cache entries through qnext) */
   uint32_t *q_head, *q_tail;
   uint32_t queued;
-  uint16_t *die_host_reads;         /* host reads in flight on the die */
   uint8_t  *die_pf;                 /* a read-ahead in flight on the die */
   uint64_t *die_wait_t0;            /* when the first host read queued behind it (0: none) */
   uint32_t *pf_sgl, *pf_entry;      /* [die][spp]: the in-flight read-ahead's sectors */
@@ -70,9 +69,8 @@ void ra_init(struct ftl *f);
 void ra_note_read(struct ftl *f, uint32_t lba, uint32_t nsect);
 /* A host read's data starts going to the host: its prediction is read ahead now. */
 void ra_read_sent(struct ftl *f);
-/* Host reads submitted to / completed on a die (read-ahead waits while there are any). */
+/* A host read was sent to a die (measures its wait behind a read-ahead there). */
 void ra_host_read_submitted(struct ftl *f, uint32_t die);
-void ra_host_read_done(struct ftl *f, uint32_t die);
 /* Submits queued read-ahead where dies allow; returns work done. */
 int  ra_prefetch_step(struct ftl *f);
 void ra_prefetch_done(struct ftl *f, uint32_t tag, uint16_t status, uint64_t t_done);
