@@ -1,6 +1,7 @@
 // fio-like job options: see fio_config.h.
 #include "traces/fio_config.h"
 
+#include <algorithm>
 #include <limits>
 #include <string_view>
 
@@ -30,14 +31,27 @@ constexpr PatternName kPatterns[] = {
     {"randrw", FioPattern::RandReadWrite},
 };
 
-FioPattern parse_pattern(const SpecOptions& options) {
+// rw=NAME or, for the sequential patterns, rw=NAME:SKIP (fio's holes: SKIP bytes after each
+// request, a strided stream).
+FioPattern parse_pattern(const SpecOptions& options, uint64_t* skip) {
   const std::string_view value = options.text("rw").value_or("read");
+  const size_t colon = value.find(':');
+  const std::string_view name = value.substr(0, colon);
+  *skip = 0;
   for (const PatternName& entry : kPatterns) {
-    if (entry.name == value) return entry.pattern;
+    if (entry.name != name) continue;
+    if (colon != std::string_view::npos) {
+      if (is_random(entry.pattern)) options.fail("rw", "a skip (NAME:SKIP) is for sequential patterns only");
+      const auto bytes = parse_byte_size(value.substr(colon + 1));
+      if (!bytes || *bytes % kSector != 0)
+        options.fail("rw", "the skip after ':' must be a byte size, a multiple of 512");
+      *skip = *bytes;
+    }
+    return entry.pattern;
   }
   options.fail("rw",
                "unknown pattern (read, write, trim, rw, readwrite, randread, randwrite, "
-               "randtrim, randrw)");
+               "randtrim, randrw; sequential ones may add :SKIP)");
 }
 
 }  // namespace
@@ -71,7 +85,7 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
                              "io_size", "random_distribution", "seed", "align", "scramble"});
   const uint64_t capacity = context.capacity_bytes;
   FioConfig config;
-  config.pattern = parse_pattern(options);
+  config.pattern = parse_pattern(options, &config.skip);
 
   const RequestExtent extent = parse_request_extent(options, capacity, 4096);
   const uint64_t block_size = extent.block_size;
@@ -103,7 +117,7 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
     if (io_size < block_size) options.fail("io_size", "smaller than bs");
     config.requests_per_job = io_size / block_size;
   } else {
-    config.requests_per_job = config.size / numjobs / block_size;
+    config.requests_per_job = std::max<uint64_t>(1, config.size / numjobs / (block_size + config.skip));
   }
 
   config.align = options.bytes("align", block_size);

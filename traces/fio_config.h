@@ -36,6 +36,8 @@ struct FioConfig {
   uint32_t block_size = 4096;     // bs, bytes
   unsigned iodepth = 1;           // requests kept outstanding per job
   unsigned numjobs = 1;           // streams
+  uint64_t skip = 0;              // sequential patterns: bytes skipped after each request
+                                  // (rw=read:SKIP, fio's holes: a strided stream)
   uint64_t offset = 0;            // first byte of the range
   uint64_t size = 0;              // bytes in the range [offset, offset + size)
   unsigned read_percent = 50;     // rwmixread, mixed patterns only

@@ -55,14 +55,16 @@ std::optional<Request> FioWorkload::next(unsigned stream) {
     if (job.cursor + config_.block_size > config_.offset + config_.size)
       job.cursor = config_.offset;
     request.offset = job.cursor;
-    job.cursor += config_.block_size;
+    job.cursor += config_.block_size + config_.skip;
   }
   return request;
 }
 
 std::string FioWorkload::describe() const {
   std::ostringstream text;
-  text << "fio " << fio_pattern_name(config_.pattern) << " bs=" << config_.block_size
+  text << "fio " << fio_pattern_name(config_.pattern);
+  if (config_.skip) text << ":" << config_.skip;
+  text << " bs=" << config_.block_size
        << " iodepth=" << config_.iodepth << " numjobs=" << config_.numjobs
        << " offset=" << config_.offset << " size=" << config_.size
        << " io=" << config_.requests_per_job << "/job";

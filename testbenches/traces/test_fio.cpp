@@ -74,6 +74,19 @@ TEST(FioGenerator, SequentialWrapsAtTheEndOfTheRange) {
   EXPECT_EQ(job1, (std::vector<uint64_t>{8192, 12288, 0}));
 }
 
+// rw=read:SKIP (fio's holes): each request SKIP bytes after the end of the previous one;
+// the default amount covers the range once, with the holes.
+TEST(FioGenerator, SequentialSkipMakesAStride) {
+  const auto strided = make_workload("fio:rw=read:12k,bs=4k,size=64k", kContext);
+  std::vector<uint64_t> offsets;
+  for (const Request& request : drain(*strided)) offsets.push_back(request.offset);
+  EXPECT_EQ(offsets, (std::vector<uint64_t>{0, 16384, 32768, 49152}));
+  EXPECT_NE(strided->describe().find("fio read:12288 bs=4096"), std::string::npos);
+  EXPECT_THROW(make_workload("fio:rw=randread:4k", kContext), WorkloadError);
+  EXPECT_THROW(make_workload("fio:rw=read:100", kContext), WorkloadError);
+  EXPECT_THROW(make_workload("fio:rw=read:x", kContext), WorkloadError);
+}
+
 TEST(FioGenerator, RandomOffsetsAreAlignedAndInRange) {
   const auto workload =
       make_workload("fio:rw=randread,bs=8k,offset=1m,size=3m,align=4k,io=20000", kContext);
