@@ -20,7 +20,7 @@ TEST(FioValidation, RejectsEveryBadOption) {
        "io_size, random_distribution, seed, align, scramble)"},
       {"fio:rw=randomread",
        "rw=randomread: unknown pattern (read, write, trim, rw, readwrite, randread, randwrite, "
-       "randtrim, randrw)"},
+       "randtrim, randrw; sequential ones may add :SKIP)"},
       {"fio:bs", "'bs' is not key=value"},
       {"fio:bs=4k,bs=8k", "option 'bs' given twice"},
       {"fio:bs=0", "bs=0: block size must be a non-zero multiple of 512"},
