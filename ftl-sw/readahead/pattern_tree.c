@@ -77,8 +77,7 @@ static uint32_t node_new(struct pattern_tree *t, uint32_t addr, uint32_t parent)
   t->free_head = x->sibling;
   x->addr = addr;
   x->parent = parent;
-  x->child = x->sibling = x->deep = x->best = PT_NONE;
-  x->height = 0;
+  x->child = x->sibling = x->best = PT_NONE;
   x->follows = 1;
   chain_insert(t, &t->addr_hash[addr_key(t, addr)], n, 1);
   if (parent != PT_NONE) chain_insert(t, &t->child_hash[child_key(t, parent, addr)], n, 0);
@@ -125,7 +124,9 @@ static void subtree_free(struct pattern_tree *t, uint32_t top) {
 /* An address found no place: the root and every branch but the longest go; the longest
  * remaining branch is the main pattern now. */
 static void drop_root(struct pattern_tree *t) {
-  uint32_t r = t->root, keep = t->node[r].deep;
+  uint32_t r = t->root, keep = t->node[r].child;
+  if (keep != PT_NONE && t->node[keep].sibling != PT_NONE)   /* several: the deepest's */
+    for (keep = t->deepest; t->node[keep].parent != r;) keep = t->node[keep].parent;
   t->drops++;
   for (uint32_t c = t->node[r].child; c != PT_NONE;) {
     uint32_t next = t->node[c].sibling;
@@ -144,11 +145,14 @@ static void drop_root(struct pattern_tree *t) {
     node_free(t, r, 1);
     t->root = PT_NONE;
   }
+  /* The deepest node is on the kept branch: it stays the deepest. */
   if (t->cursor == PT_NONE) t->cursor = t->root;
 }
 
-static int can_extend(const struct pattern_tree *t, uint32_t c) {
-  return c != PT_NONE && t->free_head != PT_NONE && pt_depth_of(t, c) < t->depth &&
+/* The pattern at c may grow (a node aside): above depth n, and c a leaf or fewer than m
+ * branches. */
+static int may_grow(const struct pattern_tree *t, uint32_t c) {
+  return c != PT_NONE && pt_depth_of(t, c) < t->depth &&
          (t->node[c].child == PT_NONE || t->leaves < t->branches);
 }
 
@@ -160,12 +164,7 @@ static uint32_t add_child(struct pattern_tree *t, uint32_t c, uint32_t addr) {
   t->node[n].sibling = p->child;
   p->child = n;
   if (p->best == PT_NONE) p->best = n;
-  /* Each ancestor whose longest branch grew records it (stops where it did not). */
-  for (uint32_t x = n, up = c; up != PT_NONE; x = up, up = t->node[up].parent) {
-    if (t->node[up].height >= t->node[x].height + 1u) break;
-    t->node[up].height = t->node[x].height + 1u;
-    t->node[up].deep = x;
-  }
+  if (t->node[n].level > t->node[t->deepest].level) t->deepest = n;
   t->extends++;
   return n;
 }
@@ -189,7 +188,7 @@ void pt_note(struct pattern_tree *t, uint32_t addr, uint32_t len) {
   t->last_len = len;
   if (t->nnodes == 0) return;
   if (t->root == PT_NONE) {
-    t->root = t->cursor = node_new(t, addr, PT_NONE);
+    t->root = t->cursor = t->deepest = node_new(t, addr, PT_NONE);
     t->node[t->root].level = 0;
     t->leaves = 1;
     return;
@@ -207,19 +206,23 @@ void pt_note(struct pattern_tree *t, uint32_t addr, uint32_t len) {
     }
   }
   for (;;) {
-    if (can_extend(t, t->cursor)) {
-      t->cursor = add_child(t, t->cursor, addr);
-      return;
+    if (may_grow(t, t->cursor)) {
+      if (t->free_head != PT_NONE) {
+        t->cursor = add_child(t, t->cursor, addr);
+        return;
+      }
+      drop_root(t);                  /* the budget is spent: the oldest address makes room */
+    } else {
+      uint32_t n = find_shallowest(t, addr);
+      if (n != PT_NONE) {
+        t->cursor = n;
+        t->reentries++;
+        return;
+      }
+      drop_root(t);
     }
-    uint32_t n = find_shallowest(t, addr);
-    if (n != PT_NONE) {
-      t->cursor = n;
-      t->reentries++;
-      return;
-    }
-    drop_root(t);
     if (t->root == PT_NONE) {
-      t->root = t->cursor = node_new(t, addr, PT_NONE);
+      t->root = t->cursor = t->deepest = node_new(t, addr, PT_NONE);
       t->node[t->root].level = 0;
       t->leaves = 1;
       return;

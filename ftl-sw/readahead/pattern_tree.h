@@ -6,22 +6,24 @@
  *   - The tree is rooted at an address and holds at most `branches` (m) leaves and `depth`
  *     (n) levels.  The first n addresses form the main pattern, in order.
  *   - A cursor follows the input.  An address that is a child of the cursor follows it.
- *     Otherwise, while the pattern may grow (cursor above depth n, a node free, and the
- *     cursor a leaf or fewer than m branches), the address becomes a new child: a later
- *     pattern branches off the node where it diverges.  Otherwise the pattern ends: the
- *     cursor re-enters the tree at the shallowest node holding the address (a later
- *     pattern starting where the tree knows its first address), and if no node holds it,
- *     the root and all its branches but the longest are dropped: the longest remaining
- *     branch becomes the main pattern (repeated until the address finds a place).
+ *     Otherwise, while the pattern may grow (cursor above depth n, and the cursor a leaf or
+ *     fewer than m branches), the address becomes a new child: a later pattern branches off
+ *     the node where it diverges.  Otherwise the pattern ends: the cursor re-enters the tree
+ *     at the shallowest node holding the address (a later pattern starting where the tree
+ *     knows its first address), and if no node holds it, the root and all its branches but
+ *     the longest are dropped: the longest remaining branch becomes the main pattern
+ *     (repeated until the address finds a place).
  *   - Prediction: the cursor's most-followed child, once the input has taken that branch
  *     `min_repeats` times (a branch seen once is a guess; the paper leaves the choice open).
  *   - n consecutive sequential requests (here `sequential_run`, the paper's 200: each
  *     starting where the previous one ended) predict sequentially: the next request right
  *     after the last.
- * Memory: a fixed budget given at init (nodes plus two hash indexes), never more; when
- * nodes run out the pattern ends as at depth n.  note() and predict() cost O(1) expected
- * except for one upward walk on a new node (O(depth), keeping each node's longest branch)
- * and, on a root drop, the freeing of the dropped branches (each node is freed once).
+ * Memory: a fixed budget given at init (nodes plus two hash indexes), never more; a pattern
+ * that may grow when every node is used drops the root to make room (the tree keeps the
+ * most recent history that fits).  note() and predict() cost O(1) expected (hash lookups;
+ * re-entry looks at up to 64 nodes of an address); a root drop frees each dropped node once
+ * and, when the root has several branches, walks up from the deepest node to find the
+ * longest one (O(depth)).
  * Leaves out: weighting by recency, several roots (one tree per stream). */
 #ifndef SSDVP_READAHEAD_PATTERN_TREE_H
 #define SSDVP_READAHEAD_PATTERN_TREE_H
@@ -37,8 +39,6 @@ struct pt_node {
   uint32_t hnext, hprev;     /* chain of the child index: key (parent, addr) */
   uint32_t anext, aprev;     /* chain of the address index: key addr */
   uint32_t level;            /* depth = level - the root's level + 1 */
-  uint32_t height;           /* nodes on the longest path below it (a leaf: 0) */
-  uint32_t deep;             /* the child that path goes through */
   uint32_t best;             /* the most-followed child */
   uint32_t follows;          /* times the input went from the parent to this node */
 };
@@ -49,6 +49,8 @@ struct pattern_tree {
   uint32_t nnodes, free_head, used;
   uint32_t *child_hash, *addr_hash, hash_mask;
   uint32_t root, cursor, leaves;
+  uint32_t deepest;          /* the deepest node (the first to reach that level): the end of
+                                the longest branch */
   /* the sequential rule */
   uint32_t last_end;         /* address right after the last request */
   uint32_t seq_count;        /* requests in a row that started at last_end */

@@ -13,14 +13,18 @@ Parts (tags PART/.../POLICY):
           draws, docs/traces.md), RR = 0, 10, ..., 100, REQUESTS[scale] requests at QD 1.
           The paper's items are 512 B; a sector, the smallest read here, is 4 KiB, so an item is
           one 4 KiB request and the cache holds 512 of them (the paper: 4,096).
-  mixes   traces/samples/* (every shipped trace, replayed at their own times) and the fio
-          streams of FIO at QD 1 and 32.
+  mixes   traces/samples/* (every shipped trace, replayed at their own times), a loop (the same
+          LOOP_SECTORS random 4 KiB reads over and over, one every 100 us: a repeated pattern
+          larger than the cache, the analyser's case), and the fio streams of FIO at QD 1 and 32.
+  tree    dTree+LRU with smaller analysers, m = n = TREE_SIZES, on the loop and on RR 50.
 Checks (the rr part): LRU 0 % at RR 0 and 40 ... 50 % at RR 100 (the paper: 45.55 %); dTree at
 least 1 - 250 / requests at RR 0 (the paper: 99.8 % of 100,000: 200 misses before its
 sequential rule holds) and under 1 % at RR 100; dTree+LRU within 0.5 point of the better of
 the two at every RR (the paper: best at every RR).
 Leaves out the report (readahead_report.py).
 """
+from pathlib import Path
+
 from ..runspec import ROOT, RunSpec
 from . import Experiment, Finding, register, run_errors
 
@@ -38,7 +42,11 @@ FIO = {  # name: spec without iodepth and io
     "mixed": "rr:ratio=30,bs=4k",
 }
 QDS = [1, 32]
-PARTS = ["rr", "mixes"]
+LOOP_SECTORS = 2048          # 8 MiB: four times the cache
+LOOP_PASSES = {"full": 10, "scaled": 5}
+LOOP_GAP_NS = 100000
+TREE_SIZES = [4096, 512, 64, 8]
+PARTS = ["rr", "mixes", "tree"]
 CHECKED = ["rr"]
 
 
@@ -46,9 +54,27 @@ def rr_workload(scale, rr):
     return f"rr:ratio={rr},bs=4k,requests={REQUESTS[scale]},seed=1"
 
 
-def mix_workloads(scale):
-    """{name: workload} of the mixes part."""
+def loop_trace(workdir, scale):
+    """Writes (if changed) the loop trace for a scale into workdir/traces and returns its path:
+    DiskSim ASCII (time_ns device lba_512 size_512 1=read), LOOP_SECTORS distinct random 4 KiB
+    sectors of the first GiB read in the same order LOOP_PASSES[scale] times."""
+    import random
+    rng = random.Random(12)
+    order = rng.sample(range(262144), LOOP_SECTORS)
+    lines = [f"{(p * LOOP_SECTORS + i) * LOOP_GAP_NS} 0 {s * 8} 8 1"
+             for p in range(LOOP_PASSES[scale]) for i, s in enumerate(order)]
+    path = Path(workdir) / "traces" / f"loop-{scale}.trace"
+    text = "\n".join(lines) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+    return path
+
+
+def mix_workloads(scale, workdir=None):
+    """{name: workload} of the mixes part (the loop only with a workdir to write it into)."""
     out = {f"trace-{name}": f"trace:{ROOT / path}" for name, path in TRACES.items()}
+    out["loop"] = f"trace:{loop_trace(workdir, scale)}" if workdir else "trace:loop"
     n = MIX_REQUESTS[scale]
     for name, spec in FIO.items():
         for qd in QDS:
@@ -57,17 +83,28 @@ def mix_workloads(scale):
     return out
 
 
-def spec(workload, policy, tag):
+def spec(workload, policy, tag, tree=None):
     settings = [("ftl.readahead", policy), ("precondition.overwrite", 0.0)]
-    return RunSpec(PLATFORM, workload, [(k, v, "readahead experiment") for k, v in settings], ("ftl.readahead",), 0, tag)
+    swept = ("ftl.readahead",)
+    if tree:
+        settings += [("ftl.read_pattern.branches", tree), ("ftl.read_pattern.depth", tree)]
+        swept += ("ftl.read_pattern.depth",)
+    return RunSpec(PLATFORM, workload, [(k, v, "readahead experiment") for k, v in settings], swept, 0, tag)
 
 
-def runs(scale, parts):
+def tree_workloads(scale, workdir=None):
+    return {"loop": mix_workloads(scale, workdir)["loop"], "rr50": rr_workload(scale, 50)}
+
+
+def runs(scale, parts, workdir=None):
     out = []
     if "rr" in parts:
         out += [spec(rr_workload(scale, rr), p, f"rr/{rr}/{p}") for rr in RRS[scale] for p in POLICIES]
     if "mixes" in parts:
-        out += [spec(w, p, f"mixes/{name}/{p}") for name, w in mix_workloads(scale).items() for p in POLICIES]
+        out += [spec(w, p, f"mixes/{name}/{p}") for name, w in mix_workloads(scale, workdir).items() for p in POLICIES]
+    if "tree" in parts:
+        out += [spec(w, "dtree-lru", f"tree/{name}/m{m}", m) for name, w in tree_workloads(scale, workdir).items()
+                for m in TREE_SIZES]
     return out
 
 
@@ -132,10 +169,10 @@ class Readahead(Experiment):
     title = "Predictive read-ahead: LRU, dTree, dTree+LRU and next-N"
     parts = PARTS
     checked = CHECKED
-    schemes = POLICIES
+    schemes = POLICIES + [f"m{m}" for m in TREE_SIZES]
 
     def runs(self, scale, parts=None):
-        return runs(scale, parts or PARTS)
+        return runs(scale, parts or PARTS, self.workdir or ROOT / "build" / "readahead-work")
 
     def expected_tags(self, parts):
         return expected_tags(parts)

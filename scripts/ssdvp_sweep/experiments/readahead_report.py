@@ -9,8 +9,8 @@ Leaves out running and checking (readahead.py). Needs matplotlib (Debian's, thro
 from datetime import date
 from pathlib import Path
 
-from .readahead import (FIO, POLICIES, QDS, REQUESTS, RRS, Readahead, check_figures, hit, mix_workloads, num,
-                        rr_scale, rr_workload)
+from .readahead import (FIO, LOOP_PASSES, LOOP_SECTORS, POLICIES, QDS, REQUESTS, RRS, TREE_SIZES, Readahead,
+                        check_figures, hit, mix_workloads, num, rr_scale, rr_workload, tree_workloads)
 
 NAMES = {"none": "no cache", "lru": "LRU", "dtree": "dTree", "dtree-lru": "dTree+LRU", "seq": "next-N (seq)"}
 STYLE = {"none": ("grey", ":"), "lru": ("tab:blue", "-"), "dtree": ("tab:orange", "-"),
@@ -87,6 +87,38 @@ def mixes_table(results, scale):
                 f"{int(num(r, 'ftl.flash_reads')):,} | {int(num(r, 'readahead.prefetch_sectors')):,} | "
                 f"{int(num(r, 'readahead.prefetch_wasted')):,} | {delay_text} |")
     return out
+
+
+def tree_table(results, scale):
+    names = list(tree_workloads(scale))
+    out = ["| m = n | " + " | ".join(f"{w}: hit ratio | {w}: tree predictions | {w}: root drops" for w in names) + " |",
+           "|---|" + "---|---|---|" * len(names)]
+    for m in TREE_SIZES:
+        cells = []
+        for w in names:
+            r = results.get(f"tree/{w}/m{m}")
+            cells += ["—"] * 3 if r is None else [f"{100 * hit(r):.1f} %", f"{int(num(r, 'readahead.predictions_tree')):,}",
+                                                  f"{int(num(r, 'readahead.tree_drops')):,}"]
+        out.append(f"| {m} | " + " | ".join(cells) + " |")
+    return out
+
+
+def loop_lines(results, scale):
+    def r(p):
+        return results.get(f"mixes/loop/{p}")
+    if any(r(p) is None for p in POLICIES):
+        return []
+    passes = LOOP_PASSES[scale]
+    return [
+        f"* **The loop** ({LOOP_SECTORS:,} random sectors, 8 MiB, read in the same order {passes} times) is the "
+        "analyser's case and LRU's worst: the loop is four times the cache, so LRU evicts every sector before "
+        f"its next use ({100 * hit(r('lru')):.1f} %). The tree grows one pattern through the first two passes "
+        "(a pattern may grow to n = 4096 addresses), then re-enters at the loop's first address and follows "
+        f"its own branch: dTree {100 * hit(r('dtree')):.1f} %, dTree+LRU {100 * hit(r('dtree-lru')):.1f} % "
+        f"(at most {(passes - 2) / passes:.0%}: the passes after the first two); next-N sees no sequential "
+        f"stream ({100 * hit(r('seq')):.1f} %). Read latency p50: {num(r('none'), 'ops.read.latency_us.p50'):.0f} µs "
+        f"without a cache, {num(r('dtree-lru'), 'ops.read.latency_us.p50'):.0f} µs with dTree+LRU (the reads "
+        "arrive 100 µs apart, so the read-ahead has landed when they come)."]
 
 
 def why(results, scale):
@@ -176,6 +208,17 @@ def page(results, scale, findings, errors):
             "would be a different analyser.",
             "* At QD 32 the sequential stream's next requests are already queued when a prediction is made; "
             "read-ahead skips sectors already being read, so it reads little and hits through requests in flight.",
+        ] + loop_lines(results, scale)
+    if any(t.startswith("tree/") for t in results):
+        lines += [
+            "", "## Smaller analysers", "",
+            "dTree+LRU with m = n = 4096 (the paper's) and smaller trees, on the loop and on RR 50 (the analyser's "
+            "DRAM budget stays 1 MiB: 16,384 nodes):", ""] + tree_table(results, scale) + [
+            "",
+            "A pattern ends only when it is n long (or the tree has m branches), so a smaller n makes patterns "
+            "end, and the cursor re-enter, sooner. On RR 50 no size helps: the tree learns whole address "
+            "sequences from its root, and random jumps rarely repeat one; a small tree is a window of the last n "
+            "addresses (each new address drops the root), too short to see a jump twice.",
         ]
     lines += [
         "", "## Checks in the test suite", "",
