@@ -1,5 +1,6 @@
 /* Read buffers: a pool of 4 KiB DRAM slots that flash reads land in before the host DMA.
- * Leaves out: a read cache (the read-ahead issue adds one). */
+ * With ftl.readahead a host read lands in the read cache instead (readahead/read_cache.h) and
+ * uses these only when every cache entry is pinned. */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
