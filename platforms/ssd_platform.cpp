@@ -278,6 +278,7 @@ SsdPlatform::Snapshot SsdPlatform::snapshot() {
   s.link_busy_ps[0] = hif_->link().busy_ps(PcieLink::HostToDevice);
   s.link_busy_ps[1] = hif_->link().busy_ps(PcieLink::DeviceToHost);
   s.dram_busy_ps = dram_->busy_ps();
+  s.queue_commands = hif_->commands_per_queue();
   s.uncorrectable_sectors = fctl_->uncorrectable_sectors();
   for (const FirmwareCore* c : cores_)
     s.cores.push_back({c->busy_time().to_seconds(), c->idle_time().to_seconds(), c->host_seconds_executing(),
@@ -366,6 +367,35 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   r["total"] = {{"requests", total_req},
                 {"iops", sim > 0 ? double(total_req) / sim : 0.0},
                 {"mbps", sim > 0 ? double(total_bytes) / sim / 1e6 : 0.0}};
+
+  {
+    // Host threads and the queues their CPUs submitted on.
+    auto op_json = [sim](const OpStats& o) {
+      const auto& h = o.latency;
+      return json{{"requests", o.requests},
+                  {"mbps", sim > 0 ? double(o.bytes) / sim / 1e6 : 0.0},
+                  {"errors", o.errors},
+                  {"latency_us",
+                   {{"mean", h.mean() / 1e3}, {"p50", double(h.percentile(50)) / 1e3},
+                    {"p99", double(h.percentile(99)) / 1e3}, {"max", double(h.max()) / 1e3}}}};
+    };
+    json threads = json::array();
+    for (unsigned t = 0; t < driver_->threads(); t++) {
+      const HostDriver::ThreadInfo info = driver_->thread_info(t);
+      json th = {{"thread", t}, {"cpu", info.cpu}, {"queue", info.queue},
+                 {"requests", info.read->requests + info.write->requests}};
+      if (info.read->requests) th["read"] = op_json(*info.read);
+      if (info.write->requests) th["write"] = op_json(*info.write);
+      threads.push_back(th);
+    }
+    r["threads"] = threads;
+    // Commands fetched per queue in the measured window (the end snapshot is taken before the
+    // final flush).
+    std::vector<uint64_t> per_queue(p_.host.queues, 0);
+    for (size_t q = 0; q < per_queue.size() && q < end.queue_commands.size() && q < st.queue_commands.size(); q++)
+      per_queue[q] = end.queue_commands[q] - st.queue_commands[q];
+    r["host"] = {{"cpus", p_.host.cpus}, {"queues", p_.host.queues}, {"commands_per_queue", per_queue}};
+  }
 
   const ssd_fw_stats& a = st.fw;
   const ssd_fw_stats& b = end.fw;
@@ -570,9 +600,9 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   }
   json statuses = json::object();
   for (const auto& [s, n] : driver_->error_statuses()) statuses[std::to_string(s)] = n;
-  r["host"] = {{"unaligned_requests", driver_->unaligned_requests()},
-               {"folded_requests", driver_->folded_requests()},
-               {"error_statuses", statuses}};
+  r["host"]["unaligned_requests"] = driver_->unaligned_requests();
+  r["host"]["folded_requests"] = driver_->folded_requests();
+  r["host"]["error_statuses"] = statuses;
   return r;
 }
 

@@ -67,6 +67,7 @@ class SsdPlatform {
     std::vector<uint64_t> die_busy_ps, channel_busy_ps;
     uint64_t link_busy_ps[2] = {0, 0}, dram_busy_ps = 0, uncorrectable_sectors = 0;
     std::vector<uint64_t> die_erases, die_programmed;
+    std::vector<uint64_t> queue_commands;   // fetched per submission queue
     struct Core {
       double busy_s = 0, idle_s = 0, host_s = 0;
       uint64_t wakeups = 0, mmio = 0, instructions = 0, quanta = 0;

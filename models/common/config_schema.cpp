@@ -17,7 +17,9 @@ const std::vector<KeySpec>& config_schema() {
       {"platform.name", K::String, "\"default\"", 0, 0, nullptr, "Name printed in the summary and the JSON."},
 
       // ---------------------------------------------------------------- host
-      {"host.queues", K::Int, "8", 1, 64, nullptr, "NVMe-like submission/completion queue pairs. Stream s of the workload uses queue s mod queues."},
+      {"host.queues", K::Int, "8", 1, 64, nullptr, "NVMe-like submission/completion queue pairs. As Linux blk-mq maps CPUs to hardware queues, host CPU c submits on queue c mod queues."},
+      {"host.cpus", K::Int, "0", 0, 1024, nullptr, "Host CPUs the workload's threads run on (0: as many as host.queues, one queue per CPU). A thread's commands go to the queue of the CPU it runs on at the time."},
+      {"host.thread_cpus", K::String, "\"\"", 0, 0, nullptr, "The CPU each host thread (workload stream, e.g. fio job) starts on, as a comma list with one entry per thread (\"0,0,1,1\"); empty: thread t on CPU t mod host.cpus."},
       {"host.queue_entries", K::Int, "1024", 2, 65536, nullptr, "Entries per submission queue (the host never has more than queue_entries-1 commands outstanding on a queue)."},
       {"host.link_mbps", K::Double, "3938", 1, kInf, nullptr, "PCIe link bandwidth per direction, MB/s (10^6 B/s). 3938 = Gen3 x4."},
       {"host.link_latency_ns", K::Double, "500", 0, kInf, nullptr, "One-way PCIe latency (TLP through root complex and controller), ns."},

@@ -74,6 +74,30 @@ PlatformParams PlatformParams::from(const Config& c) {
   HostParams& h = p.host;
   h.queues = uint32_t(c.get_int("host.queues"));
   h.queue_entries = uint32_t(c.get_int("host.queue_entries"));
+  h.cpus = uint32_t(c.get_int("host.cpus"));
+  if (h.cpus == 0) h.cpus = h.queues;
+  {
+    const std::string list = c.get_string("host.thread_cpus");
+    std::stringstream in(list);
+    std::string item;
+    while (!list.empty() && std::getline(in, item, ',')) {
+      size_t used = 0;
+      unsigned long cpu = 0;
+      try {
+        cpu = std::stoul(item, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != item.size())
+        throw ConfigError(c.origin("host.thread_cpus") + ": host.thread_cpus = \"" + list + "\": '" + item +
+                          "' is not a CPU number");
+      if (cpu >= h.cpus)
+        throw ConfigError(c.origin("host.thread_cpus") + ": host.thread_cpus = \"" + list + "\" binds a thread to CPU " +
+                          std::to_string(cpu) + ", but the host has " + std::to_string(h.cpus) +
+                          " (host.cpus, 0 .. " + std::to_string(h.cpus - 1) + ")");
+      h.thread_cpus.push_back(uint32_t(cpu));
+    }
+  }
   h.link_mbps = c.get_double("host.link_mbps");
   h.link_latency = sc_time(c.get_double("host.link_latency_ns"), SC_NS);
   h.irq = sc_time(c.get_double("host.irq_ns"), SC_NS);

@@ -73,6 +73,8 @@ struct ChannelParams {
 
 struct HostParams {
   uint32_t queues = 0, queue_entries = 0;
+  uint32_t cpus = 0;                     // host CPUs (host.cpus; 0 in the TOML = queues)
+  std::vector<uint32_t> thread_cpus;     // CPU of each thread at the start; empty: t mod cpus
   double link_mbps = 0;
   sc_core::sc_time link_latency, irq, submit;
   uint32_t tlp_overhead_bytes = 0;

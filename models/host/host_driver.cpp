@@ -87,9 +87,24 @@ void HostDriver::main_thread() {
     report_fatal(e.what());
     return;
   }
-  streams_ = std::vector<Stream>(wl_->streams());
+  const unsigned nthreads = wl_->streams();
+  if (nthreads > kMaxThreads) {
+    report_fatal("workload '" + wl_->describe() + "' has " + std::to_string(nthreads) +
+                 " streams (numjobs, or a trace's streams): the host model runs at most " +
+                 std::to_string(kMaxThreads) + " threads");
+    return;
+  }
+  if (!p_.thread_cpus.empty() && p_.thread_cpus.size() != nthreads) {
+    report_fatal("host.thread_cpus names " + std::to_string(p_.thread_cpus.size()) + " CPUs, but workload '" +
+                 wl_->describe() + "' runs " + std::to_string(nthreads) + " threads: one CPU per thread");
+    return;
+  }
+  streams_ = std::vector<Stream>(nthreads);
+  queue_threads_.assign(p_.queues, {});
   for (unsigned s = 0; s < streams_.size(); s++) {
-    streams_[s].queue = uint16_t(s % p_.queues);
+    streams_[s].cpu = p_.thread_cpus.empty() ? s % p_.cpus : p_.thread_cpus[s];
+    streams_[s].queue = uint16_t(queue_of_cpu(streams_[s].cpu));
+    queue_threads_[streams_[s].queue].push_back(s);
     sc_core::sc_spawn(sc_bind(&HostDriver::stream_thread, this, s), sc_core::sc_gen_unique_name("stream"));
   }
   if (o_.precondition && (o_.precond.fill > 0 || o_.precond.overwrite > 0)) {
@@ -205,7 +220,7 @@ void HostDriver::issue(Request* rq, sc_time& delay) {
     hif_.submit(&c);
   }
   issued_++;
-  queue_outstanding_[streams_[rq->stream].queue] += uint32_t(rq->cmds.size());
+  for (const HostCommand& c : rq->cmds) queue_outstanding_[c.queue]++;
   streams_[rq->stream].outstanding++;
 }
 
@@ -376,16 +391,44 @@ void HostDriver::request_done(Request* rq) {
     }
   }
   Stream& s = streams_[rq->stream];
-  s.outstanding--;
-  queue_outstanding_[s.queue] -= uint32_t(rq->cmds.size());
-  // Every stream on this queue may have been waiting for room in it.  Closed-loop streams
-  // refill at once (no host think time); open-loop ones wake their thread.
-  for (size_t i = s.queue; i < streams_.size(); i += p_.queues) {
-    if (wl_->closed_loop() && started_) pump(unsigned(i));
-    else streams_[i].wake.notify(sc_core::SC_ZERO_TIME);
+  OpStats* mine = rq->req.op == Op::Read ? &s.read : rq->req.op == Op::Write ? &s.write : nullptr;
+  if (mine) {
+    mine->requests++;
+    mine->bytes += uint64_t(rq->nsect) * 4096;
+    if (!ok) mine->errors++;
+    mine->latency.record(latency_ns);
   }
+  s.outstanding--;
+  const uint16_t queue = rq->cmds.front().queue;
+  for (const HostCommand& c : rq->cmds) queue_outstanding_[c.queue]--;
+  // Every thread submitting on this queue may have been waiting for room in it (the request's
+  // own thread too, wherever it runs now).  Closed-loop threads refill at once (no host think
+  // time); open-loop ones wake.
+  auto refill = [this](unsigned t) {
+    if (wl_->closed_loop() && started_) pump(t);
+    else streams_[t].wake.notify(sc_core::SC_ZERO_TIME);
+  };
+  if (s.queue != queue) refill(rq->stream);
+  for (unsigned t : queue_threads_[queue]) refill(t);
   free_.push_back(rq);
   if ((++done_ & 4095) == 0) progress();
+}
+
+HostDriver::ThreadInfo HostDriver::thread_info(unsigned t) const {
+  const Stream& s = streams_.at(t);
+  return ThreadInfo{s.cpu, s.queue, &s.read, &s.write};
+}
+
+void HostDriver::set_thread_cpu(unsigned t, uint32_t cpu) {
+  if (cpu >= p_.cpus)
+    throw std::out_of_range("thread " + std::to_string(t) + " moved to CPU " + std::to_string(cpu) + " of " +
+                            std::to_string(p_.cpus) + " (host.cpus)");
+  Stream& s = streams_.at(t);
+  auto& from = queue_threads_[s.queue];
+  from.erase(std::find(from.begin(), from.end(), t));
+  s.cpu = cpu;
+  s.queue = uint16_t(queue_of_cpu(cpu));
+  queue_threads_[s.queue].push_back(t);
 }
 
 void HostDriver::progress() {

@@ -1,7 +1,8 @@
 // Host workload driver: the host side of the NVMe-like interface.
 //
-// Models: one host thread per workload stream (job), each bound to submission queue
-// stream mod host.queues; closed loop (keep the stream's queue depth outstanding) or open loop
+// Models: one host thread per workload stream (job), each running on a host CPU (host.cpus;
+// host.thread_cpus, else thread t on CPU t mod cpus; set_thread_cpu moves it at run time) and
+// submitting on that CPU's queue (CPU c: queue c mod host.queues, as blk-mq maps them); closed loop (keep the stream's queue depth outstanding) or open loop
 // (submit at the trace's arrival times, scaled); requests split into commands of at most
 // host.max_transfer_kib, as a block layer does; requests turned into 4 KiB sectors (aligned
 // outward, counted) and folded into the capacity when configured; one doorbell per batch of
@@ -9,7 +10,9 @@
 // to completion; every read checked by the IntegrityChecker; every request's outcome held to
 // the error contract (see Outcomes).  Before the workload it waits
 // for the firmware, then preconditions the drive with the vendor command.
-// Leaves out: host CPU contention, the OS block layer's merging and scheduling.
+// Per-thread figures (requests, bytes, latency of reads and writes) for run.json.
+// Leaves out: host CPU contention (a CPU runs any number of threads at no cost), the OS block
+// layer's merging and scheduling.
 #pragma once
 
 #include <systemc>
@@ -89,6 +92,21 @@ class HostDriver : public sc_core::sc_module {
   uint64_t unaligned_requests() const { return unaligned_; }
   uint64_t folded_requests() const { return folded_; }
   const std::vector<std::pair<uint16_t, uint64_t>>& error_statuses() const { return status_counts_; }
+
+  // Host threads (one per workload stream): where each runs and what it did.
+  static constexpr unsigned kMaxThreads = 4096;
+  struct ThreadInfo {
+    uint32_t cpu = 0;
+    uint16_t queue = 0;
+    const OpStats* read = nullptr;
+    const OpStats* write = nullptr;
+  };
+  unsigned threads() const { return unsigned(streams_.size()); }
+  ThreadInfo thread_info(unsigned t) const;
+  // Moves thread t to `cpu` (its later commands go to that CPU's queue; those in flight finish
+  // on the queue they were sent on).
+  void set_thread_cpu(unsigned t, uint32_t cpu);
+  uint32_t queue_of_cpu(uint32_t cpu) const { return cpu % p_.queues; }
   double wall_seconds() const;
   // Wall time of the measured phase (after preconditioning).
   double measured_wall_seconds() const { return measured_wall_s_; }
@@ -99,7 +117,9 @@ class HostDriver : public sc_core::sc_module {
  private:
   struct Request;
   struct Stream {
-    uint16_t queue = 0;
+    uint32_t cpu = 0;
+    uint16_t queue = 0;                         // the queue of its CPU
+    OpStats read, write;
     uint32_t outstanding = 0;
     bool exhausted = false, finished = false;
     std::optional<workload::Request> pending;   // fetched from the workload, not yet issued
@@ -132,6 +152,7 @@ class HostDriver : public sc_core::sc_module {
   std::vector<std::unique_ptr<Request>> pool_;
   std::vector<Request*> free_;
   std::vector<uint32_t> queue_outstanding_;
+  std::vector<std::vector<unsigned>> queue_threads_;   // threads whose CPU submits on the queue
   OpStats stats_[4];
   OpStats read_waits_[kReadWaitClasses];
   std::vector<std::pair<uint16_t, uint64_t>> status_counts_;

@@ -25,6 +25,7 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostParams& p, 
       link_(p),
       events_(events),
       sq_(p.queues),
+      queue_commands_(p.queues, 0),
       slots_(SSD_HOST_SLOTS) {
   for (uint32_t s = SSD_HOST_SLOTS; s-- > 0;) free_slots_.push_back(uint16_t(s));
 }
@@ -98,6 +99,7 @@ void HostInterface::deliver(const std::vector<HostCommand*>& cmds) {
     e->slot = uint16_t(c->user & 0xFFFF);
     e->opcode = c->opcode;
     e->queue = uint8_t(c->queue);
+    queue_commands_[c->queue]++;
     e->nsect = c->nsect;
     e->lba_lo = uint32_t(c->lba);
     e->lba_hi = uint32_t(c->lba >> 32);

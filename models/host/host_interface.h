@@ -63,6 +63,8 @@ class HostInterface : public MmioDevice {
   uint64_t namespace_sectors() const { return nsectors_; }
 
   PcieLink& link() { return link_; }
+  // Commands the controller fetched from each submission queue so far.
+  const std::vector<uint64_t>& commands_per_queue() const { return queue_commands_; }
 
  protected:
   uint32_t read32(uint32_t offset, sc_core::sc_time& delay) override;
@@ -103,6 +105,7 @@ class HostInterface : public MmioDevice {
   sc_core::sc_event ready_;
 
   std::vector<std::deque<HostCommand*>> sq_;   // submitted, doorbell not yet seen
+  std::vector<uint64_t> queue_commands_;       // fetched, per submission queue
   std::deque<HostCommand*> fetch_queue_;        // doorbell seen, waiting for a slot
   std::vector<Slot> slots_;
   std::vector<uint16_t> free_slots_;
