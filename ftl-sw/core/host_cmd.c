@@ -73,7 +73,7 @@ static int read_try(struct ftl *f, uint16_t slot) {
   for (uint32_t i = 0; i < h->nsect; i++) {
     uint32_t lpa = h->lba + i;
     if (wbuf_lookup(f, lpa) != NONE32) continue;
-    if (f->trim_head != NONE32 && hcmd_trim_pending(f, lpa)) continue;
+    if (hcmd_trim_pending(f, lpa)) continue;
     if (rc) {
       uint32_t c = rc_lookup(rc, lpa);
       if (c != NONE32 && !(rc->e[c].flags & RC_QUEUED)) {   /* cached, or on its way */
@@ -112,7 +112,7 @@ static int read_try(struct ftl *f, uint16_t slot) {
       run_tag = NONE32;
       continue;
     }
-    const int trimmed = f->trim_head != NONE32 && hcmd_trim_pending(f, lpa);
+    const int trimmed = hcmd_trim_pending(f, lpa);
     uint32_t c = rc && !trimmed ? rc_lookup(rc, lpa) : NONE32;
     if (c != NONE32 && !(rc->e[c].flags & RC_QUEUED)) {
       /* In the read cache: there already, or on its way (wait for that read). */
@@ -142,7 +142,7 @@ static int read_try(struct ftl *f, uint16_t slot) {
     if (rc) {
       /* Through the read cache: a read-ahead still queued becomes this read's own. */
       if (c != NONE32) ra_take_queued(f, c);
-      else c = rc_alloc(f, lpa, RC_DEMAND);
+      else c = rc_alloc(f, lpa, 0);
       f->stats->ra_miss_sectors++;
     }
     if (c != NONE32) {

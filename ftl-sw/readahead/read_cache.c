@@ -118,12 +118,6 @@ uint32_t rc_alloc(struct ftl *f, uint32_t lpa, uint8_t flags) {
   return i;
 }
 
-void rc_touch(struct read_cache *c, uint32_t i) {
-  if (c->lru_head == i) return;
-  lru_unlink(c, i);
-  lru_push_head(c, i);
-}
-
 void rc_pin(struct read_cache *c, uint32_t i) {
   struct rc_entry *e = &c->e[i];
   if (e->pins++ == 0 && e->state == RC_VALID) lru_unlink(c, i);

@@ -22,8 +22,7 @@ struct ftl;
 enum rc_state { RC_FREE = 0, RC_FILLING, RC_VALID };
 #define RC_PREFETCHED  0x01u   /* read ahead, the host has not read it yet */
 #define RC_STALE       0x02u   /* invalidated while pinned: freed with the last pin */
-#define RC_DEMAND      0x04u   /* filled by a host read (not read ahead) */
-#define RC_QUEUED      0x08u   /* read-ahead waiting for its die (readahead.c's queue) */
+#define RC_QUEUED      0x04u   /* read-ahead waiting for its die (readahead.c's queue) */
 
 struct rc_entry {
   uint32_t lpa;
@@ -66,7 +65,6 @@ uint32_t rc_lookup(const struct read_cache *c, uint32_t lpa);
 /* A FILLING entry for lpa, pinned once (the fill): a free one or the LRU one replaced;
  * NONE32 if every entry is pinned.  *evicted_unused tells that an unread prefetch went. */
 uint32_t rc_alloc(struct ftl *f, uint32_t lpa, uint8_t flags);
-void rc_touch(struct read_cache *c, uint32_t i);    /* VALID, unpinned: most recently used */
 void rc_pin(struct read_cache *c, uint32_t i);
 /* Drops one pin; keep = 0 frees the entry once unpinned (the policy does not keep it),
  * as does a stale entry; else it becomes the most recently used. */

@@ -53,10 +53,6 @@ static const struct ra_policy ra_policies[] = {
     [SSD_RA_SEQ] = {"seq", 0, 0, seq_note},
 };
 
-uint32_t ra_dram_bytes(const struct ftl *f) {
-  return f->stats->ra_cache_bytes + f->stats->ra_tree_bytes;
-}
-
 void ra_init(struct ftl *f) {
   struct readahead *ra = &f->ra;
   const struct ssd_fw_config *c = &f->cfg;
@@ -136,7 +132,7 @@ void ra_take_queued(struct ftl *f, uint32_t i) {
   }
   *link = e->qnext;
   if (ra->q_tail[e->qdie] == i) ra->q_tail[e->qdie] = prev;
-  e->flags = (uint8_t)((e->flags & ~(RC_QUEUED | RC_PREFETCHED)) | RC_DEMAND);
+  e->flags &= (uint8_t)~(RC_QUEUED | RC_PREFETCHED);
   ra->queued--;
   f->stats->ra_prefetch_cancelled++;
 }

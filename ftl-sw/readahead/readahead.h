@@ -75,11 +75,9 @@ void ra_host_read_submitted(struct ftl *f, uint32_t die);
 int  ra_prefetch_step(struct ftl *f);
 void ra_prefetch_done(struct ftl *f, uint32_t tag, uint16_t status, uint64_t t_done);
 /* A host read wants queued read-ahead entry i: it leaves the queue and the host read
- * reads it itself, at host priority (a demand fill from now on). */
+ * reads it itself, at host priority. */
 void ra_take_queued(struct ftl *f, uint32_t i);
 /* Host writes and trims of [lpa, lpa + n). */
 void ra_invalidate(struct ftl *f, uint32_t lpa, uint32_t n);
-/* The firmware DRAM the read cache and the analyser use. */
-uint32_t ra_dram_bytes(const struct ftl *f);
 
 #endif /* SSDVP_READAHEAD_READAHEAD_H */

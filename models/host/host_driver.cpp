@@ -103,8 +103,7 @@ void HostDriver::main_thread() {
   queue_threads_.assign(p_.queues, {});
   for (unsigned s = 0; s < streams_.size(); s++) {
     streams_[s].cpu = p_.thread_cpus.empty() ? s % p_.cpus : p_.thread_cpus[s];
-    streams_[s].queue = uint16_t(queue_of_cpu(streams_[s].cpu));
-    queue_threads_[streams_[s].queue].push_back(s);
+    queue_threads_[queue_of_cpu(streams_[s].cpu)].push_back(s);
     sc_core::sc_spawn(sc_bind(&HostDriver::stream_thread, this, s), sc_core::sc_gen_unique_name("stream"));
   }
   if (o_.precondition && (o_.precond.fill > 0 || o_.precond.overwrite > 0)) {
@@ -188,7 +187,7 @@ bool HostDriver::make_request(unsigned s, const workload::Request& r, Request*& 
     HostCommand& c = rq->cmds[i];
     c = HostCommand{};
     c.opcode = opcode_of(r.op);
-    c.queue = streams_[s].queue;
+    c.queue = uint16_t(queue_of_cpu(streams_[s].cpu));
     c.lba = rq->lba + uint64_t(i) * max;
     c.nsect = rq->nsect == 0 ? 0 : std::min(max, rq->nsect - i * max);
     c.data = rq->data.data() + size_t(i) * max;
@@ -232,6 +231,7 @@ void HostDriver::pump(unsigned s) {
   const bool closed = wl_->closed_loop();
   const uint32_t depth = closed ? std::max(1u, wl_->queue_depth()) : UINT32_MAX;
   const uint32_t sq_room = p_.queue_entries - 1;
+  const uint16_t queue = uint16_t(queue_of_cpu(st.cpu));
   sc_time delay = sc_core::SC_ZERO_TIME;
   bool rang = false;
   while (!st.exhausted && st.outstanding < depth) {
@@ -249,7 +249,7 @@ void HostDriver::pump(unsigned s) {
     if (!closed && arrival > sc_core::sc_time_stamp() + delay) break;
     const uint64_t nsect_est = st.pending->op == Op::Flush ? 1 : (st.pending->length + 8191) / 4096;
     const uint32_t cmds = uint32_t((nsect_est + p_.max_transfer_sectors - 1) / p_.max_transfer_sectors);
-    if (queue_outstanding_[st.queue] + cmds > sq_room && queue_outstanding_[st.queue] > 0) break;
+    if (queue_outstanding_[queue] + cmds > sq_room && queue_outstanding_[queue] > 0) break;
     Request* rq = nullptr;
     make_request(s, *st.pending, rq);
     rq->t_start = closed ? sc_core::sc_time_stamp() + delay : arrival;
@@ -257,7 +257,7 @@ void HostDriver::pump(unsigned s) {
     issue(rq, delay);
     rang = true;
   }
-  if (rang) hif_.ring_doorbell(st.queue, delay);
+  if (rang) hif_.ring_doorbell(queue, delay);
   if (st.exhausted && st.outstanding == 0 && !st.finished) {
     st.finished = true;
     if (--streams_running_ == 0) all_done_.notify(sc_core::SC_ZERO_TIME);
@@ -408,7 +408,7 @@ void HostDriver::request_done(Request* rq) {
     if (wl_->closed_loop() && started_) pump(t);
     else streams_[t].wake.notify(sc_core::SC_ZERO_TIME);
   };
-  if (s.queue != queue) refill(rq->stream);
+  if (queue_of_cpu(s.cpu) != queue) refill(rq->stream);
   for (unsigned t : queue_threads_[queue]) refill(t);
   free_.push_back(rq);
   if ((++done_ & 4095) == 0) progress();
@@ -416,7 +416,7 @@ void HostDriver::request_done(Request* rq) {
 
 HostDriver::ThreadInfo HostDriver::thread_info(unsigned t) const {
   const Stream& s = streams_.at(t);
-  return ThreadInfo{s.cpu, s.queue, &s.read, &s.write};
+  return ThreadInfo{s.cpu, uint16_t(queue_of_cpu(s.cpu)), &s.read, &s.write};
 }
 
 void HostDriver::set_thread_cpu(unsigned t, uint32_t cpu) {
@@ -424,11 +424,10 @@ void HostDriver::set_thread_cpu(unsigned t, uint32_t cpu) {
     throw std::out_of_range("thread " + std::to_string(t) + " moved to CPU " + std::to_string(cpu) + " of " +
                             std::to_string(p_.cpus) + " (host.cpus)");
   Stream& s = streams_.at(t);
-  auto& from = queue_threads_[s.queue];
+  auto& from = queue_threads_[queue_of_cpu(s.cpu)];
   from.erase(std::find(from.begin(), from.end(), t));
   s.cpu = cpu;
-  s.queue = uint16_t(queue_of_cpu(cpu));
-  queue_threads_[s.queue].push_back(t);
+  queue_threads_[queue_of_cpu(cpu)].push_back(t);
 }
 
 void HostDriver::progress() {

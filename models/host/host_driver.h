@@ -117,8 +117,7 @@ class HostDriver : public sc_core::sc_module {
  private:
   struct Request;
   struct Stream {
-    uint32_t cpu = 0;
-    uint16_t queue = 0;                         // the queue of its CPU
+    uint32_t cpu = 0;                           // submits on queue_of_cpu(cpu)
     OpStats read, write;
     uint32_t outstanding = 0;
     bool exhausted = false, finished = false;

@@ -183,7 +183,7 @@ struct Cache {
     rc_init(f.get(), entries);
   }
   read_cache* rc() { return &f->ra.rc; }
-  uint32_t fill(uint32_t lpa, uint8_t flags = RC_DEMAND) {
+  uint32_t fill(uint32_t lpa, uint8_t flags = 0) {
     uint32_t i = rc_alloc(f.get(), lpa, flags);
     if (i != NONE32) rc_fill_done(f.get(), i, SSD_FST_OK, 1);
     return i;
@@ -224,7 +224,7 @@ TEST(ReadCache, PinnedSectorsAreNeverReplaced) {
   EXPECT_EQ(rc_lookup(c.rc(), 2), NONE32);
   uint32_t b = rc_lookup(c.rc(), 3);
   rc_pin(c.rc(), b);
-  EXPECT_EQ(rc_alloc(c.f.get(), 4, RC_DEMAND), NONE32);   // everything pinned
+  EXPECT_EQ(rc_alloc(c.f.get(), 4, 0), NONE32);   // everything pinned
   EXPECT_EQ(rc_entry_of(c.rc(), rc_addr(c.rc(), b)), b);
   EXPECT_EQ(rc_entry_of(c.rc(), rc_addr(c.rc(), 0) - 4096u), NONE32);
 }

@@ -26,6 +26,24 @@ class Finding:
         return "pass" if self.passed else "differs"
 
 
+def findings_rows(findings):
+    """The findings as a markdown table: the paper's claim, this run's figure, the verdict."""
+    return ["| the paper | here | verdict |", "|---|---|---|"] + \
+        [f"| {f.paper} | {f.here} | **{f.verdict}** |" for f in findings]
+
+
+def checks_rows(checks):
+    """The suite's checks (claim, holds, figures) as a markdown table."""
+    return ["| claim | figures | holds |", "|---|---|---|"] + [
+        f"| {claim} | {fig} | {'yes' if holds else '**no**'} |" for claim, holds, fig in checks]
+
+
+def checks_verdict(errors):
+    """The line a page ends its checks with: the same checks on the page's own runs."""
+    return "The same checks on the runs of this page: " + (
+        "**passed**." if not errors else "**failed**: " + "; ".join(errors) + ".")
+
+
 def run_problem(tag, r):
     """Why the run of tag is not a measurement (missing, failed, did not complete), or None."""
     if r is None:

@@ -12,6 +12,7 @@ import re
 from datetime import date
 from pathlib import Path
 
+from . import checks_verdict, findings_rows
 from .lapt import (CHECKED, IODEPTH, PAPER_SLC_BLOCKS, PAPER_WAYS_OP, PLANES, PROFILES, QD8, REFUSED_BLOCKS,
                    SCHEME_SETTINGS, SCHEMES, SPAN_SECTORS, SWEEP_BLOCKS, SWEEP_SCHEMES, SWEEP_WORKLOADS, TIE, WORKLOADS, Lapt,
                    _profiles, by_part, check_figures, margin, mean_norm, norm, num, refused_tags, remap_tpcc,
@@ -200,11 +201,6 @@ def sweep_rows(s):
     return rows
 
 
-def findings_rows(findings):
-    return ["| the paper | here | verdict |", "|---|---|---|"] + \
-        [f"| {f.paper} | {f.here} | **{f.verdict}** |" for f in findings]
-
-
 def refusal(results):
     r = results.get(f"slc-sweep/refused/lapt-{REFUSED_BLOCKS[0]}") if REFUSED_BLOCKS else None
     if not r:
@@ -366,8 +362,7 @@ def checks_text(results, scale, errors):
              "photoshop, and on random, where ComboFTL is ahead at a quarter of the requests); and orderings against "
              "the paper (ComboFTL ahead of LAPT on tpcc, LAPT behind MLC_homo on random), which the page "
              "reports and explains but the suite does not enforce.", "",
-             "The same checks on the runs of this page: " + ("**passed**." if not errors else
-                                                              "**failed**: " + "; ".join(errors) + ".")])
+             checks_verdict(errors)])
 
 
 def page(results, scale, findings, errors):

@@ -8,6 +8,7 @@ Leaves out running and checking (pslc.py). Needs matplotlib (Debian's, through t
 from datetime import date
 from pathlib import Path
 
+from . import checks_rows, checks_verdict
 from .pslc import (BS_KIB, CACHE_GIB, GIB, INTERVAL_MS, IODEPTH, SCHEMES, all_figures, check_figures, series,
                    workload)
 
@@ -154,10 +155,8 @@ def page(results, scale, findings, errors):
         "`ctest -R pslc` runs the scaled configuration (1.5 GiB) through the sweep engine and "
         "`scripts/pslc_experiment.py --check`: every run present and complete with its throughput.csv and every "
         f"write done, then (figures of this {scale} run):", "",
-        "| claim | figures | holds |", "|---|---|---|"] + [
-        f"| {claim} | {fig} | {'yes' if holds else '**no**'} |" for claim, holds, fig in checks] + [
-        "", "The same checks on the runs of this page: " + ("**passed**." if not errors else
-                                                          "**failed**: " + "; ".join(errors) + "."), "",
+        ] + checks_rows(checks) + [
+        "", checks_verdict(errors), "",
         "## Weak", "",
         "* The cache is static (a fixed set of blocks in SLC mode); shipping drives also use a dynamic cache that "
         "grows into free TLC blocks and shrinks as the drive fills, so their cliff moves with the fill level. Not "

@@ -9,6 +9,7 @@ Leaves out running and checking (ptsd.py). Needs matplotlib (Debian's, through t
 from datetime import date
 from pathlib import Path
 
+from . import checks_verdict
 from .ptsd import (CHECKED, PARTS, SCALE, SCHEMES, by_part, lat, read_wait, throughput)
 
 GIB = 1024 ** 3
@@ -278,8 +279,7 @@ def page(results, scale, findings, checks):
               "`testbenches/model/test_demand_mapping.cpp` runs every scheme with trims and 16 KiB reads on an aged "
               "drive (every read verified), cleans translation blocks, runs part-sched on the ISS, and checks the "
               "cache stays in its budget.", "",
-              "The same checks on the runs of this page: " +
-              ("**passed**." if not checks else "**failed**: " + "; ".join(checks) + "."), "",
+              checks_verdict(checks), "",
               "## What is weak", "",
               "* The \"waited for GC\" figure (run.json, and the GC column of the tables file) counts reads sent to a "
               "die with GC reads, programs or an erase queued: the read shared the die with GC work, not necessarily "

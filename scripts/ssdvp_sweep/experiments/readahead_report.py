@@ -9,6 +9,7 @@ Leaves out running and checking (readahead.py). Needs matplotlib (Debian's, thro
 from datetime import date
 from pathlib import Path
 
+from . import checks_rows, checks_verdict, findings_rows
 from .readahead import (FIO, LOOP_PASSES, LOOP_SECTORS, POLICIES, QDS, REQUESTS, RRS, TREE_SIZES, Readahead,
                         check_figures, hit, mix_workloads, num, rr_scale, rr_workload, tree_workloads)
 
@@ -191,8 +192,7 @@ def page(results, scale, findings, errors):
         "## Hit ratio and flash reads against RR", "",
         f"![hit ratio and flash reads]({pre}-rr.png)", ""] + rr_tables(results, scale) + [
         "", "## Findings", "",
-        "| the paper | here | verdict |", "|---|---|---|"] + [
-        f"| {f.paper} | {f.here} | **{f.verdict}** |" for f in findings] + [
+        ] + findings_rows(findings) + [
         "", "## Why", ""] + why(results, scale)
     if any(t.startswith("mixes/") for t in results):
         lines += [
@@ -232,10 +232,8 @@ def page(results, scale, findings, errors):
         "", "## Checks in the test suite", "",
         "`ctest -R readahead` runs the rr part at the scaled size (RR 0, 50, 100; 20,000 requests) through the "
         "sweep engine and `scripts/readahead_experiment.py --check`:", "",
-        "| claim | figures | holds |", "|---|---|---|"] + [
-        f"| {claim} | {fig} | {'yes' if holds else '**no**'} |" for claim, holds, fig in checks] + [
-        "", "The same checks on the runs of this page: " + ("**passed**." if not errors else
-                                                          "**failed**: " + "; ".join(errors) + "."), "",
+        ] + checks_rows(checks) + [
+        "", checks_verdict(errors), "",
         "## Weak", "",
         "* The paper's figure of its analyser (Fig. 6) is not in its text; the tree's rules here are one reading "
         "of it (docs/readahead.md), and the prediction threshold (a branch taken twice) is this implementation's "
