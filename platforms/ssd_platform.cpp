@@ -85,6 +85,8 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   fc->gc_low_blocks = p_.ftl.gc_low_blocks;
   fc->gc_high_blocks = p_.ftl.gc_high_blocks;
   fc->wbuf_sectors = p_.ftl.wbuf_sectors;
+  fc->wbuf_kind = p_.ftl.write_buffer == "ring" ? SSD_WBUF_RING : SSD_WBUF_SLOTS;
+  fc->ring_timeout_us = p_.ftl.ring_timeout_us;
   fc->die_prog_limit = p_.ftl.die_program_queue;
   fc->dram_heap_addr = uint32_t(SSD_DRAM_BASE + p_.dram.reserved_bytes);
   fc->dram_heap_bytes = uint32_t(p_.dram.size_bytes - p_.dram.reserved_bytes);
@@ -245,6 +247,27 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
     ended_ = true;
   };
   driver_->on_finished = [] { sc_core::sc_stop(); };
+  if (p_.check_flush_durability)
+    driver_->flash_versions = [this](std::vector<uint32_t>& newest) {
+      // Every host sector's tag in the array, of programs that have completed.
+      const sc_core::sc_time now = sc_core::sc_time_stamp();
+      for (const auto& d : dies_)
+        for (uint32_t pl = 0; pl < d->planes(); pl++)
+          for (uint32_t b = 0; b < d->blocks_per_plane(); b++) {
+            const uint32_t pages = d->next_page(pl, b);
+            for (uint32_t pg = 0; pg < pages; pg++) {
+              const nand::Sector* s = d->stored(pl, b, pg);
+              if (!s || d->programming(pl, b, pg, now)) continue;
+              for (uint32_t k = 0; k < d->sectors_per_page(); k++) {
+                const ssd_sector_tag& t = s[k].tag;
+                // host data only: its OOB names the same LBA (translation pages, padding do not)
+                if (t.lba == 0xFFFFFFFFu || t.seq == 0xFFFFFFFFu || s[k].oob.lpa != t.lba) continue;
+                if (t.lba >= newest.size()) newest.resize(t.lba + 1, 0);
+                newest[t.lba] = std::max(newest[t.lba], t.seq);
+              }
+            }
+          }
+    };
 }
 
 SsdPlatform::~SsdPlatform() = default;
@@ -455,6 +478,32 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                       {"unit_gc_runs", b.unit_gc_runs - a.unit_gc_runs},
                       {"unit_map_bytes", b.unit_map_bytes}};
   }
+  {
+    // The write buffer: what host writes and reads saw of it (measured window).
+    const uint64_t inserts = b.wbuf_inserts - a.wbuf_inserts;
+    const uint64_t read_sectors = b.host_read_sectors - a.host_read_sectors;
+    const uint64_t hits = b.wbuf_read_hits - a.wbuf_read_hits;
+    json wb = {{"kind", p_.ftl.write_buffer},
+               {"sectors", p_.ftl.wbuf_sectors},
+               {"mib", double(p_.ftl.wbuf_sectors) / 256.0},
+               {"inserted_sectors", inserts},
+               {"read_hit_sectors", hits},
+               {"read_hit_ratio", read_sectors ? double(hits) / double(read_sectors) : 0.0},
+               {"fill_at_insert", inserts ? double(b.wbuf_used_at_insert - a.wbuf_used_at_insert) / double(inserts) /
+                                                double(p_.ftl.wbuf_sectors) : 0.0},
+               {"write_stalls", b.write_stalls - a.write_stalls},
+               {"sectors_in_use", b.wbuf_sectors_now}};
+    if (p_.ftl.write_buffer == "ring")
+      wb["ring"] = {{"stripe_sectors", b.ring_stripe_sectors},
+                    {"timeout_drains", b.ring_timeout_drains - a.ring_timeout_drains},
+                    {"limiter_holds", b.ring_limiter_holds - a.ring_limiter_holds},
+                    {"user_limit_min", b.ring_user_limit_min},
+                    {"superseded_written_sectors", b.wbuf_superseded_written - a.wbuf_superseded_written},
+                    {"mem", b.ring_mem},
+                    {"sync", b.ring_sync},
+                    {"used", b.ring_used}};
+    r["write_buffer"] = wb;
+  }
   if (p_.ftl.readahead != "none") {
     auto d = [](uint64_t x, uint64_t y) { return x - y; };
     const uint64_t hits = d(b.ra_hit_sectors, a.ra_hit_sectors), misses = d(b.ra_miss_sectors, a.ra_miss_sectors);
@@ -589,6 +638,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                     std::to_string(injected) + " uncorrectable sectors");
     }
     r["integrity"] = {{"reads_checked", o.reads_verified},
+                      {"flushes_checked", driver_->flushes_checked()},
                       {"sectors_checked", ic->sectors_checked()},
                       {"mismatches", ic->mismatches()},
                       {"first_errors", ic->first_errors()},

@@ -1,8 +1,10 @@
-/* DRAM write buffer: 4 KiB slots filled by host DMA, indexed by LPA so reads of buffered
- * data are served from DRAM, drained in arrival order a superpage at a time to the next die
- * in the stripe (channel first, then way).  A slot overwritten while buffered is dropped
- * before it reaches flash; one being programmed stays until its program completes.
- * With SLC/MLC placement each slot carries the region the policy chose when it was
+/* The write buffer's common part (buffer/write_buffer.h): 4 KiB entries filled by host DMA,
+ * indexed by LPA so reads of buffered data are served from DRAM, drained in arrival order a
+ * superpage at a time to the next die in the stripe (channel first, then way).  An entry
+ * overwritten while buffered is dropped before it reaches flash; one being programmed stays
+ * until its program completes.  How entries are handed out and given back is the kind's
+ * (slot_pool.c, ring.c).
+ * With SLC/MLC placement each entry carries the region the policy chose when it was
  * committed and waits in that region's fifo: a superpage holds one region's data, in arrival
  * order, for one of that region's dies, and the regions drain in turn.  Without placement
  * there is one fifo: the plain arrival order.  In a region that groups data (combo's
@@ -15,14 +17,16 @@
 
 static uint32_t hash_of(uint32_t lpa, uint32_t mask) { return (lpa * 2654435761u) & mask; }
 
+uint32_t wbuf_stripe_sectors(const struct ftl *f) { return f->geo.unit * f->geo.dies; }
+
 void wbuf_init(struct ftl *f) {
   struct wbuf *w = &f->wb;
+  w->space = f->cfg.wbuf_kind == SSD_WBUF_RING ? &wbuf_ring : &wbuf_slot_pool;
   w->nslots = f->cfg.wbuf_sectors;
   w->base_addr = hal_dram_addr(fw_alloc(f, w->nslots * SECTOR_BYTES, SECTOR_BYTES));
   w->lpa = fw_alloc(f, w->nslots * 4u, 64);
   w->state = fw_alloc(f, w->nslots, 64);
   w->pins = fw_alloc(f, w->nslots * 2u, 64);
-  w->free_list = fw_alloc(f, w->nslots * 4u, 64);
   for (uint32_t r = 0; r < PLACE_REGIONS; r++) w->q[r].ring = fw_alloc(f, w->nslots * 4u, 64);
   w->region = fw_alloc(f, w->nslots, 64);
   uint32_t hsize = 1;
@@ -31,8 +35,7 @@ void wbuf_init(struct ftl *f) {
   w->hash_key = fw_alloc(f, hsize * 4u, 64);
   w->hash_val = fw_alloc(f, hsize * 4u, 64);
   for (uint32_t i = 0; i < hsize; i++) w->hash_key[i] = NONE32;
-  for (uint32_t i = 0; i < w->nslots; i++) w->free_list[i] = w->nslots - 1u - i;
-  w->free_count = w->nslots;
+  w->space->init(f);
   f->prog_done = fw_alloc(f, FOP_MAX, 64);
 }
 
@@ -70,20 +73,18 @@ static void hash_del(struct wbuf *w, uint32_t lpa) {
   w->hash_key[i] = NONE32;
 }
 
-int wbuf_alloc(struct ftl *f, uint32_t n, uint16_t *slots_out) {
+int wbuf_alloc(struct ftl *f, uint32_t n, uint32_t *slots_out) {
   struct wbuf *w = &f->wb;
-  if (w->free_count < n) return 0;
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t s = w->free_list[--w->free_count];
-    w->state[s] = SL_FILLING;
-    slots_out[i] = (uint16_t)s;
-  }
+  if (!w->space->alloc(f, n, slots_out)) return 0;
+  f->stats->wbuf_inserts += n;
+  f->stats->wbuf_used_at_insert += (uint64_t)n * (w->nslots - w->free_count);
+  f->stats->wbuf_sectors_now = w->nslots - w->free_count;
   return 1;
 }
 
-static void slot_free(struct wbuf *w, uint32_t s) {
-  w->state[s] = SL_FREE;
-  w->free_list[w->free_count++] = s;
+static void slot_free(struct ftl *f, uint32_t s) {
+  f->wb.space->release(f, s);
+  f->stats->wbuf_sectors_now = f->wb.nslots - f->wb.free_count;
 }
 
 /* The slot is no longer the newest copy of its LPA. */
@@ -96,7 +97,7 @@ static void slot_supersede(struct wbuf *w, uint32_t s) {
   /* SL_PROGRAMMING / SL_MAPPING: completion sees the hash no longer points here. */
 }
 
-void wbuf_commit_sector(struct ftl *f, uint16_t slot, uint32_t lpa, uint32_t req_nsect) {
+void wbuf_commit_sector(struct ftl *f, uint32_t slot, uint32_t lpa, uint32_t req_nsect) {
   struct wbuf *w = &f->wb;
   uint32_t old = wbuf_lookup(f, lpa);
   if (old != NONE32) slot_supersede(w, old);
@@ -120,10 +121,10 @@ void wbuf_discard_lpa(struct ftl *f, uint32_t lpa) {
   hash_del(w, lpa);
 }
 
-void wbuf_unpin(struct ftl *f, uint16_t slot) {
+void wbuf_unpin(struct ftl *f, uint32_t slot) {
   struct wbuf *w = &f->wb;
   if (--w->pins[slot] == 0 && w->state[slot] == SL_DEAD && w->lpa[slot] == NONE32)
-    slot_free(w, slot);
+    slot_free(f, slot);
 }
 
 /* Pops the head of a region's fifo. */
@@ -137,12 +138,25 @@ static uint32_t fifo_pop(struct wbuf *w, struct wfifo *q) {
 
 /* Drops dead slots at the head of a region's fifo (freeing them unless a host read holds
  * them). */
-static void fifo_skip_dead(struct wbuf *w, struct wfifo *q) {
+static void fifo_skip_dead(struct ftl *f, struct wfifo *q) {
+  struct wbuf *w = &f->wb;
+  if (w->space->writes_superseded) return;
   while (q->count && w->state[q->ring[q->head]] == SL_DEAD) {
     const uint32_t s = fifo_pop(w, q);
     w->lpa[s] = NONE32;           /* marks "left the fifo" for wbuf_unpin */
-    if (w->pins[s] == 0) slot_free(w, s);
+    if (w->pins[s] == 0) slot_free(f, s);
   }
+}
+
+uint32_t wbuf_queued(const struct ftl *f) {
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < PLACE_REGIONS; r++) n += f->wb.q[r].count;
+  return n;
+}
+
+int wbuf_drain_mode(struct ftl *f) {
+  if (f->flushes_draining && wbuf_queued(f)) return 2;
+  return f->wb.space->drain_mode(f);
 }
 
 void wbuf_drain_marks(const struct ftl *f, uint32_t *marks) {
@@ -202,10 +216,11 @@ static uint32_t take_slots(struct ftl *f, uint32_t region, struct fop *op, uint3
   uint32_t n = 0, group = 0;
   while (n < unit && q->count) {
     const uint32_t s = q->ring[q->head];
-    if (w->state[s] == SL_DEAD) {
+    const int dead = w->state[s] == SL_DEAD;
+    if (dead && !w->space->writes_superseded) {
       fifo_pop(w, q);
       w->lpa[s] = NONE32;
-      if (w->pins[s] == 0) slot_free(w, s);
+      if (w->pins[s] == 0) slot_free(f, s);
       continue;
     }
     if (grouped) {
@@ -215,9 +230,12 @@ static uint32_t take_slots(struct ftl *f, uint32_t region, struct fop *op, uint3
     }
     fifo_pop(w, q);
     w->state[s] = SL_PROGRAMMING;
-    w->live_count--;
-    q->live--;
-    op->slots[n] = (uint16_t)s;
+    if (dead) f->stats->wbuf_superseded_written++;   /* on flash, never mapped */
+    else {
+      w->live_count--;
+      q->live--;
+    }
+    op->slots[n] = s;
     op->sgl[n] = wbuf_slot_addr(f, s);
     op->oob[n].lpa = w->lpa[s];
     op->oob[n].seq = ++f->write_seq;
@@ -231,15 +249,16 @@ static uint32_t take_slots(struct ftl *f, uint32_t region, struct fop *op, uint3
 int wbuf_flush_step(struct ftl *f, int force) {
   struct wbuf *w = &f->wb;
   const uint32_t unit = f->geo.unit;
-  for (uint32_t r = 0; r < f->pl.regions; r++) fifo_skip_dead(w, &w->q[r]);
-  if (w->live_count == 0 || (w->live_count < unit && !force)) return 0;
+  for (uint32_t r = 0; r < f->pl.regions; r++) fifo_skip_dead(f, &w->q[r]);
+  const uint32_t ready = w->space->writes_superseded ? wbuf_queued(f) : w->live_count;
+  if (ready == 0 || (ready < unit && !force)) return 0;
   if (!flash_can_submit(f)) return 0;
   if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
   /* The regions in turn, each when it has a superpage (or, with force, any data). */
   uint32_t ppa = NONE32, region = 0;
   for (uint32_t k = 0; k < f->pl.regions && ppa == NONE32; k++) {
     region = (w->next_region + k) % f->pl.regions;
-    const uint32_t live = w->q[region].live;
+    const uint32_t live = w->space->writes_superseded ? w->q[region].count : w->q[region].live;
     if (live == 0 || (live < unit && !force)) continue;
     ppa = next_superpage(f, region);
   }
@@ -248,12 +267,14 @@ int wbuf_flush_step(struct ftl *f, int force) {
   uint32_t tag = fop_alloc(f, FOP_HOST_PROG);
   struct fop *op = &f->fop[tag];
   uint32_t n = take_slots(f, region, op, unit);
+  w->ring.subm += n;
+  w->ring.inflight += n;
   if (f->pl.regions > 1) {         /* the whole superpage, padding included */
     if (region == REGION_SLC) f->stats->host_slc_sectors += unit;
     else f->stats->host_mlc_sectors += unit;
   }
   for (; n < unit; n++) {   /* pad a partial superpage (flush) */
-    op->slots[n] = NONE16;
+    op->slots[n] = NONE32;
     op->sgl[n] = f->zero_sector_addr;
     op->oob[n].lpa = NONE32;
     op->oob[n].seq = ++f->write_seq;
@@ -274,7 +295,7 @@ void wbuf_map_applied(struct ftl *f, uint32_t s) {
   struct wbuf *w = &f->wb;
   uint32_t lpa = w->lpa[s];
   if (wbuf_lookup(f, lpa) == s) hash_del(w, lpa);
-  if (w->pins[s] == 0) slot_free(w, s);
+  if (w->pins[s] == 0) slot_free(f, s);
   else { w->state[s] = SL_DEAD; w->lpa[s] = NONE32; }
 }
 
@@ -286,7 +307,7 @@ void wbuf_program_done(struct ftl *f, uint32_t tag) {
   struct fop *op = &f->fop[tag];
   for (uint32_t i = 0; i < f->geo.unit; i++) {
     uint32_t s = op->slots[i];
-    if (s == NONE16) continue;
+    if (s == NONE32) continue;
     uint32_t lpa = w->lpa[s];
     if (wbuf_lookup(f, lpa) == s && !map_update(f, lpa, op->ppa + i, NONE32, s)) {
       w->state[s] = SL_MAPPING;
@@ -301,3 +322,5 @@ void wbuf_program_done(struct ftl *f, uint32_t tag) {
   f->blocked_epoch[f->pl.pool_region[sb_pool(f, ppa_sb(f, op->ppa))]] = NONE32;   /* it can take data again */
   fop_release(f, tag);
 }
+
+int wbuf_idle(struct ftl *f) { return f->wb.space->idle ? f->wb.space->idle(f) : 0; }

@@ -16,6 +16,8 @@
 #include "hal/regs.h"
 #include "place/placement.h"
 #include "readahead/readahead.h"
+#include "buffer/write_buffer.h"
+#include "core/timer.h"
 
 #define SECTOR_BYTES     4096u
 #define NONE32           0xFFFFFFFFu
@@ -121,7 +123,7 @@ struct hcmd {
   uint32_t pending;                /* flash reads outstanding */
   uint32_t next;                   /* wait-queue link */
   uint32_t *sgl;                   /* SSD_MDTS_SECTORS sector buffer addresses */
-  uint16_t *slot_of;               /* which buffer slot each sector uses (or NONE16) */
+  uint32_t *slot_of;               /* which write-buffer slot each sector uses (or NONE32) */
   /* flush: first every region's fifo drains past its mark (its `pushed` when the flush
    * arrived), then every host program issued until then completes (barrier: a program id) */
   uint32_t drain_mark[PLACE_REGIONS];
@@ -130,7 +132,6 @@ struct hcmd {
   uint8_t  waited;                 /* reads: SSD_CPLI_* of the extra work it waited for */
   uint16_t map_pending;            /* reads: translation page loads it waits for */
 };
-#define NONE16 0xFFFFu
 
 /* ---- flash operations in flight */
 enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_PROG, FOP_ERASE,
@@ -152,34 +153,11 @@ struct fop {
   uint32_t prog_id;                /* FOP_HOST_PROG: its write-buffer program id */
   uint32_t *sgl;                   /* programs: unit sector addresses */
   struct ssd_oob *oob;             /* programs: unit OOB entries */
-  uint16_t *slots;                 /* programs: write-buffer slot of each sector (NONE16 pad);
+  uint32_t *slots;                 /* programs: write-buffer slot of each sector (NONE32 pad);
                                       FOP_MAP_PROG: mapping-cache slot of each page */
 };
 
-/* ---- write buffer and read buffers: 4 KiB slots in DRAM */
-enum slot_state { SL_FREE = 0, SL_FILLING, SL_LIVE, SL_PROGRAMMING, SL_DEAD, SL_MAPPING };
-
-struct wbuf {
-  uint32_t nslots;
-  uint32_t base_addr;              /* DRAM address of slot 0 */
-  uint32_t *lpa;
-  uint8_t  *state;
-  uint16_t *pins;                  /* host reads in progress from this slot */
-  uint32_t *free_list;             /* stack of free slots */
-  uint32_t free_count;
-  struct wfifo {                   /* one per placement region (one in use without placement) */
-    uint32_t *ring;                /* [nslots] LIVE/DEAD slots of the region in arrival order */
-    uint32_t head, count;
-    uint32_t live;                 /* LIVE slots in it */
-    uint32_t pushed, drained;      /* slots ever put into / taken out of it */
-  } q[PLACE_REGIONS];
-  uint32_t live_count;             /* LIVE slots in all fifos */
-  uint32_t next_region;            /* round robin of the regions' drains */
-  uint8_t  *region;                /* [nslots] placement region of the slot's data */
-  uint32_t *hash_key, *hash_val;   /* lpa -> slot, open addressing */
-  uint32_t hash_mask;
-};
-
+/* ---- read buffers: 4 KiB slots in DRAM (the write buffer: buffer/write_buffer.h) */
 struct rbuf {
   uint32_t nslots, base_addr;
   uint32_t *free_list;
@@ -317,9 +295,12 @@ struct ftl {
   uint32_t *gc_pools;              /* pools that are cleaning or below gc_low_blocks */
   uint32_t gc_npools;
   uint32_t space_epoch;            /* bumped whenever a superblock is freed */
+  uint32_t free_superblocks;       /* free superblocks of every pool (blocks.c keeps it) */
   uint32_t blocked_epoch[PLACE_REGIONS];   /* space_epoch when no pool of the region could
                                               take host data */
   uint32_t write_seq;
+
+  struct fw_timer timer;           /* the compare timer's users (core/timer.h) */
 
   /* buffers */
   struct wbuf wb;
@@ -425,7 +406,6 @@ void dmap_queue_write(struct ftl *f, uint32_t slot);
 void dmap_waiter_free(struct dmap *d, uint32_t w);
 uint32_t dmap_waiter_new(struct ftl *f, uint8_t kind, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie);
 void dmap_resume_update(struct ftl *f, uint32_t w);
-void wbuf_map_applied(struct ftl *f, uint32_t slot);
 static inline uint32_t ppa_sb(const struct ftl *f, uint32_t ppa) { return ppa / f->geo.sb_sectors; }
 static inline uint32_t sb_die(const struct ftl *f, uint32_t sb) { return sb / f->geo.blocks; }
 /* The pool superblock sb belongs to. */
@@ -479,28 +459,10 @@ int  hcmd_trim_pending(const struct ftl *f, uint32_t lpa);   /* in a trim not ye
 /* A read-cache sector a host read waited for has landed (status: SSD_FST_*). */
 void hcmd_sector_ready(struct ftl *f, uint16_t slot, uint16_t status);
 
-/* write buffer (buffer/write_buffer.c) */
-void wbuf_init(struct ftl *f);
-uint32_t wbuf_lookup(const struct ftl *f, uint32_t lpa);
-int  wbuf_alloc(struct ftl *f, uint32_t n, uint16_t *slots_out);
-/* req_nsect: the sectors of the host request it belongs to (placement may look at it). */
-void wbuf_commit_sector(struct ftl *f, uint16_t slot, uint32_t lpa, uint32_t req_nsect);
-void wbuf_discard_lpa(struct ftl *f, uint32_t lpa);
-void wbuf_unpin(struct ftl *f, uint16_t slot);
+/* write buffer (buffer/write_buffer.h) */
 static inline uint32_t wbuf_slot_addr(const struct ftl *f, uint32_t slot) {
   return f->wb.base_addr + slot * SECTOR_BYTES;
 }
-int  wbuf_flush_step(struct ftl *f, int force);
-/* Slots (live or dead) still queued for the flash, all regions. */
-static inline uint32_t wbuf_queued(const struct ftl *f) {
-  uint32_t n = 0;
-  for (uint32_t r = 0; r < PLACE_REGIONS; r++) n += f->wb.q[r].count;
-  return n;
-}
-/* Every region's fifo has drained past the marks taken by wbuf_drain_marks. */
-int  wbuf_drained_past(const struct ftl *f, const uint32_t *marks);
-void wbuf_drain_marks(const struct ftl *f, uint32_t *marks);
-void wbuf_program_done(struct ftl *f, uint32_t tag);
 
 /* read buffers (buffer/read_buffer.c) */
 void rbuf_init(struct ftl *f);

@@ -90,8 +90,11 @@ static struct ftl *boot(void) {
       (f->cfg.cmt_permille == 0 || f->cfg.cmt_permille > 1000 || f->cfg.cmt_clean_permille == 0 ||
        f->cfg.cmt_clean_permille >= 1000 || f->cfg.adapt_window == 0))
     fatal("fw: mapping cache configuration out of range\n", FW_HALT_BAD_CONFIG | 6u);
-  if (f->cfg.wbuf_sectors < 2u * SSD_MDTS_SECTORS + g->unit || f->cfg.wbuf_sectors > 65535u)
+  if (f->cfg.wbuf_sectors < 2u * SSD_MDTS_SECTORS + g->unit || f->cfg.wbuf_sectors > SSD_WBUF_MAX_SECTORS)
     fatal("fw: write buffer size out of range\n", FW_HALT_BAD_CONFIG | 3u);
+  if (f->cfg.wbuf_kind >= WBUF_KINDS) fatal("fw: unknown write buffer kind\n", FW_HALT_BAD_CONFIG | 9u);
+  if (f->cfg.wbuf_kind == SSD_WBUF_RING && f->cfg.wbuf_sectors < wbuf_stripe_sectors(f))
+    fatal("fw: ring write buffer smaller than one stripe\n", FW_HALT_BAD_CONFIG | 10u);
 
   f->stats = fw_alloc(f, sizeof(struct ssd_fw_stats), 64);
   f->stats->magic = SSD_FW_STATS_MAGIC;
@@ -101,6 +104,7 @@ static struct ftl *boot(void) {
   blocks_init(f);
   if (f->demand) dmap_init(f);
   place_init(f);
+  timer_init(&f->timer);
   wbuf_init(f);
   rbuf_init(f);
   ra_init(f);
@@ -122,13 +126,13 @@ static struct ftl *boot(void) {
   for (uint32_t t = FOP_MAX; t-- > 0;) {
     f->fop[t].sgl = fw_alloc(f, g->unit * 4u, 16);
     f->fop[t].oob = fw_alloc(f, g->unit * (uint32_t)sizeof(struct ssd_oob), 16);
-    f->fop[t].slots = fw_alloc(f, g->unit * 2u, 16);
+    f->fop[t].slots = fw_alloc(f, g->unit * 4u, 16);
     f->fop[t].next_free = f->fop_free;
     f->fop_free = t;
   }
   for (uint32_t s = 0; s < SSD_HOST_SLOTS; s++) {
     f->hc[s].sgl = fw_alloc(f, SSD_MDTS_SECTORS * 4u, 64);
-    f->hc[s].slot_of = fw_alloc(f, SSD_MDTS_SECTORS * 2u, 64);
+    f->hc[s].slot_of = fw_alloc(f, SSD_MDTS_SECTORS * 4u, 64);
   }
   f->wait_write_head = f->wait_write_tail = NONE32;
   f->wait_read_head = f->wait_read_tail = NONE32;
@@ -160,7 +164,8 @@ static struct ftl *boot(void) {
   hal_write32(SSD_HIF_BASE + HIF_NSECTORS_LO, g->logical_sectors);
   hal_write32(SSD_HIF_BASE + HIF_NSECTORS_HI, 0);
   hal_write32(SSD_HIF_BASE + HIF_DONE_IRQ_ALL, 0);
-  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, SSD_IRQ_HIF | SSD_IRQ_FCTL | idle_migration_init(f));
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, SSD_IRQ_HIF | SSD_IRQ_FCTL | idle_migration_init(f) |
+                                                       (f->wb.ring.timeout_ns ? SSD_IRQ_TIMER : 0u));
   hal_write32(SSD_HIF_BASE + HIF_ENABLE, 1);
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
   return f;
@@ -178,8 +183,9 @@ int ftl_poll(struct ftl *f) {
   /* write-stop (part-sched, writeopt): while reads are pending and a write waits for space,
    * the full buffer does not drain (unless a flush command asks for it). */
   const int write_stop = f->cfg.sched == SSD_SCHED_WRITE_STOP && dmap_reads_protected(f) && !f->flushes_draining;
-  if (!write_stop && (f->wb.live_count >= f->geo.unit || (f->flushes_draining && wbuf_queued(f))))
-    while (wbuf_flush_step(f, f->flushes_draining != 0)) n++;
+  const int drain = write_stop ? 0 : wbuf_drain_mode(f);
+  if (drain)
+    while (wbuf_flush_step(f, drain == 2)) n++;
   if (f->ra.queued) n += ra_prefetch_step(f);
   if (f->gc_npools) n += gc_step(f);
   if (f->demand && dmap_has_work(f)) n += dmap_step(f);
@@ -195,6 +201,6 @@ void fw_main(void) {
     /* Work until a pass finds nothing, then sleep; the lines that wake the core are cleared
      * as it wakes, and anything that arrives later sets them again. */
     while (ftl_poll(f)) {}
-    if (!idle_poll(f)) hal_wait_for_event();
+    if (!idle_poll(f) && !wbuf_idle(f)) hal_wait_for_event();
   }
 }

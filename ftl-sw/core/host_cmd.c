@@ -103,10 +103,10 @@ static int read_try(struct ftl *f, uint16_t slot) {
   for (uint32_t i = 0; i < h->nsect; i++) {
     uint32_t lpa = h->lba + i;
     uint32_t s = wbuf_lookup(f, lpa);
-    h->slot_of[i] = NONE16;
+    h->slot_of[i] = NONE32;
     if (s != NONE32) {
       f->wb.pins[s]++;
-      h->slot_of[i] = (uint16_t)s;
+      h->slot_of[i] = s;
       h->sgl[i] = wbuf_slot_addr(f, s);
       f->stats->wbuf_read_hits++;
       run_tag = NONE32;
@@ -330,7 +330,7 @@ void hcmd_dma_done(struct ftl *f, uint16_t slot) {
   } else if (h->state == HC_DMA_OUT) {
     for (uint32_t i = 0; i < h->nsect; i++) {
       uint32_t c;
-      if (h->slot_of[i] != NONE16) wbuf_unpin(f, h->slot_of[i]);
+      if (h->slot_of[i] != NONE32) wbuf_unpin(f, h->slot_of[i]);
       else if (f->ra.policy && (c = rc_entry_of(&f->ra.rc, h->sgl[i])) != NONE32)
         rc_unpin(f, c, f->ra.policy->keep_read);
       else if (h->sgl[i] != f->zero_sector_addr) rbuf_free(f, h->sgl[i]);

@@ -44,7 +44,7 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
   if (rng == 0) rng = 1;
   for (uint64_t i = 0; i < fill + over; i++) {
     uint32_t lpa = i < fill ? (uint32_t)i : (uint32_t)(next_random(&rng) % logical);
-    uint16_t s;
+    uint32_t s;
     while (!wbuf_alloc(f, 1, &s)) drain_once(f, 0);
     struct ssd_sector_tag *t = hal_dram_ptr(wbuf_slot_addr(f, s));
     t->lba = lpa;

@@ -46,6 +46,7 @@ void blocks_put_free(struct ftl *f, uint32_t sb) {
   else f->sb_next[ps->free_tail] = sb;
   ps->free_tail = sb;
   ps->free_count++;
+  f->free_superblocks++;
   f->space_epoch++;
 }
 
@@ -56,6 +57,7 @@ uint32_t blocks_take_free(struct ftl *f, uint32_t pool) {
   ps->free_head = f->sb_next[sb];
   if (ps->free_head == NONE32) ps->free_tail = NONE32;
   ps->free_count--;
+  f->free_superblocks--;
   if (ps->free_count < f->cfg.gc_low_blocks) gc_watch(f, pool);
   f->sb_state[sb] = SB_OPEN;
   return sb;

@@ -155,7 +155,7 @@ static int gc_issue_program(struct ftl *f, uint32_t pool) {
   struct fop *op = &f->fop[tag];
   for (uint32_t k = 0; k < g->unit; k++) {
     uint32_t i = gc_index(f, pool, half, k);
-    op->slots[k] = (uint16_t)k;
+    op->slots[k] = k;
     op->oob[k].seq = ++f->write_seq;
     if (k < ps->gc_gathered) {
       op->sgl[k] = f->gc_sgl[i];

@@ -306,7 +306,9 @@ struct ssd_fw_config {
   uint32_t pt_bytes;           /* the analyser's DRAM budget */
   uint32_t seq_window_sectors; /* seq: how far ahead of a sequential stream to read */
   uint32_t seq_trigger;        /* seq: reads continuing the previous one before it starts */
-  uint32_t rsvd[3];
+  uint32_t wbuf_kind;          /* SSD_WBUF_*: how write-buffer entries are handed out */
+  uint32_t ring_timeout_us;    /* ring: drain less than a stripe after this long (0: never) */
+  uint32_t rsvd[1];
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -331,6 +333,9 @@ struct ssd_fw_config {
 #define SSD_RA_DTREE          2u   /* decision-tree prediction, the predicted request only */
 #define SSD_RA_DTREE_LRU      3u   /* prediction into the LRU read cache */
 #define SSD_RA_SEQ            4u   /* next-N read-ahead of sequential streams */
+#define SSD_WBUF_SLOTS        0u   /* a pool of slots, reused in any order */
+#define SSD_WBUF_RING         1u   /* pblk's ring: memory, submission and sync pointers */
+#define SSD_WBUF_MAX_SECTORS  (1u << 20)   /* 4 GiB, beyond any controller DRAM modelled */
 #define SSD_GC_GREEDY         0u
 #define SSD_GC_FIFO           1u
 #define SSD_GC_COST_BENEFIT   2u
@@ -427,6 +432,16 @@ struct ssd_fw_stats {
   uint32_t ra_tree_nodes;       /* nodes in the tree now ... */
   uint32_t ra_tree_nodes_max;   /* ... and at most */
   uint32_t ra_invalidated_busy; /* of ra_invalidated_sectors: being read (from flash or by the host) */
+  /* write buffer */
+  uint64_t wbuf_inserts;        /* sectors handed out to host writes ... */
+  uint64_t wbuf_used_at_insert; /* ... and the sum, over them, of the entries in use then */
+  uint64_t wbuf_superseded_written; /* ring: sectors written although overwritten meanwhile */
+  uint64_t ring_timeout_drains; /* ring: drains of less than a stripe after the timeout */
+  uint64_t ring_limiter_holds;  /* ring: times the rate limiter began holding user writes */
+  uint32_t ring_stripe_sectors;
+  uint32_t ring_user_limit_min; /* ring: the smallest share the limiter left users */
+  uint32_t ring_mem, ring_sync, ring_used;   /* ring: pointers (entries) and entries in use */
+  uint32_t wbuf_sectors_now;    /* entries in use (either kind) */
 };
 #endif
 #define SSD_FW_STATS_MAGIC    0x53544154u   /* "STAT" */

@@ -426,12 +426,12 @@ static int writer_step(struct ftl *f) {
         uint32_t s = d->wq[d->wq_head];
         d->wq_head = (d->wq_head + 1u) % d->wq_size;
         d->wq_count--;
-        op->slots[k] = (uint16_t)s;
+        op->slots[k] = s;
         op->sgl[k] = d->slot_base + s * SECTOR_BYTES;
         op->oob[k].lpa = MAP_BIT | d->slot[s].tp;
         f->stats->tp_writes++;
       } else {
-        op->slots[k] = NONE16;
+        op->slots[k] = NONE32;
         op->sgl[k] = f->zero_sector_addr;
         op->oob[k].lpa = NONE32;
         f->stats->pad_sectors++;
@@ -452,7 +452,7 @@ void dmap_program_done(struct ftl *f, uint32_t tag) {
   uint8_t freed[3] = {0, 0, 0};
   for (uint32_t k = 0; k < f->geo.unit; k++) {
     uint32_t s = op->slots[k];
-    if (s == NONE16) continue;
+    if (s == NONE32) continue;
     struct tp_slot *t = &d->slot[s];
     uint32_t tp = t->tp;
     dmap_page_placed(f, tp, op->ppa + k, NONE32);

@@ -5,7 +5,6 @@
 uint32_t idle_migration_init(struct ftl *f) {
   struct idle_migration *m = &f->pl.idle;
   m->idle_ns = f->pl.regions > 1 ? (uint64_t)f->cfg.idle_migration_us * 1000u : 0u;
-  m->armed_ns = ~0ull;
   return m->idle_ns ? SSD_IRQ_TIMER : 0u;
 }
 
@@ -32,21 +31,15 @@ uint32_t idle_target_free(const struct ftl *f, uint32_t pool) {
   return target > f->cfg.gc_high_blocks ? target : f->cfg.gc_high_blocks;
 }
 
-static void arm_timer(struct idle_migration *m, uint64_t at) {
-  if (m->armed_ns == at) return;
-  m->armed_ns = at;
-  hal_write32(SSD_TIMER_BASE + TIMER_CMP_HI, (uint32_t)(at >> 32));
-  hal_write32(SSD_TIMER_BASE + TIMER_CMP_LO, (uint32_t)at);
-}
-
 int idle_poll(struct ftl *f) {
   struct idle_migration *m = &f->pl.idle;
   if (!m->idle_ns || m->active || m->done_this_period || !host_quiet(f)) return 0;
   const uint64_t due = m->last_cmd_ns + m->idle_ns;
   if (hal_now_ns() < due) {
-    arm_timer(m, due);
+    timer_set(&f->timer, TIMER_IDLE_MIGRATION, due);
     return 0;
   }
+  timer_set(&f->timer, TIMER_IDLE_MIGRATION, ~0ull);
   m->done_this_period = 1;
   m->pools_left = 0;
   for (uint32_t p = 0; p < f->geo.pools; p++) {

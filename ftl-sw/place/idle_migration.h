@@ -21,7 +21,6 @@ struct ftl;
 struct idle_migration {
   uint64_t idle_ns;          /* 0: off */
   uint64_t last_cmd_ns;      /* arrival of the last host command */
-  uint64_t armed_ns;         /* timer compare last written */
   uint8_t  active;           /* cleaning SLC pools now */
   uint8_t  done_this_period; /* started (or found nothing to do) since the last command */
   uint32_t pools_left;       /* SLC pools still cleaning in this period */

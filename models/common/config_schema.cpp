@@ -122,7 +122,10 @@ const std::vector<KeySpec>& config_schema() {
       {"ftl.idle_migration_free_ratio", K::Double, "0.5", 0, 1, nullptr, "Idle migration cleans an SLC pool until this share of its superblocks is free (at least ftl.gc_high_blocks)."},
       {"ftl.gc_low_blocks", K::Int, "3", 1, 1000, nullptr, "A die starts GC when its free superblocks drop below this (with a pSLC cache, each of a die's two pools, SLC-mode and native blocks, on its own)."},
       {"ftl.gc_high_blocks", K::Int, "5", 1, 1000, nullptr, "GC on a die (or pool) goes on until this many superblocks are free (>= gc_low_blocks)."},
-      {"ftl.write_buffer_mib", K::Double, "16", 2.1, 255, nullptr, "DRAM write buffer, MiB (host writes are acknowledged once their data is in it)."},
+      {"ftl.write_buffer", K::String, "\"slots\"", 0, 0, "slots|ring", "How the DRAM write buffer hands out its 4 KiB entries (docs/write-buffer.md): slots (a pool of slots, each reused as soon as its data is on flash, in any order; the writer drains a superpage at a time) or ring (pblk's ring buffer: memory, submission and sync pointers; space comes back only in ring order; the writer waits for a full stripe, a superpage on every die, or ftl.ring.timeout_us; a rate limiter shrinks the users' share while free blocks are short)."},
+      {"ftl.write_buffer_mib", K::Double, "0", 0, 4096, nullptr, "DRAM write buffer, MiB (host writes are acknowledged once their data is in it). 0: by kind, 16 MiB of slots, or ftl.ring.stripes full stripes of ring. At least two largest commands and a superpage; a ring at least one stripe."},
+      {"ftl.ring.stripes", K::Int, "4", 1, 256, nullptr, "With ftl.write_buffer = ring and ftl.write_buffer_mib = 0: the ring's size in full stripes (a superpage on every die; pblk sizes its ring from the device's geometry the same way), more if that is less than two largest commands and a superpage."},
+      {"ftl.ring.timeout_us", K::Int, "1000", 0, 10000000, nullptr, "With ftl.write_buffer = ring: whole superpages of less than a stripe are drained this long after the writer first went idle with them (0: only a full stripe or a flush drains)."},
       {"ftl.die_program_queue", K::Int, "2", 1, 64, nullptr, "Write-buffer programs queued on one die at most; more data waits in the buffer, so reads do not queue behind long program backlogs."},
 
       // ---------------------------------------------------------------- preconditioning
@@ -139,6 +142,7 @@ const std::vector<KeySpec>& config_schema() {
       // ---------------------------------------------------------------- simulation
       {"sim.quantum_ns", K::Double, "1000", 1, kInf, nullptr, "Temporal-decoupling quantum of the native firmware core (firmware.mode = native), ns; ISS cores use firmware.quantum_instructions."},
       {"sim.payload", K::Bool, "false", 0, 0, nullptr, "Carry full 4 KiB payloads through DRAM and dies (else only the 8-byte tag of each sector)."},
+      {"sim.check_flush_durability", K::Bool, "false", 0, 0, nullptr, "At every successful flush (the end-of-run one included) read the NAND array and check that every write acknowledged before the flush was submitted is on flash, its program completed (or a newer write of the sector is); a violation fails the run. A test and debug aid: each check scans the whole array."},
       {"sim.seed", K::Int, "1", 0, kInf, nullptr, "Base seed of the workload generators."},
       {"sim.output_dir", K::String, "\"ssdvp-out\"", 0, 0, nullptr, "Where run.json and the latency CSVs go."},
       {"sim.progress", K::Bool, "true", 0, 0, nullptr, "Print a progress line every few wall seconds on long runs."},

@@ -324,14 +324,32 @@ PlatformParams PlatformParams::from(const Config& c) {
     throw ConfigError(c.origin("ftl.gc_high_blocks") + ": ftl.gc_high_blocks = " +
                       std::to_string(f.gc_high_blocks) + " is below ftl.gc_low_blocks = " +
                       std::to_string(f.gc_low_blocks));
-  f.wbuf_sectors = uint32_t(c.get_double("ftl.write_buffer_mib") * 256.0);
+  f.write_buffer = c.get_string("ftl.write_buffer");
+  f.ring_stripe_sectors = n.dies() * n.planes * n.sectors_per_page;
+  f.ring_timeout_us = uint32_t(c.get_int("ftl.ring.timeout_us"));
+  const double wbuf_mib = c.get_double("ftl.write_buffer_mib");
+  if (wbuf_mib > 0) f.wbuf_sectors = uint32_t(wbuf_mib * 256.0);
+  const uint32_t min_sectors = 2 * SSD_MDTS_SECTORS + n.planes * n.sectors_per_page;
+  if (wbuf_mib > 0) {
+  } else if (f.write_buffer == "ring") {   // whole stripes, as many as hold the minimum at least
+    const uint32_t stripes = uint32_t(c.get_int("ftl.ring.stripes"));
+    f.wbuf_sectors = std::max(stripes, (min_sectors + f.ring_stripe_sectors - 1) / f.ring_stripe_sectors) * f.ring_stripe_sectors;
+  } else {
+    f.wbuf_sectors = 16 * 256;
+  }
   f.die_program_queue = uint32_t(c.get_int("ftl.die_program_queue"));
-  if (f.wbuf_sectors < 2 * SSD_MDTS_SECTORS + n.planes * n.sectors_per_page)
+  if (f.wbuf_sectors < min_sectors)
     throw ConfigError(c.origin("ftl.write_buffer_mib") +
                       ": ftl.write_buffer_mib is too small: it must hold two largest commands "
-                      "and one superpage (" +
-                      std::to_string((2 * SSD_MDTS_SECTORS + n.planes * n.sectors_per_page) * 4) +
-                      " KiB)");
+                      "and one superpage (" + std::to_string(min_sectors * 4) + " KiB)");
+  if (f.write_buffer == "ring" && f.wbuf_sectors < f.ring_stripe_sectors)
+    throw ConfigError(c.origin(wbuf_mib > 0 ? "ftl.write_buffer_mib" : "ftl.ring.stripes") +
+                      ": the ring write buffer (" + std::to_string(f.wbuf_sectors * 4) +
+                      " KiB) is smaller than one stripe: a superpage on each of the " + std::to_string(n.dies()) +
+                      " dies is " + std::to_string(uint64_t(f.ring_stripe_sectors) * 4) + " KiB");
+  if (f.wbuf_sectors > SSD_WBUF_MAX_SECTORS)
+    throw ConfigError(c.origin("ftl.write_buffer_mib") + ": ftl.write_buffer_mib = " + std::to_string(wbuf_mib) +
+                      " is beyond the firmware's " + std::to_string(SSD_WBUF_MAX_SECTORS / 256) + " MiB");
   uint64_t min_spare_blocks = uint64_t(f.gc_high_blocks) + 4;  // GC reserve + open blocks
   if (n.blocks_per_plane <= min_spare_blocks * 2)
     throw ConfigError(c.origin("nand.blocks_per_plane") + ": nand.blocks_per_plane = " +
@@ -361,6 +379,7 @@ PlatformParams PlatformParams::from(const Config& c) {
   p.precondition.overwrite = c.get_double("precondition.overwrite");
   p.precondition.seed = uint32_t(c.get_int("precondition.seed"));
   p.payload = c.get_bool("sim.payload");
+  p.check_flush_durability = c.get_bool("sim.check_flush_durability");
 
   uint64_t sectors = n.physical_bytes() / 4096;
   if (sectors >= 0xFFFFFFF0ull)
@@ -384,12 +403,12 @@ uint64_t PlatformParams::firmware_dram_estimate() const {
   uint64_t bytes = 0;
   bytes += phys * 4 * 2;                               // l2p (<= phys) + p2l
   bytes += superblocks * (4 * 4 + 1 + 2);              // per-superblock arrays
-  bytes += uint64_t(ftl.wbuf_sectors) * (4096 + 4 + 1 + 2 + 4 + 4 + 16);  // write buffer + hash
+  bytes += uint64_t(ftl.wbuf_sectors) * (4096 + 4 + 1 + 2 + 4 + 4 + 16);  // write buffer + fifo + hash
   bytes += 4096ull * (4096 + 4);                       // read buffers
   const uint64_t pools = uint64_t(nand.dies()) * (nand.pslc_blocks_per_plane ? 2 : 1);  // GC engines
   bytes += pools * 2 * unit * (4096 + 4 + 4 + 4 + 8);  // GC buffers
-  bytes += 4096ull * unit * (4 + 8 + 2);               // per flash op program lists
-  bytes += uint64_t(SSD_HOST_SLOTS) * SSD_MDTS_SECTORS * (4 + 2);  // per command lists
+  bytes += 4096ull * unit * (4 + 8 + 4);               // per flash op program lists
+  bytes += uint64_t(SSD_HOST_SLOTS) * SSD_MDTS_SECTORS * (4 + 4);  // per command lists
   bytes += 1 << 20;                                    // rings, context, alignment
   return bytes;
 }

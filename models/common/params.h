@@ -110,7 +110,10 @@ struct FtlParams {
   uint32_t adapt_window = 0;
   double op = 0;
   uint32_t gc_low_blocks = 0, gc_high_blocks = 0;
+  std::string write_buffer;                   // slots | ring
   uint32_t wbuf_sectors = 0;
+  uint32_t ring_stripe_sectors = 0;           // a superpage on every die
+  uint32_t ring_timeout_us = 0;
   uint32_t die_program_queue = 0;
   uint32_t combo_hot_sectors = 0, combo_survivals = 0;   // 4 KiB sectors
   uint32_t combo_unit_blocks = 0, combo_unit_extra = 0;  // MLC superblocks
@@ -138,6 +141,7 @@ struct PlatformParams {
   FtlParams ftl;
   PreconditionParams precondition;
   bool payload = false;
+  bool check_flush_durability = false;
 
   // Throws ConfigError naming the key(s) for impossible combinations.
   static PlatformParams from(const Config& c);

@@ -144,6 +144,7 @@ void HostDriver::main_thread() {
     admin_ = HostCommand{};
     admin_.opcode = SSD_HOP_FLUSH;
     admin_.user = uint64_t(UINT32_MAX) << 16;
+    admin_submit_ns_ = ns_of(sc_core::sc_time_stamp());
     hif_.submit(&admin_);
     hif_.ring_doorbell(0, sc_core::SC_ZERO_TIME);
     wait(admin_done_);
@@ -308,12 +309,31 @@ void HostDriver::count_status(uint16_t status) {
 void HostDriver::command_done(HostCommand* c) {
   const uint64_t idx = c->user >> 16;
   if (idx == UINT32_MAX) {   // admin / end-of-run command
+    if (c->opcode == SSD_HOP_FLUSH && c->status == SSD_ST_OK) check_flush(admin_submit_ns_);
     admin_done_.notify(sc_core::SC_ZERO_TIME);
     return;
   }
   Request* rq = pool_[idx].get();
   if (c->status != SSD_ST_OK) count_status(c->status);
   if (--rq->parts_left == 0) request_done(rq);
+}
+
+// A flush completed: everything acknowledged before it was submitted must be on flash.
+void HostDriver::check_flush(uint64_t submit_ns) {
+  if (!flash_versions) return;
+  std::vector<uint32_t> required, held;
+  checker_->durable_required(submit_ns, required);
+  flash_versions(held);
+  flushes_checked_++;
+  for (size_t lba = 0; lba < required.size(); lba++) {
+    if (!required[lba] || (lba < held.size() && held[lba] >= required[lba])) continue;
+    outcomes_.unexplained++;
+    if (outcomes_.first_unexplained.size() < 10)
+      outcomes_.first_unexplained.push_back(
+          "flush submitted at " + std::to_string(submit_ns) + " ns completed while LBA " + std::to_string(lba) +
+          " held " + (lba < held.size() && held[lba] ? "write #" + std::to_string(held[lba]) : std::string("nothing")) +
+          " on flash, not write #" + std::to_string(required[lba]) + " acknowledged before the flush");
+  }
 }
 
 // Holds a completed request to the error contract (see Outcomes); `why` says what is wrong
@@ -366,6 +386,9 @@ void HostDriver::request_done(Request* rq) {
       break;
     case Op::Trim:
       if (rq->lba + rq->nsect <= capacity_) checker_->trim_completed(rq->lba, rq->nsect, rq->t_issue_ns, ok, now_ns);
+      break;
+    case Op::Flush:
+      if (ok) check_flush(rq->t_issue_ns);
       break;
     default: break;
   }

@@ -74,6 +74,10 @@ class HostDriver : public sc_core::sc_module {
   std::function<void()> on_measure_start;
   std::function<void()> on_measure_end;     // last request done, before the final flush
   std::function<void()> on_finished;
+  // With sim.check_flush_durability: fills, per sector, the newest host write sequence
+  // number the flash holds durably (programs completed); every successful flush is then
+  // checked against what was acknowledged before it (a violation fails the run).
+  std::function<void(std::vector<uint32_t>& newest)> flash_versions;
 
   bool finished() const { return finished_; }
   sc_core::sc_time measure_start() const { return t_start_; }
@@ -86,6 +90,7 @@ class HostDriver : public sc_core::sc_module {
   static const char* read_wait_name(size_t c);
   const OpStats& read_wait_stats(size_t c) const { return read_waits_[c]; }
   const IntegrityChecker* integrity() const { return checker_.get(); }
+  uint64_t flushes_checked() const { return flushes_checked_; }
   const Outcomes& outcomes() const { return outcomes_; }
   const ThroughputSeries& series() const { return series_; }
   uint64_t requests_done() const { return done_; }
@@ -147,6 +152,9 @@ class HostDriver : public sc_core::sc_module {
   std::unique_ptr<workload::Workload> wl_;
   DriverOptions o_;
   std::unique_ptr<IntegrityChecker> checker_;
+  void check_flush(uint64_t submit_ns);
+  uint64_t admin_submit_ns_ = 0;
+  uint64_t flushes_checked_ = 0;
   std::vector<Stream> streams_;
   std::vector<std::unique_ptr<Request>> pool_;
   std::vector<Request*> free_;

@@ -17,6 +17,19 @@ uint32_t IntegrityChecker::write_submitted(uint64_t lba, uint32_t nsect, uint64_
   return seq;
 }
 
+void IntegrityChecker::durable_required(uint64_t flush_submit_ns, std::vector<uint32_t>& seq_out) const {
+  seq_out.assign(acked_.size(), 0);
+  for (size_t i = 0; i < writes_.size(); i++) {
+    const WriteRecord& w = writes_[i];
+    if (w.complete_ns == UINT64_MAX || w.complete_ns >= flush_submit_ns) continue;
+    for (uint32_t k = 0; k < w.nsect; k++) seq_out[w.lba + k] = uint32_t(i + 1);   // seq order = submit order
+  }
+  for (size_t lba = 0; lba < seq_out.size(); lba++) {
+    const uint64_t a = acked_[lba];
+    if (seq_out[lba] && (a & kTrim) && (a & ~kTrim) > writes_[seq_out[lba] - 1].submit_ns + 1) seq_out[lba] = 0;
+  }
+}
+
 void IntegrityChecker::write_completed(uint32_t seq, bool ok, uint64_t t_ns) {
   WriteRecord& w = writes_[seq - 1];
   if (!ok) return;   // not acknowledged: may or may not have happened; stays "in flight"

@@ -45,6 +45,11 @@ class IntegrityChecker {
   // back as never-written zeros is an error.
   void set_preconditioned_below(uint64_t lba) { precond_below_ = lba; }
 
+  // What a flush submitted at flush_submit_ns must have made durable: for each sector the
+  // sequence number of its newest write acknowledged before then (0: none, or a trim came
+  // after it).  Flash holding that write or a newer one satisfies the flush.
+  void durable_required(uint64_t flush_submit_ns, std::vector<uint32_t>& seq_out) const;
+
   uint64_t sectors_checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
   const std::vector<std::string>& first_errors() const { return errors_; }

@@ -57,6 +57,7 @@ class Die {
   bool pslc(uint32_t block) const { return block < pslc_blocks_; }
   uint32_t pages_in(uint32_t block) const { return timing_of(block).pages_per_block; }
   uint32_t planes() const { return planes_; }
+  uint32_t blocks_per_plane() const { return blocks_per_plane_; }
   uint32_t sectors_per_page() const { return spp_; }
 
   // Ready/busy: the die is busy until the array operation started last has finished.
@@ -119,6 +120,12 @@ class Die {
   uint32_t erase_count(uint32_t plane, uint32_t block) const;
   uint32_t next_page(uint32_t plane, uint32_t block) const;
   const Sector* stored(uint32_t plane, uint32_t block, uint32_t page) const;
+  // A program of this page is still under way at `now` (its data is in the array already,
+  // but not yet durable).
+  bool programming(uint32_t plane, uint32_t block, uint32_t page, sc_core::sc_time now) const {
+    return latched_ == ArrayOp::Program && now < busy_until_ && (mask_ >> plane & 1u) && block == block_ &&
+           page == page_;
+  }
   uint64_t array_busy_ps() const { return busy_ps_; }
   uint64_t total_erases() const { return op_counts_[size_t(ArrayOp::Erase)]; }
   // Sectors committed to the array by programs, timed or functional: the die's own count,

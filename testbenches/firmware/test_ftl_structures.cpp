@@ -1,6 +1,7 @@
 // The FTL's data structures on their own: the page map and reverse map with valid counts,
 // superblock free lists and the GC reserve, victim selection by each policy, and the write
-// buffer's LPA index (insert, overwrite, delete with backward shift).
+// buffer's LPA index (insert, overwrite, delete with backward shift), the ring buffer's
+// pointers and rate limiter.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
@@ -22,7 +23,8 @@ namespace {
 // per page: superblocks of 8 sectors.
 struct Ftl {
   std::unique_ptr<ftl> f{new ftl()};
-  explicit Ftl(uint32_t wbuf_sectors = 600, uint32_t policy = SSD_GC_GREEDY, uint32_t pslc_blocks = 0) {
+  explicit Ftl(uint32_t wbuf_sectors = 600, uint32_t policy = SSD_GC_GREEDY, uint32_t pslc_blocks = 0,
+               uint32_t wbuf_kind = SSD_WBUF_SLOTS) {
     hal_arena_reset(64u << 20);
     f->heap = fw_heap{SSD_DRAM_BASE, 64u << 20, 0};
     f->stats = static_cast<ssd_fw_stats*>(fw_alloc(f.get(), sizeof(ssd_fw_stats), 64));
@@ -34,6 +36,7 @@ struct Ftl {
     f->cfg.gc_low_blocks = 2;
     f->cfg.gc_high_blocks = 3;
     f->cfg.wbuf_sectors = wbuf_sectors;
+    f->cfg.wbuf_kind = wbuf_kind;
     f->cfg.gc_policy = policy;
     f->host_reserve = GC_RESERVE;
     map_init(f.get());
@@ -178,7 +181,7 @@ TEST(FtlWriteBuffer, IndexSurvivesRandomInsertOverwriteDelete) {
       wbuf_discard_lpa(f.get(), lpa);
       ref.erase(lpa);
     } else {
-      uint16_t slot;
+      uint32_t slot;
       ASSERT_TRUE(wbuf_alloc(f.get(), 1, &slot));
       wbuf_commit_sector(f.get(), slot, lpa, 1);
       ref[lpa] = slot;
@@ -190,6 +193,73 @@ TEST(FtlWriteBuffer, IndexSurvivesRandomInsertOverwriteDelete) {
       }
   }
   EXPECT_EQ(f->wb.live_count, ref.size());
+}
+
+// The ring (ftl.write_buffer = ring) hands out entries in ring order only, and an entry's
+// space comes back only when the sync pointer reaches it: entries given back out of order
+// (their programs completed early) stay unusable while an older one is not yet on flash, so
+// no entry still waiting for its program is ever handed out again.  The writer's submission
+// is stood in for by the test (the platform tests run the real writer).
+TEST(FtlRingBuffer, NeverHandsOutAnEntryNotYetGivenBack) {
+  Ftl f(600, SSD_GC_GREEDY, 0, SSD_WBUF_RING);
+  ASSERT_EQ(f->wb.space, &wbuf_ring);
+  std::vector<uint32_t> order;
+  for (uint32_t lpa = 0;; lpa++) {
+    uint32_t s;
+    if (!wbuf_alloc(f.get(), 1, &s)) break;
+    ASSERT_EQ(s, lpa % 600) << "entries are handed out in ring order";
+    wbuf_commit_sector(f.get(), s, lpa, 1);
+    order.push_back(s);
+  }
+  ASSERT_EQ(order.size(), 600u);
+  f->wb.ring.inflight = 600;                         // as if the writer had taken them all
+  std::mt19937 rng(5);
+  std::vector<uint32_t> pending(order.begin() + 1, order.end());   // all but the oldest
+  std::shuffle(pending.begin(), pending.end(), rng);
+  std::vector<uint8_t> on_flash(600, 0);
+  for (size_t i = 0; i < pending.size(); i++) {
+    wbuf_map_applied(f.get(), pending[i]);           // its program completed
+    on_flash[pending[i]] = 1;
+    uint32_t s;
+    ASSERT_FALSE(wbuf_alloc(f.get(), 1, &s)) << "the oldest entry is not on flash: no space, step " << i;
+  }
+  EXPECT_EQ(f->wb.ring.used, 600u);
+  wbuf_map_applied(f.get(), order[0]);               // the oldest: the sync pointer sweeps all
+  EXPECT_EQ(f->wb.ring.used, 0u);
+  EXPECT_EQ(f->wb.free_count, 600u);
+  // Now out of order again: entries 0..9 handed out, 5..9 given back: nothing comes back
+  // until 0..4 are.
+  std::vector<uint32_t> got(10);
+  ASSERT_TRUE(wbuf_alloc(f.get(), 10, got.data()));
+  for (uint32_t i = 0; i < 10; i++) wbuf_commit_sector(f.get(), got[i], 1000 + i, 10);
+  f->wb.ring.inflight += 10;
+  for (uint32_t i = 5; i < 10; i++) wbuf_map_applied(f.get(), got[i]);
+  EXPECT_EQ(f->wb.ring.used, 10u);
+  for (uint32_t i = 0; i < 5; i++) wbuf_map_applied(f.get(), got[i]);
+  EXPECT_EQ(f->wb.ring.used, 0u);
+}
+
+// pblk's rate limiter: with free superblocks below ftl.gc_high_blocks per pool, user writes
+// get a share of the ring in proportion, never below a stripe and a largest command.
+TEST(FtlRingBuffer, RateLimiterShrinksTheUsersShareWhenFreeBlocksAreShort) {
+  Ftl f(1200, SSD_GC_GREEDY, 0, SSD_WBUF_RING);
+  const uint32_t high = f->cfg.gc_high_blocks * f->geo.pools;   // 6
+  f->free_superblocks = high / 2;                                  // half: 600 entries
+  uint32_t s, taken = 0;
+  while (wbuf_alloc(f.get(), 1, &s)) wbuf_commit_sector(f.get(), s, taken++, 1);
+  EXPECT_EQ(taken, 600u);
+  EXPECT_EQ(f->stats->ring_limiter_holds, 1u);
+  EXPECT_EQ(f->stats->ring_user_limit_min, 600u);
+  f->free_superblocks = 0;                                         // floor: stripe + MDTS
+  EXPECT_EQ(f->wb.ring.stripe, f->geo.unit * f->geo.dies);
+  Ftl g(1200, SSD_GC_GREEDY, 0, SSD_WBUF_RING);
+  g->free_superblocks = 0;
+  taken = 0;
+  while (wbuf_alloc(g.get(), 1, &s)) wbuf_commit_sector(g.get(), s, taken++, 1);
+  EXPECT_EQ(taken, g->wb.ring.stripe + SSD_MDTS_SECTORS);
+  g->free_superblocks = high;                                      // enough again: the whole ring
+  while (wbuf_alloc(g.get(), 1, &s)) wbuf_commit_sector(g.get(), s, taken++, 1);
+  EXPECT_EQ(taken, 1200u);
 }
 
 // LAPT: after any sequence of reads and writes, every logical block's O(1) rank is the number

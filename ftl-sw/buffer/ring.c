@@ -1,0 +1,120 @@
+/* ftl.write_buffer = ring: pblk's ring write buffer (buffer/write_buffer.h).
+ *
+ * Entries are handed out at the memory pointer, in ring order, for as long as the ring has
+ * room; the writer takes them in arrival order (the submission pointer) and every entry is
+ * written, one a later write overwrote included (pblk writes every entry; the map ignores a
+ * superseded one); an entry is given back when its data is on flash and mapped, but its
+ * space is reusable only when the sync pointer reaches it: the sync pointer moves over
+ * given-back entries in ring order, so the oldest entry still waiting for its program (or
+ * its map update, or a host read of it) holds back all the space behind it.
+ *
+ * The writer drains when a full stripe (a superpage on every die) is buffered; with less, it
+ * waits `ftl.ring.timeout_us` after it first went idle with whole superpages buffered, then
+ * drains those; a partial superpage waits for more data or a flush (which pads it), as in
+ * pblk.  While host writes wait for space it drains whole superpages at once, and pads a
+ * partial one if nothing it submitted is still in flight (the space could never come back).
+ *
+ * Rate limiter (pblk's pblk-rl, applied to user writes): user writes may hold the whole ring
+ * while the drive's free superblocks are at least ftl.gc_high_blocks per pool; below that
+ * their share shrinks in proportion to the free superblocks (free / (gc_high_blocks x
+ * pools)), never below one stripe plus one largest command, so that GC, which needs the
+ * flash and the free blocks, gets them.  The rest of the ring is GC's in pblk, whose GC
+ * writes go through the ring; GC copies here have their own buffers (gc/gc.c), so the share
+ * the limiter takes from users is left empty: it throttles user writes only.
+ * Leaves out: GC writes through the ring, pblk's write-amplification-aware lines, the
+ * paired-page reads that keep data in pblk's ring until the next wordline is written. */
+#include "core/ftl.h"
+#include "hal/hal.h"
+
+static void ring_init(struct ftl *f) {
+  struct wbuf *w = &f->wb;
+  struct wbuf_ring *r = &w->ring;
+  r->stripe = wbuf_stripe_sectors(f);   /* boot checked that the ring holds one */
+  r->timeout_ns = (uint64_t)f->cfg.ring_timeout_us * 1000u;
+  w->free_count = w->nslots;
+  f->stats->ring_stripe_sectors = r->stripe;
+  f->stats->ring_user_limit_min = w->nslots;
+}
+
+/* Entries user writes may hold now (the rate limiter above). */
+static uint32_t user_limit(struct ftl *f) {
+  const struct wbuf *w = &f->wb;
+  const uint32_t high = f->cfg.gc_high_blocks * f->geo.pools;
+  if (f->free_superblocks >= high) return w->nslots;
+  uint32_t limit = (uint32_t)(((uint64_t)w->nslots * f->free_superblocks) / high);
+  uint32_t floor = w->ring.stripe + SSD_MDTS_SECTORS;
+  if (floor > w->nslots) floor = w->nslots;
+  if (limit < floor) limit = floor;
+  if (limit < f->stats->ring_user_limit_min) f->stats->ring_user_limit_min = limit;
+  return limit;
+}
+
+static int ring_alloc(struct ftl *f, uint32_t n, uint32_t *slots_out) {
+  struct wbuf *w = &f->wb;
+  struct wbuf_ring *r = &w->ring;
+  if (r->used + n > w->nslots) return 0;
+  if (r->used + n > user_limit(f)) {
+    if (!r->limited) f->stats->ring_limiter_holds++;
+    r->limited = 1;
+    return 0;
+  }
+  r->limited = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    w->state[r->mem] = SL_FILLING;
+    slots_out[i] = r->mem;
+    if (++r->mem == w->nslots) r->mem = 0;
+  }
+  r->used += n;
+  w->free_count = w->nslots - r->used;
+  f->stats->ring_mem = r->mem;
+  f->stats->ring_used = r->used;
+  return 1;
+}
+
+static void ring_release(struct ftl *f, uint32_t s) {
+  struct wbuf *w = &f->wb;
+  struct wbuf_ring *r = &w->ring;
+  w->state[s] = SL_FREE;
+  r->inflight--;
+  while (r->used && w->state[r->sync] == SL_FREE) {
+    if (++r->sync == w->nslots) r->sync = 0;
+    r->used--;
+  }
+  w->free_count = w->nslots - r->used;
+  f->stats->ring_sync = r->sync;
+  f->stats->ring_used = r->used;
+}
+
+static int ring_drain_mode(struct ftl *f) {
+  struct wbuf_ring *r = &f->wb.ring;
+  const uint32_t queued = wbuf_queued(f);
+  const int writes_wait = f->wait_write_head != NONE32;
+  if (queued < f->geo.unit) {
+    r->wait_since_ns = 0;
+    r->timed_out = 0;
+    return writes_wait && queued && r->inflight == 0 ? 2 : 0;
+  }
+  if (queued >= r->stripe) {
+    r->wait_since_ns = 0;
+    return 1;
+  }
+  return r->timed_out || writes_wait;
+}
+
+static int ring_idle(struct ftl *f) {
+  struct wbuf_ring *r = &f->wb.ring;
+  if (!r->timeout_ns || r->timed_out || wbuf_queued(f) < f->geo.unit) return 0;
+  const uint64_t now = hal_now_ns();
+  if (!r->wait_since_ns) r->wait_since_ns = now;
+  const uint64_t due = r->wait_since_ns + r->timeout_ns;
+  if (now < due) {
+    timer_set(&f->timer, TIMER_RING_WRITER, due);
+    return 0;
+  }
+  timer_set(&f->timer, TIMER_RING_WRITER, ~0ull);
+  r->timed_out = 1;
+  f->stats->ring_timeout_drains++;
+  return 1;
+}
+
+const struct wbuf_space wbuf_ring = {"ring", ring_init, ring_alloc, ring_release, ring_drain_mode, ring_idle, 1};

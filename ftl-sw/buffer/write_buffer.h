@@ -1,0 +1,110 @@
+/* The DRAM write buffer: host writes are acknowledged once their data is in it; reads of data
+ * still in it are served from DRAM; a writer drains it to flash a superpage at a time.
+ *
+ * Two kinds (ftl.write_buffer), chosen once at boot from wbuf_spaces[]; they differ only in
+ * how entries are handed out and given back, everything else (the LPA index, the drain
+ * order, the region fifos of SLC/MLC placement, program completion) is write_buffer.c's:
+ *   slots  a pool of 4 KiB slots on a free list (buffer/slot_pool.c): a slot is reused as
+ *          soon as its data is on flash and mapped, in any order;
+ *   ring   pblk's ring buffer (buffer/ring.c): entries are taken at the memory (insert)
+ *          pointer, submitted in order behind the submission pointer and given back only
+ *          when the sync pointer passes them, in ring order: the oldest entry not yet on
+ *          flash holds back all space behind it.  The writer waits for a full stripe (a
+ *          superpage on every die), drains what it has after a timeout or a flush, and a
+ *          rate limiter shares the ring between user and GC writes (ring.c says how).
+ * Leaves out: multiple buffers per firmware core (the MT-FTL issue), write-through modes. */
+#ifndef SSDVP_BUFFER_WRITE_BUFFER_H
+#define SSDVP_BUFFER_WRITE_BUFFER_H
+
+#include <stdint.h>
+#include "place/placement.h"
+
+struct ftl;
+struct fop;
+
+enum slot_state { SL_FREE = 0, SL_FILLING, SL_LIVE, SL_PROGRAMMING, SL_DEAD, SL_MAPPING };
+
+/* How a kind of buffer hands out entries and takes them back. */
+struct wbuf_space {
+  const char *name;
+  void (*init)(struct ftl *f);
+  /* n entries for one host write (state SL_FILLING), or 0 when they must wait. */
+  int  (*alloc)(struct ftl *f, uint32_t n, uint32_t *slots_out);
+  /* The entry's data is on flash and mapped (or dropped) and nobody reads it. */
+  void (*release)(struct ftl *f, uint32_t slot);
+  /* What the writer should do now: 0 wait, 1 drain whole superpages, 2 drain everything
+   * (padding the last superpage). */
+  int  (*drain_mode)(struct ftl *f);
+  /* The core is about to sleep (NULL: nothing to do); 1 if the writer has work now. */
+  int  (*idle)(struct ftl *f);
+  /* Entries overwritten while buffered are still written (pblk writes every ring entry;
+   * the map ignores them) instead of being dropped before the flash. */
+  uint8_t writes_superseded;
+};
+extern const struct wbuf_space wbuf_slot_pool, wbuf_ring;
+#define WBUF_KINDS 2u              /* SSD_WBUF_SLOTS, SSD_WBUF_RING */
+
+struct wbuf_ring {                 /* ring.c */
+  uint32_t mem;                    /* memory (insert) pointer: the next entry handed out */
+  uint32_t sync;                   /* sync pointer: the oldest entry not yet given back */
+  uint32_t used;                   /* entries from sync to mem */
+  uint32_t subm;                   /* entries ever handed to the writer (submission pointer,
+                                      as a count: the fifos keep the order) */
+  uint32_t inflight;               /* of them not yet given back */
+  uint32_t stripe;                 /* sectors in a full stripe: a superpage on every die */
+  uint64_t wait_since_ns;          /* when the writer first went idle with whole superpages
+                                      but less than a stripe (0: not waiting) */
+  uint64_t timeout_ns;             /* then it drains them this much later (0: never) */
+  uint8_t  timed_out;              /* draining whole superpages after the timeout */
+  uint8_t  limited;                /* the rate limiter is holding a user write back */
+};
+
+struct wbuf {
+  const struct wbuf_space *space;
+  uint32_t nslots;
+  uint32_t base_addr;              /* DRAM address of slot 0 */
+  uint32_t *lpa;
+  uint8_t  *state;
+  uint16_t *pins;                  /* host reads in progress from this slot */
+  uint32_t *free_list;             /* slots: stack of free slots */
+  uint32_t free_count;             /* entries that can be handed out now */
+  struct wbuf_ring ring;           /* ring only */
+  struct wfifo {                   /* one per placement region (one in use without placement) */
+    uint32_t *ring;                /* [nslots] LIVE/DEAD slots of the region in arrival order */
+    uint32_t head, count;
+    uint32_t live;                 /* LIVE slots in it */
+    uint32_t pushed, drained;      /* slots ever put into / taken out of it */
+  } q[PLACE_REGIONS];
+  uint32_t live_count;             /* LIVE slots in all fifos */
+  uint32_t next_region;            /* round robin of the regions' drains */
+  uint8_t  *region;                /* [nslots] placement region of the slot's data */
+  uint32_t *hash_key, *hash_val;   /* lpa -> slot, open addressing */
+  uint32_t hash_mask;
+};
+
+void wbuf_init(struct ftl *f);
+/* A full stripe: one superpage on every die. */
+uint32_t wbuf_stripe_sectors(const struct ftl *f);
+uint32_t wbuf_lookup(const struct ftl *f, uint32_t lpa);
+int  wbuf_alloc(struct ftl *f, uint32_t n, uint32_t *slots_out);
+/* req_nsect: the sectors of the host request it belongs to (placement may look at it). */
+void wbuf_commit_sector(struct ftl *f, uint32_t slot, uint32_t lpa, uint32_t req_nsect);
+void wbuf_discard_lpa(struct ftl *f, uint32_t lpa);
+void wbuf_unpin(struct ftl *f, uint32_t slot);
+/* Issues one superpage program when a full one is buffered (or, with force, any data is). */
+int  wbuf_flush_step(struct ftl *f, int force);
+/* The writer's mode now (struct wbuf_space.drain_mode), flushes included. */
+int  wbuf_drain_mode(struct ftl *f);
+/* Slots (live or dead) still queued for the flash, all regions. */
+uint32_t wbuf_queued(const struct ftl *f);
+/* Every region's fifo has drained past the marks taken by wbuf_drain_marks. */
+int  wbuf_drained_past(const struct ftl *f, const uint32_t *marks);
+void wbuf_drain_marks(const struct ftl *f, uint32_t *marks);
+void wbuf_program_done(struct ftl *f, uint32_t tag);
+/* The slot's data is on flash and its mapping in place. */
+void wbuf_map_applied(struct ftl *f, uint32_t slot);
+/* The core is about to sleep: a kind with a drain timeout looks at its clock (1: the writer
+ * has work now). */
+int  wbuf_idle(struct ftl *f);
+
+#endif /* SSDVP_BUFFER_WRITE_BUFFER_H */
