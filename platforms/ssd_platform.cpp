@@ -497,6 +497,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
       wb["ring"] = {{"stripe_sectors", b.ring_stripe_sectors},
                     {"timeout_drains", b.ring_timeout_drains - a.ring_timeout_drains},
                     {"limiter_holds", b.ring_limiter_holds - a.ring_limiter_holds},
+                    {"l2p_updates", b.ring_l2p_updates - a.ring_l2p_updates},
                     {"user_limit_min", b.ring_user_limit_min},
                     {"superseded_written_sectors", b.wbuf_superseded_written - a.wbuf_superseded_written},
                     {"mem", b.ring_mem},

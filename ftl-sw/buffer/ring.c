@@ -3,10 +3,13 @@
  * Entries are handed out at the memory pointer, in ring order, for as long as the ring has
  * room; the writer takes them in arrival order (the submission pointer) and every entry is
  * written, one a later write overwrote included (pblk writes every entry; the map ignores a
- * superseded one); an entry is given back when its data is on flash and mapped, but its
- * space is reusable only when the sync pointer reaches it: the sync pointer moves over
+ * superseded one); an entry is given back (SL_SYNCED) when its data is on flash and mapped,
+ * but its space is reusable only when the sync pointer reaches it: the sync pointer moves over
  * given-back entries in ring order, so the oldest entry still waiting for its program (or
- * its map update, or a host read of it) holds back all the space behind it.
+ * its map update) holds back all the space behind it.  A synced entry stays readable from
+ * DRAM until the memory pointer reuses it (pblk's lazy l2p update: its map points at the ring
+ * entry until the space is needed), so the ring serves reads of the last ring-full of
+ * written data; an entry a host read is still copying from is not reused until it is done.
  *
  * The writer drains when a full stripe (a superpage on every die) is buffered; with less, it
  * waits `ftl.ring.timeout_us` after it first went idle with whole superpages buffered, then
@@ -59,7 +62,10 @@ static int ring_alloc(struct ftl *f, uint32_t n, uint32_t *slots_out) {
     return 0;
   }
   r->limited = 0;
+  for (uint32_t i = 0, at = r->mem; i < n; i++, at = at + 1 == w->nslots ? 0 : at + 1)
+    if (w->pins[at]) return 0;          /* a host read still copies from it */
   for (uint32_t i = 0; i < n; i++) {
+    wbuf_forget(f, r->mem);
     w->state[r->mem] = SL_FILLING;
     slots_out[i] = r->mem;
     if (++r->mem == w->nslots) r->mem = 0;
@@ -74,9 +80,9 @@ static int ring_alloc(struct ftl *f, uint32_t n, uint32_t *slots_out) {
 static void ring_release(struct ftl *f, uint32_t s) {
   struct wbuf *w = &f->wb;
   struct wbuf_ring *r = &w->ring;
-  w->state[s] = SL_FREE;
+  w->state[s] = SL_SYNCED;
   r->inflight--;
-  while (r->used && w->state[r->sync] == SL_FREE) {
+  while (r->used && w->state[r->sync] == SL_SYNCED) {
     if (++r->sync == w->nslots) r->sync = 0;
     r->used--;
   }
@@ -117,4 +123,4 @@ static int ring_idle(struct ftl *f) {
   return 1;
 }
 
-const struct wbuf_space wbuf_ring = {"ring", ring_init, ring_alloc, ring_release, ring_drain_mode, ring_idle, 1};
+const struct wbuf_space wbuf_ring = {"ring", ring_init, ring_alloc, ring_release, ring_drain_mode, ring_idle, 1, 1};

@@ -31,4 +31,4 @@ static void slots_release(struct ftl *f, uint32_t s) {
 
 static int slots_drain_mode(struct ftl *f) { return f->wb.live_count >= f->geo.unit; }
 
-const struct wbuf_space wbuf_slot_pool = {"slots", slots_init, slots_alloc, slots_release, slots_drain_mode, 0, 0};
+const struct wbuf_space wbuf_slot_pool = {"slots", slots_init, slots_alloc, slots_release, slots_drain_mode, 0, 0, 0};

@@ -293,10 +293,24 @@ int wbuf_flush_step(struct ftl *f, int force) {
 /* The slot's data is on flash and its mapping in place: reads stop finding it here. */
 void wbuf_map_applied(struct ftl *f, uint32_t s) {
   struct wbuf *w = &f->wb;
+  if (w->space->keeps_synced) {     /* readable from DRAM until the entry is reused */
+    slot_free(f, s);
+    return;
+  }
   uint32_t lpa = w->lpa[s];
   if (wbuf_lookup(f, lpa) == s) hash_del(w, lpa);
   if (w->pins[s] == 0) slot_free(f, s);
   else { w->state[s] = SL_DEAD; w->lpa[s] = NONE32; }
+}
+
+void wbuf_forget(struct ftl *f, uint32_t s) {
+  struct wbuf *w = &f->wb;
+  if (w->state[s] != SL_SYNCED) return;
+  if (wbuf_lookup(f, w->lpa[s]) == s) {
+    hash_del(w, w->lpa[s]);
+    f->stats->ring_l2p_updates++;
+  }
+  w->state[s] = SL_FREE;
 }
 
 /* A superpage of host data is on flash.  Each sector still the newest copy of its LPA is

@@ -22,7 +22,8 @@
 struct ftl;
 struct fop;
 
-enum slot_state { SL_FREE = 0, SL_FILLING, SL_LIVE, SL_PROGRAMMING, SL_DEAD, SL_MAPPING };
+enum slot_state { SL_FREE = 0, SL_FILLING, SL_LIVE, SL_PROGRAMMING, SL_DEAD, SL_MAPPING,
+                  SL_SYNCED /* ring: on flash and mapped, still readable until reused */ };
 
 /* How a kind of buffer hands out entries and takes them back. */
 struct wbuf_space {
@@ -40,6 +41,10 @@ struct wbuf_space {
   /* Entries overwritten while buffered are still written (pblk writes every ring entry;
    * the map ignores them) instead of being dropped before the flash. */
   uint8_t writes_superseded;
+  /* An entry on flash stays readable from DRAM until its space is handed out again (pblk
+   * points its map at the ring entry until the memory pointer needs it: the lazy l2p update),
+   * instead of leaving the index as soon as it is mapped. */
+  uint8_t keeps_synced;
 };
 extern const struct wbuf_space wbuf_slot_pool, wbuf_ring;
 #define WBUF_KINDS 2u              /* SSD_WBUF_SLOTS, SSD_WBUF_RING */
@@ -103,6 +108,9 @@ void wbuf_drain_marks(const struct ftl *f, uint32_t *marks);
 void wbuf_program_done(struct ftl *f, uint32_t tag);
 /* The slot's data is on flash and its mapping in place. */
 void wbuf_map_applied(struct ftl *f, uint32_t slot);
+/* keeps_synced kinds: a SL_SYNCED entry is about to be reused: reads of its LPA go to flash
+ * from now (it leaves the index if it is still the newest copy). */
+void wbuf_forget(struct ftl *f, uint32_t slot);
 /* The core is about to sleep: a kind with a drain timeout looks at its clock (1: the writer
  * has work now). */
 int  wbuf_idle(struct ftl *f);

@@ -438,6 +438,7 @@ struct ssd_fw_stats {
   uint64_t wbuf_superseded_written; /* ring: sectors written although overwritten meanwhile */
   uint64_t ring_timeout_drains; /* ring: drains of less than a stripe after the timeout */
   uint64_t ring_limiter_holds;  /* ring: times the rate limiter began holding user writes */
+  uint64_t ring_l2p_updates;    /* ring: synced entries whose LPA left the index on reuse */
   uint32_t ring_stripe_sectors;
   uint32_t ring_user_limit_min; /* ring: the smallest share the limiter left users */
   uint32_t ring_mem, ring_sync, ring_used;   /* ring: pointers (entries) and entries in use */
