@@ -132,19 +132,33 @@ def why(results, scale):
     if grid("randwrite", scale):
         ts_w, bufs_w = axes_of(results, "randwrite", scale)
         rw = {b: [mbps(results.get(f"randwrite/{t}/{b}"), "write") for t in ts_w] for b in bufs_w}
-        r = results.get(f"randwrite/72/{bufs_w[0]}")
-        lines.append(
-            f"* **Writes are bound by the flash, not the ring.** With every thread QD 1 and each write acknowledged "
-            f"once its data is in the ring, a few threads already fill it: at 72 threads and {bufs_w[0]} MiB the ring "
-            f"was {100 * num(r, 'write_buffer.fill_at_insert'):.0f} % full at each insert, "
-            f"{int(num(r, 'ftl.write_stalls')):,} writes waited for space, and the channels were "
-            f"{100 * chan(r):.0f} % busy; the drive programs what its channels carry, whatever the ring's size "
-            f"(peak random-write MB/s per ring size: " +
-            ", ".join(f"{b} MiB {peak(v):.0f}" for b, v in rw.items()) + "). The ring's size changes how long "
-            "writes are absorbed at the start (it fills in a fraction of the run) and how many reads it can serve, "
-            "not the sustained rate. The paper's fall with 32 MB after 18 threads is a host effect the platform does "
-            "not model: pblk's ring is a kernel structure under a spin lock that every submitting CPU takes, and "
-            "with the ring always full the threads spin on it; here a waiting write costs the host nothing.")
+        first, last = results.get(f"randwrite/{ts_w[0]}/{bufs_w[0]}"), results.get(f"randwrite/{ts_w[-1]}/{bufs_w[0]}")
+        four = results.get(f"randwrite/4/{bufs_w[0]}")
+        stalls = sum(num(results.get(f"{p}/{t}/{b}"), "ftl.write_stalls") for p in ("randwrite", "seqwrite")
+                     for t in ts_w for b in bufs_w)
+        fill = max(num(results.get(f"randwrite/{t}/{b}"), "write_buffer.fill_at_insert") for t in ts_w for b in bufs_w)
+        lines += [
+            f"* **Writes never fill the ring here.** Each write is acknowledged once its data is in the ring, and the "
+            f"flash takes the data faster than the QD 1 threads bring it: the ring was at most {100 * fill:.0f} % full "
+            f"when an entry was handed out, and {int(stalls):,} writes of all the write runs waited for space. So the "
+            "ring's size changes nothing in the write tables (peak random-write MB/s per ring size: " +
+            ", ".join(f"{b} MiB {peak(v):.0f}" for b, v in rw.items()) + "), and random and sequential writes "
+            "match: the log-structured FTL programs both in arrival order, and no run reaches GC.",
+            f"* **What bounds them is each thread's write latency.** From {ts_w[0]} to {ts_w[-1]} threads the mean write "
+            f"latency grows from {num(first, 'ops.write.latency_us.mean'):.1f} to "
+            f"{num(last, 'ops.write.latency_us.mean'):.1f} µs (p99 {num(first, 'ops.write.latency_us.p99'):.0f} -> "
+            f"{num(last, 'ops.write.latency_us.p99'):.0f} µs) while the channels fill "
+            f"({100 * chan(first):.0f} % -> {100 * chan(last):.0f} % busy) and the PCIe link carries "
+            f"{100 * num(first, 'utilisation.pcie_host_to_device'):.0f} % -> "
+            f"{100 * num(last, 'utilisation.pcie_host_to_device'):.0f} % of its host-to-device bandwidth. Four threads "
+            f"deliver {mbps(four, 'write'):.0f} MB/s, so the curve keeps rising past 4 threads until the channels are "
+            "nearly busy: the paper's drive flattened at 4 threads, so its flash (or pblk's path to it) took less than "
+            "what 4 threads submit there.",
+            "* **The paper's fall with 32 MB after 18 threads** needs a ring that stays full. It never is here (above); "
+            "the paper attributes the fall to the full buffer, and pblk's ring is a kernel structure under a spin lock "
+            "that every submitting CPU takes, whose cost grows with the threads waiting on it. The platform models "
+            "neither a drive slower than its submitters at 18 threads nor host CPU costs (host.submit_ns is a fixed "
+            "cost, no lock, no CPU contention)."]
     return lines
 
 
@@ -182,7 +196,8 @@ def write_report(results, scale, report_dir, findings):
         "holds the last ring-full of it, as after fio's write of its file; writes land on free blocks (a new pblk "
         "instance).",
         "* **Workloads** (`ftl.write_buffer = ring`, `ftl.write_buffer_mib` = the ring size): " +
-        "; ".join(f"{p}: `{workload(p, 'T', scale)}`" for p in SPECS if grid(p, scale)) +
+        "; ".join(f"{p}: `{workload(p, 1, scale).replace(',numjobs=1,', ',numjobs=T,').rsplit('io=', 1)[0]}io=N/T`"
+                  for p in SPECS if grid(p, scale)) +
         f". The writes move {WRITE_MIB} MiB per run, four times the largest ring.", "",
         "```",
         f"scripts/reproduce.py --scale {scale} --only write-buffer                    # runs, checks, this page",
