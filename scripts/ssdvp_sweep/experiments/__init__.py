@@ -38,6 +38,11 @@ def checks_rows(checks):
         f"| {claim} | {fig} | {'yes' if holds else '**no**'} |" for claim, holds, fig in checks]
 
 
+def failed_claims(checks):
+    """The errors of the suite's checks (claim, holds, figures) that do not hold."""
+    return [f"{claim}: {fig}" for claim, holds, fig in checks if not holds]
+
+
 def checks_verdict(errors):
     """The line a page ends its checks with: the same checks on the page's own runs."""
     return "The same checks on the runs of this page: " + (

@@ -23,7 +23,7 @@ import csv
 from pathlib import Path
 
 from ..runspec import RunSpec
-from . import Experiment, Finding, register, run_errors
+from . import Experiment, Finding, failed_claims, register, run_errors
 
 PLATFORM = "pslc-tlc"
 SCHEMES = {  # tag name: (ftl.placement, nand.pslc.blocks_per_plane or None = the platform's)
@@ -147,7 +147,7 @@ class Pslc(Experiment):
         errors = unusable(results, parts or PARTS)
         if errors:
             return errors
-        return [f"{claim}: {fig}" for claim, holds, fig in check_figures(all_figures(results)) if not holds]
+        return failed_claims(check_figures(all_figures(results)))
 
     def findings(self, results):
         if unusable(results, PARTS):

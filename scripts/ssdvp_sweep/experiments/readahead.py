@@ -26,7 +26,7 @@ Leaves out the report (readahead_report.py).
 from pathlib import Path
 
 from ..runspec import ROOT, RunSpec
-from . import Experiment, Finding, register, run_errors
+from . import Experiment, Finding, failed_claims, register, run_errors
 
 PLATFORM = "default"
 POLICIES = ["none", "lru", "dtree", "dtree-lru", "seq"]
@@ -184,7 +184,7 @@ class Readahead(Experiment):
         errors = unusable(results, parts or CHECKED)
         if errors:
             return errors
-        return [f"{claim}: {fig}" for claim, holds, fig in check_figures(results) if not holds]
+        return failed_claims(check_figures(results))
 
     def findings(self, results):
         if unusable(results, CHECKED):

@@ -24,7 +24,7 @@ and reverse map need 4.3 GB of controller DRAM, beyond the firmware's 32-bit win
 issue); the run is refused with the config error naming dram.size_mib.
 """
 from ..runspec import RunSpec
-from . import Experiment, Finding, register, run_errors
+from . import Experiment, Finding, failed_claims, register, run_errors
 
 PLATFORM = "ocssd"
 THREADS = {"full": [2, 4, 8, 18, 36, 54, 72], "scaled": [2, 18, 54, 72]}
@@ -173,7 +173,7 @@ class WriteBuffer(Experiment):
         errors = unusable(results, parts or CHECKED)
         if errors:
             return errors
-        return [f"{claim}: {fig}" for claim, holds, fig in check_figures(results) if not holds]
+        return failed_claims(check_figures(results))
 
     def findings(self, results):
         if unusable(results, CHECKED):
