@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <sstream>
 
 extern "C" {
@@ -33,11 +34,33 @@ uint8_t* Dram::at(uint32_t addr, uint64_t len) {
 }
 
 sc_core::sc_time Dram::transfer(sc_core::sc_time start, uint64_t bytes) {
-  sc_core::sc_time begin = start > free_at_ ? start : free_at_;
-  sc_core::sc_time dur(double(bytes) * ps_per_byte_, sc_core::SC_PS);
-  free_at_ = begin + dur;
-  busy_ps_ += dur.value();
-  return free_at_ + latency_;
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  size_t over = 0;
+  while (over < booked_.size() && booked_[over].second <= now) over++;
+  if (over) booked_.erase(booked_.begin(), booked_.begin() + long(over));
+  const uint64_t dur = sc_core::sc_time(double(bytes) * ps_per_byte_, sc_core::SC_PS).value();
+  uint64_t begin = start.value();
+  size_t i = 0;
+  while (i < booked_.size() && booked_[i].second <= begin) i++;   // stretches over before start
+  for (; i < booked_.size(); i++) {                                  // the first gap that fits
+    if (begin + dur <= booked_[i].first) break;
+    begin = std::max(begin, booked_[i].second);
+  }
+  const uint64_t end = begin + dur;
+  // Book [begin, end) before stretch i, merging with the neighbours it touches.
+  if (i > 0 && booked_[i - 1].second == begin) {
+    booked_[i - 1].second = end;
+    if (i < booked_.size() && booked_[i].first == end) {
+      booked_[i - 1].second = booked_[i].second;
+      booked_.erase(booked_.begin() + long(i));
+    }
+  } else if (i < booked_.size() && booked_[i].first == end) {
+    booked_[i].first = begin;
+  } else {
+    booked_.insert(booked_.begin() + long(i), {begin, end});
+  }
+  busy_ps_ += dur;
+  return sc_core::sc_time::from_value(end) + latency_;
 }
 
 }  // namespace ssdvp

@@ -2,9 +2,13 @@
 // bandwidth/latency the DMA engines see.
 //
 // Models: capacity (backed by lazily committed host memory, so untouched DRAM costs
-// nothing), one shared data path with a bandwidth and a first-data latency, reserved in the
-// order transfers are requested; the firmware's own accesses go straight to the memory
-// (DMI-like) and take firmware time, not DRAM bandwidth.
+// nothing), one shared data path with a bandwidth and a first-data latency.  A transfer takes
+// the first idle stretch of the path long enough for it at or after its start: DMA engines
+// book transfers that start in the future (a flash channel books each plane's data when it
+// issues a program, up to a few hundred microseconds ahead), and a transfer asked for later
+// but starting earlier still fits in the gap before them, as a DRAM controller serves
+// requests as they arrive.  The firmware's own accesses go straight to the memory (DMI-like)
+// and take firmware time, not DRAM bandwidth.
 // Leaves out: banks, refresh, row-buffer locality, ECC.
 #pragma once
 
@@ -13,6 +17,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "models/common/params.h"
 
@@ -33,8 +39,8 @@ class Dram {
   T* as(uint32_t addr) { return reinterpret_cast<T*>(at(addr, sizeof(T))); }
   uint8_t* base() { return mem_; }
 
-  // Reserves the data path for `bytes` starting no earlier than `start`; returns when the
-  // last byte has moved.
+  // Reserves the data path for `bytes` in its first idle stretch at or after `start`; returns
+  // when the last byte has moved.
   sc_core::sc_time transfer(sc_core::sc_time start, uint64_t bytes);
   uint64_t busy_ps() const { return busy_ps_; }
 
@@ -43,7 +49,9 @@ class Dram {
   uint8_t* mem_;
   double ps_per_byte_;
   sc_core::sc_time latency_;
-  sc_core::sc_time free_at_ = sc_core::SC_ZERO_TIME;
+  // Booked stretches of the data path [begin, end) in ps, sorted and disjoint (adjacent ones
+  // merged); those over before the present are dropped as transfers come.
+  std::vector<std::pair<uint64_t, uint64_t>> booked_;
   uint64_t busy_ps_ = 0;
 };
 
