@@ -491,8 +491,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                {"read_hit_ratio", read_sectors ? double(hits) / double(read_sectors) : 0.0},
                {"fill_at_insert", inserts ? double(b.wbuf_used_at_insert - a.wbuf_used_at_insert) / double(inserts) /
                                                 double(p_.ftl.wbuf_sectors) : 0.0},
-               {"write_stalls", b.write_stalls - a.write_stalls},
-               {"sectors_in_use", b.wbuf_sectors_now}};
+               {"write_stalls", b.write_stalls - a.write_stalls}};
     if (p_.ftl.write_buffer == "ring")
       wb["ring"] = {{"stripe_sectors", b.ring_stripe_sectors},
                     {"timeout_drains", b.ring_timeout_drains - a.ring_timeout_drains},

@@ -78,14 +78,10 @@ int wbuf_alloc(struct ftl *f, uint32_t n, uint32_t *slots_out) {
   if (!w->space->alloc(f, n, slots_out)) return 0;
   f->stats->wbuf_inserts += n;
   f->stats->wbuf_used_at_insert += (uint64_t)n * (w->nslots - w->free_count);
-  f->stats->wbuf_sectors_now = w->nslots - w->free_count;
   return 1;
 }
 
-static void slot_free(struct ftl *f, uint32_t s) {
-  f->wb.space->release(f, s);
-  f->stats->wbuf_sectors_now = f->wb.nslots - f->wb.free_count;
-}
+static void slot_free(struct ftl *f, uint32_t s) { f->wb.space->release(f, s); }
 
 /* The slot is no longer the newest copy of its LPA. */
 static void slot_supersede(struct wbuf *w, uint32_t s) {

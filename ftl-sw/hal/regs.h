@@ -442,7 +442,6 @@ struct ssd_fw_stats {
   uint32_t ring_stripe_sectors;
   uint32_t ring_user_limit_min; /* ring: the smallest share the limiter left users */
   uint32_t ring_mem, ring_sync, ring_used;   /* ring: pointers (entries) and entries in use */
-  uint32_t wbuf_sectors_now;    /* entries in use (either kind) */
 };
 #endif
 #define SSD_FW_STATS_MAGIC    0x53544154u   /* "STAT" */
