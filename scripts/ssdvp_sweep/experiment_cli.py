@@ -46,7 +46,7 @@ def check(experiment, script, directory, parts):
 
 def main(name, doc):
     experiment = load_all()[name]
-    script = f"{name}_experiment.py"
+    script = f"{name.replace('-', '_')}_experiment.py"
     ap = argparse.ArgumentParser(prog=script, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=str(ROOT / "build"), help="build folder (its platforms/ssdvp runs)")
     ap.add_argument("--binary", default=None, help="ssdvp binary (default BUILD/platforms/ssdvp)")

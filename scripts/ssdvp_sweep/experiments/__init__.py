@@ -105,9 +105,15 @@ class Experiment:
         """RunSpecs of the experiment (all parts, or those named), each with a unique tag."""
         raise NotImplementedError
 
-    def checks(self, results, parts=None):
-        """The test suite's assertions on results ({tag: store row}); a list of errors."""
+    def claims(self, results):
+        """The suite's checks as (claim, holds, figures), on results whose runs are usable."""
         raise NotImplementedError
+
+    def checks(self, results, parts=None):
+        """The test suite's assertions on results ({tag: store row}); a list of errors: the
+        runs of `parts` (default: the checked ones) that are not usable, else the claims that
+        do not hold.  Experiments whose checks differ by part override it."""
+        return self.unusable(results, parts or self.checked) or failed_claims(self.claims(results))
 
     def findings(self, results):
         """[Finding]: the paper's results next to these."""
