@@ -1,8 +1,8 @@
 /* The write buffer's common part (buffer/write_buffer.h): 4 KiB entries filled by host DMA,
  * indexed by LPA so reads of buffered data are served from DRAM, drained in arrival order a
  * superpage at a time to the next die in the stripe (channel first, then way).  An entry
- * overwritten while buffered is dropped before it reaches flash; one being programmed stays
- * until its program completes.  How entries are handed out and given back is the kind's
+ * overwritten while buffered is dropped before it reaches flash (slots) or written anyway
+ * (the ring: writes_superseded); one being programmed stays until its program completes.  How entries are handed out and given back is the kind's
  * (slot_pool.c, ring.c).
  * With SLC/MLC placement each entry carries the region the policy chose when it was
  * committed and waits in that region's fifo: a superpage holds one region's data, in arrival
@@ -240,12 +240,19 @@ static uint32_t take_slots(struct ftl *f, uint32_t region, struct fop *op, uint3
   return n;
 }
 
+/* Entries of a region's fifo the writer would program: the live ones, or every one when
+ * superseded entries are written too. */
+static uint32_t fifo_ready(const struct wbuf *w, const struct wfifo *q) {
+  return w->space->writes_superseded ? q->count : q->live;
+}
+
 /* Issues one superpage program when a full one is buffered (or, with force, any data is).
  * Returns 1 if it issued one. */
 int wbuf_flush_step(struct ftl *f, int force) {
   struct wbuf *w = &f->wb;
   const uint32_t unit = f->geo.unit;
   for (uint32_t r = 0; r < f->pl.regions; r++) fifo_skip_dead(f, &w->q[r]);
+  /* fifo_ready summed over the regions */
   const uint32_t ready = w->space->writes_superseded ? wbuf_queued(f) : w->live_count;
   if (ready == 0 || (ready < unit && !force)) return 0;
   if (!flash_can_submit(f)) return 0;
@@ -254,7 +261,7 @@ int wbuf_flush_step(struct ftl *f, int force) {
   uint32_t ppa = NONE32, region = 0;
   for (uint32_t k = 0; k < f->pl.regions && ppa == NONE32; k++) {
     region = (w->next_region + k) % f->pl.regions;
-    const uint32_t live = w->space->writes_superseded ? w->q[region].count : w->q[region].live;
+    const uint32_t live = fifo_ready(w, &w->q[region]);
     if (live == 0 || (live < unit && !force)) continue;
     ppa = next_superpage(f, region);
   }
@@ -263,8 +270,7 @@ int wbuf_flush_step(struct ftl *f, int force) {
   uint32_t tag = fop_alloc(f, FOP_HOST_PROG);
   struct fop *op = &f->fop[tag];
   uint32_t n = take_slots(f, region, op, unit);
-  w->ring.subm += n;
-  w->ring.inflight += n;
+  w->ring.inflight += n;          /* the ring gives them back in ring_release */
   if (f->pl.regions > 1) {         /* the whole superpage, padding included */
     if (region == REGION_SLC) f->stats->host_slc_sectors += unit;
     else f->stats->host_mlc_sectors += unit;

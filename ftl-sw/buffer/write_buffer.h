@@ -53,9 +53,8 @@ struct wbuf_ring {                 /* ring.c */
   uint32_t mem;                    /* memory (insert) pointer: the next entry handed out */
   uint32_t sync;                   /* sync pointer: the oldest entry not yet given back */
   uint32_t used;                   /* entries from sync to mem */
-  uint32_t subm;                   /* entries ever handed to the writer (submission pointer,
-                                      as a count: the fifos keep the order) */
-  uint32_t inflight;               /* of them not yet given back */
+  uint32_t inflight;               /* entries handed to the writer, not yet given back (the
+                                      submission pointer is the region fifos' head) */
   uint32_t stripe;                 /* sectors in a full stripe: a superpage on every die */
   uint64_t wait_since_ns;          /* when the writer first went idle with whole superpages
                                       but less than a stripe (0: not waiting) */

@@ -49,6 +49,20 @@ def checks_verdict(errors):
         "**passed**." if not errors else "**failed**: " + "; ".join(errors) + ".")
 
 
+def num(row, key):
+    """A store row's figure as a float; 0 where the run has none (missing column or NaN)."""
+    v = row.get(key) if row else None
+    return 0.0 if v is None or v != v else float(v)
+
+
+def integrity_problem(tag, r):
+    """Why the run's data does not hold up (integrity mismatches, unexplained errors), or None."""
+    if num(r, "integrity.mismatches") or num(r, "integrity.unexplained_errors"):
+        return (f"{tag}: {int(num(r, 'integrity.mismatches'))} integrity mismatches, "
+                f"{int(num(r, 'integrity.unexplained_errors'))} unexplained errors")
+    return None
+
+
 def run_problem(tag, r):
     """Why the run of tag is not a measurement (missing, failed, did not complete), or None."""
     if r is None:

@@ -39,7 +39,7 @@ import sys
 from pathlib import Path
 
 from ..runspec import ROOT, RunSpec
-from . import Experiment, Finding, register, run_errors
+from . import Experiment, Finding, integrity_problem, register, run_errors
 
 SCHEMES = {  # tag name: (platform, ftl.placement)
     "mlc-homo": ("lapt-mlc-homo", "none"),
@@ -294,9 +294,9 @@ def unusable(results, parts):
     folded into the drive, the logical capacity the preconditioning was computed from; and for
     the refused SLC sizes, a run that was not refused for the stated reason."""
     def more(tag, r):
-        if num(r, "integrity.mismatches") or num(r, "integrity.unexplained_errors"):
-            return (f"{tag}: {int(num(r, 'integrity.mismatches'))} integrity mismatches, "
-                    f"{int(num(r, 'integrity.unexplained_errors'))} unexplained errors")
+        problem = integrity_problem(tag, r)
+        if problem:
+            return problem
         if not num(r, "integrity.reads_checked") > 0:
             return f"{tag}: no read was checked"
         if num(r, "host.folded_requests"):

@@ -26,7 +26,7 @@ Leaves out the report (readahead_report.py).
 from pathlib import Path
 
 from ..runspec import ROOT, RunSpec
-from . import Experiment, Finding, register, run_errors
+from . import Experiment, Finding, integrity_problem, num, register, run_errors
 
 PLATFORM = "default"
 POLICIES = ["none", "lru", "dtree", "dtree-lru", "seq"]
@@ -116,11 +116,6 @@ def expected_tags(parts, scale=None):
     return sorted(set(tags))
 
 
-def num(row, key):
-    v = row.get(key) if row else None
-    return 0.0 if v is None or v != v else float(v)
-
-
 def hit(row):
     return num(row, "readahead.hit_ratio")
 
@@ -136,9 +131,7 @@ def unusable(results, parts):
     def more(tag, r):
         if not num(r, "integrity.reads_checked") > 0 and "sqlitewal" not in tag:
             return f"{tag}: no read was checked"
-        if num(r, "integrity.mismatches") or num(r, "integrity.unexplained_errors"):
-            return f"{tag}: integrity errors"
-        return None
+        return integrity_problem(tag, r)
     return run_errors(results, [r.tag for r in runs(scale, parts)], more)
 
 

@@ -24,7 +24,7 @@ and reverse map need 4.3 GB of controller DRAM, beyond the firmware's 32-bit win
 issue); the run is refused with the config error naming dram.size_mib.
 """
 from ..runspec import RunSpec
-from . import Experiment, Finding, register, run_errors
+from . import Experiment, Finding, integrity_problem, num, register, run_errors
 
 PLATFORM = "ocssd"
 THREADS = {"full": [2, 4, 8, 18, 36, 54, 72], "scaled": [2, 18, 54, 72]}
@@ -72,11 +72,6 @@ def runs(scale, parts):
     return [spec(p, t, b, scale) for p in parts for t, b in grid(p, scale)]
 
 
-def num(row, key):
-    v = row.get(key) if row else None
-    return 0.0 if v is None or v != v else float(v)
-
-
 def mbps(row, op):
     return num(row, f"ops.{op}.mbps")
 
@@ -88,11 +83,7 @@ def scale_of(results):
 def unusable(results, parts):
     scale = scale_of(results)
 
-    def more(tag, r):
-        if num(r, "integrity.mismatches") or num(r, "integrity.unexplained_errors"):
-            return f"{tag}: integrity errors"
-        return None
-    return run_errors(results, [r.tag for r in runs(scale, parts)], more)
+    return run_errors(results, [r.tag for r in runs(scale, parts)], integrity_problem)
 
 
 def check_figures(results):
