@@ -201,10 +201,13 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
       core_modules_.push_back(std::move(core));
     }
   } else {
-    auto core = std::make_unique<NativeCore>("core0", 0, p_.firmware, *dram_, *sysctl_, &fw_main);
-    core->socket.bind(router_->target);
-    cores_.push_back(core.get());
-    core_modules_.push_back(std::move(core));
+    for (uint32_t c = 0; c < p_.firmware.cores; c++) {
+      auto core = std::make_unique<NativeCore>(("core" + std::to_string(c)).c_str(), c, p_.firmware, *dram_,
+                                               *sysctl_, c == 0 ? &fw_main : &secondary_main);
+      core->socket.bind(router_->target);
+      cores_.push_back(core.get());
+      core_modules_.push_back(std::move(core));
+    }
   }
   core_ = cores_[0];
   if (opt.gdb_port) {
@@ -227,6 +230,12 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   o.progress = cfg.get_bool("sim.progress");
   o.payload = p_.payload;
   o.series_interval_ns = uint64_t(cfg.get_double("sim.series_interval_ms") * 1e6 + 0.5);
+  for (const auto& [io, cpu] : p_.host.cpu_types) o.cpu.types.push_back({io, cpu});
+  o.cpu.cycle = sc_core::sc_time(p_.host.cpu_cycle_ms, sc_core::SC_MS);
+  o.cpu.io_cost = sc_core::sc_time(p_.host.cpu_io_us, sc_core::SC_US);
+  o.cpu.balance = sc_core::sc_time(p_.host.cpu_balance_ms, sc_core::SC_MS);
+  o.cpu.migration = p_.host.migration;
+  o.cpu.migration_period = sc_core::sc_time(p_.host.migration_ms, sc_core::SC_MS);
   const std::string spec = opt.workload_spec.empty() ? cfg.get_string("workload.spec") : opt.workload_spec;
   const uint64_t seed = uint64_t(cfg.get_int("sim.seed"));
   driver_ = std::make_unique<HostDriver>("host", p_.host, *hif_,
@@ -418,6 +427,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
     for (size_t q = 0; q < per_queue.size() && q < end.queue_commands.size() && q < st.queue_commands.size(); q++)
       per_queue[q] = end.queue_commands[q] - st.queue_commands[q];
     r["host"] = {{"cpus", p_.host.cpus}, {"queues", p_.host.queues}, {"commands_per_queue", per_queue}};
+    if (const CpuScheduler* sched = driver_->cpu_scheduler()) r["host_cpu"] = sched->results();
   }
 
   const ssd_fw_stats& a = st.fw;
@@ -489,8 +499,11 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                {"inserted_sectors", inserts},
                {"read_hit_sectors", hits},
                {"read_hit_ratio", read_sectors ? double(hits) / double(read_sectors) : 0.0},
-               {"fill_at_insert", inserts ? double(b.wbuf_used_at_insert - a.wbuf_used_at_insert) / double(inserts) /
-                                                double(p_.ftl.wbuf_sectors) : 0.0},
+               {"part_sectors", b.wbuf_part_sectors},   // each firmware core's part
+               {"fill_at_insert", inserts && b.wbuf_part_sectors
+                                      ? double(b.wbuf_used_at_insert - a.wbuf_used_at_insert) / double(inserts) /
+                                            double(b.wbuf_part_sectors)
+                                      : 0.0},
                {"write_stalls", b.write_stalls - a.write_stalls}};
     if (p_.ftl.write_buffer == "ring")
       wb["ring"] = {{"stripe_sectors", b.ring_stripe_sectors},
@@ -578,8 +591,20 @@ nlohmann::json SsdPlatform::results(double wall_s) {
     const auto& b = end.cores[i];
     const Snapshot::Core a = i < st.cores.size() ? st.cores[i] : Snapshot::Core{};
     const double host = b.host_s - a.host_s;
-    cores.push_back({{"busy_s", b.busy_s - a.busy_s},
-                     {"idle_s", b.idle_s - a.idle_s},
+    const ssd_core_stats& fa = st.fw.core[i % SSD_MAX_CORES];
+    const ssd_core_stats& fb = end.fw.core[i % SSD_MAX_CORES];
+    const double busy = b.busy_s - a.busy_s, idle = b.idle_s - a.idle_s;
+    cores.push_back({{"busy_s", busy},
+                     {"idle_s", idle},
+                     {"busy_share", busy + idle > 0 ? busy / (busy + idle) : 0.0},
+                     {"host_commands", fb.host_cmds - fa.host_cmds},
+                     {"buffer_inserted_sectors", fb.wbuf_inserts - fa.wbuf_inserts},
+                     {"flushes", fb.flushes - fa.flushes},
+                     {"programs", fb.programs - fa.programs},
+                     {"passes", fb.passes - fa.passes},
+                     {"lock_waits", fb.lock_waits - fa.lock_waits},
+                     {"lock_spins", fb.lock_spins - fa.lock_spins},
+                     {"ipis_sent", fb.ipis_sent - fa.ipis_sent},
                      {"wakeups", b.wakeups - a.wakeups},
                      {"mmio_accesses", b.mmio - a.mmio},
                      {"instructions", b.instructions - a.instructions},
@@ -593,7 +618,11 @@ nlohmann::json SsdPlatform::results(double wall_s) {
     r["firmware"]["iss_engine"] = iss->engine();
     r["firmware"]["exact_quanta"] = iss->exact_quanta();
     uint64_t unlocated = 0;
-    for (const FirmwareCore* c : cores_) unlocated += static_cast<const IssCore*>(c)->unlocated_accesses();
+    for (size_t i = 0; i < cores_.size(); i++) {
+      const auto* c = static_cast<const IssCore*>(cores_[i]);
+      unlocated += c->unlocated_accesses();
+      r["firmware"]["cores"][i]["pc_at_end"] = c->pc();   // where a stuck core is
+    }
     r["firmware"]["mmio_accesses_unlocated"] = unlocated;
   }
   if (auto* iss = dynamic_cast<IssCore*>(core_); iss && p_.firmware.profile) {

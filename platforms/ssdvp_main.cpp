@@ -118,6 +118,11 @@ int sc_main(int argc, char* argv[]) {
   bench->add_option("--platform,-p", platform, "platform TOML file");
   bench->add_option("--requests,-n", bench_requests, "requests per case");
   bench->add_flag("--iss", bench_iss, "also run the filled cases with firmware.mode = iss and report the ratio");
+  std::vector<unsigned> bench_cores;
+  bench->add_option("--cores", bench_cores,
+                    "firmware core counts to compare (e.g. --cores 1 2 4): the filled cases as 4 threads x QD8 on "
+                    "4 queues, natively and (with --iss) on the ISS")
+      ->check(CLI::Range(1, 8));
   bool bench_rtl = false;
   bench->add_flag("--rtl", bench_rtl,
                   "also run the filled cases with channel.model = rtl (wall-time ratio to tlm) and one busy channel "
@@ -180,6 +185,40 @@ int sc_main(int argc, char* argv[]) {
                                    100.0 * rate / native_rate[i],
                                    double(core["instructions"].get<uint64_t>()) / double(r["host_requests"].get<uint64_t>()),
                                    core["mips_while_executing"].get<double>(), r["total"]["iops"].get<double>());
+        }
+      }
+      if (!bench_cores.empty()) {
+        // The same two filled cases from 4 host threads (QD8 each) on 4 queues, so that every
+        // core has queues to serve: host requests/s by firmware core count, natively and on the
+        // ISS (docs/multicore.md).
+        std::cout << fmt::format("\n{:<22} {:>5} {:>12} {:>12} {:>10} {:>14} {:>12} {:>12}\n", "firmware cores", "N",
+                                 "native req/s", "iss req/s", "iss/native", "instr/request", "native IOPS", "iss IOPS");
+        for (size_t i = 0; i < 2; i++) {
+          const std::string spec = std::string(i == 0 ? "fio:rw=randread" : "fio:rw=randwrite") +
+                                   ",bs=4k,iodepth=8,numjobs=4,io=" + std::to_string(std::max<uint64_t>(bench_requests / 4, 100));
+          for (unsigned cores : bench_cores) {
+            std::vector<std::string> bsets = sets;
+            bsets.insert(bsets.end(), cases[i].sets.begin(), cases[i].sets.end());
+            for (std::string k : {"sim.progress=false", "host.queues=4"}) bsets.push_back(k);
+            bsets.push_back("firmware.cores=" + std::to_string(cores));
+            auto nat = best_case(bench_repeat, platform, spec, bsets);
+            nlohmann::json iss;
+            if (bench_iss) {
+              bsets.push_back("firmware.mode=iss");
+              iss = best_case(bench_repeat, platform, spec, bsets);
+            }
+            uint64_t instr = 0;
+            if (bench_iss)
+              for (const auto& c : iss["firmware"]["cores"]) instr += c["instructions"].get<uint64_t>();
+            const double nr = nat["host_requests_per_wall_s"].get<double>();
+            const double ir = bench_iss ? iss["host_requests_per_wall_s"].get<double>() : 0.0;
+            std::cout << fmt::format("{:<22} {:>5} {:>12.0f} {:>12.0f} {:>9.1f}% {:>14.0f} {:>12.0f} {:>12.0f}\n",
+                                     i == 0 ? "randread 4x QD8" : "randwrite 4x QD8", cores, nr, ir,
+                                     nr > 0 ? 100.0 * ir / nr : 0.0,
+                                     bench_iss ? double(instr) / double(iss["host_requests"].get<uint64_t>()) : 0.0,
+                                     nat["total"]["iops"].get<double>(),
+                                     bench_iss ? iss["total"]["iops"].get<double>() : 0.0);
+          }
         }
       }
       if (bench_rtl) {

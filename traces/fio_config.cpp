@@ -81,15 +81,29 @@ bool is_mixed(FioPattern pattern) {
 
 FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& context) {
   const SpecOptions options(spec, spec.find(':') + 1,
-                            {"rw", "bs", "iodepth", "numjobs", "size", "offset", "rwmixread", "io",
+                            {"rw", "bs", "bsrange", "iodepth", "numjobs", "size", "offset", "rwmixread", "io",
                              "io_size", "random_distribution", "seed", "align", "scramble"});
+  if (options.has("bs") && options.has("bsrange")) options.fail("give bs= or bsrange=, not both");
   const uint64_t capacity = context.capacity_bytes;
   FioConfig config;
   config.pattern = parse_pattern(options, &config.skip);
 
-  const RequestExtent extent = parse_request_extent(options, capacity, 4096);
-  const uint64_t block_size = extent.block_size;
-  config.block_size = extent.block_size;
+  uint64_t bs_min = 0, bs_max = 0;
+  if (options.has("bsrange")) {
+    // fio's bsrange=MIN-MAX: sizes MIN, 2 MIN, ... up to MAX
+    const std::string_view range = options.text("bsrange").value_or("");
+    const size_t dash = range.find('-');
+    const auto lo = dash == std::string_view::npos ? std::nullopt : parse_byte_size(range.substr(0, dash));
+    const auto hi = dash == std::string_view::npos ? std::nullopt : parse_byte_size(range.substr(dash + 1));
+    if (!lo || !hi || *lo == 0 || *lo % kSector != 0 || *hi < *lo || *hi % *lo != 0 || *hi > (1ull << 30))
+      options.fail("bsrange", "must be MIN-MAX: byte sizes, MIN a non-zero multiple of 512, MAX a multiple of MIN up to 1 GiB");
+    bs_min = *lo;
+    bs_max = *hi;
+  }
+  const RequestExtent extent = parse_request_extent(options, capacity, bs_max ? bs_max : 4096);
+  const uint64_t block_size = bs_max ? bs_max : extent.block_size;
+  config.block_size = uint32_t(block_size);
+  config.block_size_min = uint32_t(bs_min);
   config.offset = extent.offset;
   config.size = extent.size;
 
@@ -120,7 +134,7 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
     config.requests_per_job = std::max<uint64_t>(1, config.size / numjobs / (block_size + config.skip));
   }
 
-  config.align = options.bytes("align", block_size);
+  config.align = options.bytes("align", bs_min ? bs_min : block_size);
   if (config.align == 0 || config.align % kSector != 0) {
     options.fail("align", "must be a non-zero multiple of 512");
   }

@@ -33,7 +33,9 @@ bool is_mixed(FioPattern pattern);
 
 struct FioConfig {
   FioPattern pattern = FioPattern::Read;
-  uint32_t block_size = 4096;     // bs, bytes
+  uint32_t block_size = 4096;     // bs, bytes (with bsrange: its largest)
+  uint32_t block_size_min = 0;    // bsrange=MIN-MAX: each request MIN, 2 MIN, ... MAX bytes,
+                                  // uniformly (0: every request is bs)
   unsigned iodepth = 1;           // requests kept outstanding per job
   unsigned numjobs = 1;           // streams
   uint64_t skip = 0;              // sequential patterns: bytes skipped after each request

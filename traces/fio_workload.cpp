@@ -48,14 +48,16 @@ std::optional<Request> FioWorkload::next(unsigned stream) {
   Request request;
   request.op = next_op(job.rng);
   request.length = config_.block_size;
+  if (config_.block_size_min)
+    request.length = config_.block_size_min * (1 + job.rng.below(config_.block_size / config_.block_size_min));
   request.stream = static_cast<uint16_t>(stream);
   if (is_random(config_.pattern)) {
     request.offset = config_.offset + distribution_.sample(job.rng) * config_.align;
   } else {
-    if (job.cursor + config_.block_size > config_.offset + config_.size)
+    if (job.cursor + request.length > config_.offset + config_.size)
       job.cursor = config_.offset;
     request.offset = job.cursor;
-    job.cursor += config_.block_size + config_.skip;
+    job.cursor += request.length + config_.skip;
   }
   return request;
 }
@@ -64,7 +66,9 @@ std::string FioWorkload::describe() const {
   std::ostringstream text;
   text << "fio " << fio_pattern_name(config_.pattern);
   if (config_.skip) text << ":" << config_.skip;
-  text << " bs=" << config_.block_size
+  if (config_.block_size_min) text << " bsrange=" << config_.block_size_min << "-" << config_.block_size;
+  else text << " bs=" << config_.block_size;
+  text
        << " iodepth=" << config_.iodepth << " numjobs=" << config_.numjobs
        << " offset=" << config_.offset << " size=" << config_.size
        << " io=" << config_.requests_per_job << "/job";

@@ -24,77 +24,87 @@
  * flash and the free blocks, gets them.  The rest of the ring is GC's in pblk, whose GC
  * writes go through the ring; GC copies here have their own buffers (gc/gc.c), so the share
  * the limiter takes from users is left empty: it throttles user writes only.
+ * With several firmware cores each core's part is a ring of its own (write_buffer.h); the
+ * limiter shares each part the same way.
  * Leaves out: GC writes through the ring, pblk's write-amplification-aware lines, the
  * paired-page reads that keep data in pblk's ring until the next wordline is written. */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
-static void ring_init(struct ftl *f) {
-  struct wbuf *w = &f->wb;
-  struct wbuf_ring *r = &w->ring;
-  r->stripe = wbuf_stripe_sectors(f);   /* boot checked that the ring holds one */
+static void ring_init(struct ftl *f, struct wbuf_part *p) {
+  struct wbuf_ring *r = &p->ring;
+  r->stripe = wbuf_stripe_sectors(f);   /* boot checked that each part holds one */
   r->timeout_ns = (uint64_t)f->cfg.ring_timeout_us * 1000u;
-  w->free_count = w->nslots;
+  r->mem = r->sync = p->first;
+  p->free_count = p->nslots;
   f->stats->ring_stripe_sectors = r->stripe;
-  f->stats->ring_user_limit_min = w->nslots;
+  f->stats->ring_user_limit_min = p->nslots;
+}
+
+/* The entry after s in the part's ring. */
+static uint32_t ring_next(const struct wbuf_part *p, uint32_t s) {
+  return s + 1u == p->first + p->nslots ? p->first : s + 1u;
 }
 
 /* Entries user writes may hold now (the rate limiter above). */
-static uint32_t user_limit(struct ftl *f) {
-  const struct wbuf *w = &f->wb;
+static uint32_t user_limit(struct ftl *f, const struct wbuf_part *p) {
   const uint32_t high = f->cfg.gc_high_blocks * f->geo.pools;
-  if (f->free_superblocks >= high) return w->nslots;
-  uint32_t limit = (uint32_t)(((uint64_t)w->nslots * f->free_superblocks) / high);
-  uint32_t floor = w->ring.stripe + SSD_MDTS_SECTORS;
-  if (floor > w->nslots) floor = w->nslots;
+  if (f->free_superblocks >= high) return p->nslots;
+  uint32_t limit = (uint32_t)(((uint64_t)p->nslots * f->free_superblocks) / high);
+  uint32_t floor = p->ring.stripe + SSD_MDTS_SECTORS;
+  if (floor > p->nslots) floor = p->nslots;
   if (limit < floor) limit = floor;
   if (limit < f->stats->ring_user_limit_min) f->stats->ring_user_limit_min = limit;
   return limit;
 }
 
-static int ring_alloc(struct ftl *f, uint32_t n, uint32_t *slots_out) {
+static int ring_alloc(struct ftl *f, struct wbuf_part *p, uint32_t n, uint32_t *slots_out) {
   struct wbuf *w = &f->wb;
-  struct wbuf_ring *r = &w->ring;
-  if (r->used + n > w->nslots) return 0;
-  if (r->used + n > user_limit(f)) {
+  struct wbuf_ring *r = &p->ring;
+  if (r->used + n > p->nslots) return 0;
+  if (r->used + n > user_limit(f, p)) {
     if (!r->limited) f->stats->ring_limiter_holds++;
     r->limited = 1;
     return 0;
   }
   r->limited = 0;
-  for (uint32_t i = 0, at = r->mem; i < n; i++, at = at + 1 == w->nslots ? 0 : at + 1)
+  for (uint32_t i = 0, at = r->mem; i < n; i++, at = ring_next(p, at))
     if (w->pins[at]) return 0;          /* a host read still copies from it */
   for (uint32_t i = 0; i < n; i++) {
     wbuf_forget(f, r->mem);
     w->state[r->mem] = SL_FILLING;
     slots_out[i] = r->mem;
-    if (++r->mem == w->nslots) r->mem = 0;
+    r->mem = ring_next(p, r->mem);
   }
   r->used += n;
-  w->free_count = w->nslots - r->used;
-  f->stats->ring_mem = r->mem;
-  f->stats->ring_used = r->used;
+  p->free_count = p->nslots - r->used;
+  if (p->core == 0) {
+    f->stats->ring_mem = r->mem;
+    f->stats->ring_used = r->used;
+  }
   return 1;
 }
 
-static void ring_release(struct ftl *f, uint32_t s) {
+static void ring_release(struct ftl *f, struct wbuf_part *p, uint32_t s) {
   struct wbuf *w = &f->wb;
-  struct wbuf_ring *r = &w->ring;
+  struct wbuf_ring *r = &p->ring;
   w->state[s] = SL_SYNCED;
   r->inflight--;
   while (r->used && w->state[r->sync] == SL_SYNCED) {
-    if (++r->sync == w->nslots) r->sync = 0;
+    r->sync = ring_next(p, r->sync);
     r->used--;
   }
-  w->free_count = w->nslots - r->used;
-  f->stats->ring_sync = r->sync;
-  f->stats->ring_used = r->used;
+  p->free_count = p->nslots - r->used;
+  if (p->core == 0) {
+    f->stats->ring_sync = r->sync;
+    f->stats->ring_used = r->used;
+  }
 }
 
-static int ring_drain_mode(struct ftl *f) {
-  struct wbuf_ring *r = &f->wb.ring;
-  const uint32_t queued = wbuf_queued(f);
-  const int writes_wait = f->wait_write_head != NONE32;
+static int ring_drain_mode(struct ftl *f, struct wbuf_part *p) {
+  struct wbuf_ring *r = &p->ring;
+  const uint32_t queued = wbuf_queued(p);
+  const int writes_wait = f->core[p->core]->wait_write_head != NONE32;
   if (queued < f->geo.unit) {
     r->wait_since_ns = 0;
     r->timed_out = 0;
@@ -107,17 +117,18 @@ static int ring_drain_mode(struct ftl *f) {
   return r->timed_out || writes_wait;
 }
 
-static int ring_idle(struct ftl *f) {
-  struct wbuf_ring *r = &f->wb.ring;
-  if (!r->timeout_ns || r->timed_out || wbuf_queued(f) < f->geo.unit) return 0;
+static int ring_idle(struct ftl *f, struct wbuf_part *p) {
+  struct wbuf_ring *r = &p->ring;
+  struct fw_timer *t = &f->core[p->core]->timer;
+  if (!r->timeout_ns || r->timed_out || wbuf_queued(p) < f->geo.unit) return 0;
   const uint64_t now = hal_now_ns();
   if (!r->wait_since_ns) r->wait_since_ns = now;
   const uint64_t due = r->wait_since_ns + r->timeout_ns;
   if (now < due) {
-    timer_set(&f->timer, TIMER_RING_WRITER, due);
+    timer_set(t, TIMER_RING_WRITER, due);
     return 0;
   }
-  timer_set(&f->timer, TIMER_RING_WRITER, ~0ull);
+  timer_set(t, TIMER_RING_WRITER, ~0ull);
   r->timed_out = 1;
   f->stats->ring_timeout_drains++;
   return 1;

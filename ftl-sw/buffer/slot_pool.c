@@ -5,30 +5,28 @@
  * Leaves out: a drain timeout (a partial superpage waits for more data or a flush). */
 #include "core/ftl.h"
 
-static void slots_init(struct ftl *f) {
-  struct wbuf *w = &f->wb;
-  w->free_list = fw_alloc(f, w->nslots * 4u, 64);
-  for (uint32_t i = 0; i < w->nslots; i++) w->free_list[i] = w->nslots - 1u - i;
-  w->free_count = w->nslots;
+static void slots_init(struct ftl *f, struct wbuf_part *p) {
+  p->free_list = fw_alloc(f, p->nslots * 4u, 64);
+  for (uint32_t i = 0; i < p->nslots; i++) p->free_list[i] = p->first + p->nslots - 1u - i;
+  p->free_count = p->nslots;
 }
 
-static int slots_alloc(struct ftl *f, uint32_t n, uint32_t *slots_out) {
+static int slots_alloc(struct ftl *f, struct wbuf_part *p, uint32_t n, uint32_t *slots_out) {
   struct wbuf *w = &f->wb;
-  if (w->free_count < n) return 0;
+  if (p->free_count < n) return 0;
   for (uint32_t i = 0; i < n; i++) {
-    const uint32_t s = w->free_list[--w->free_count];
+    const uint32_t s = p->free_list[--p->free_count];
     w->state[s] = SL_FILLING;
     slots_out[i] = s;
   }
   return 1;
 }
 
-static void slots_release(struct ftl *f, uint32_t s) {
-  struct wbuf *w = &f->wb;
-  w->state[s] = SL_FREE;
-  w->free_list[w->free_count++] = s;
+static void slots_release(struct ftl *f, struct wbuf_part *p, uint32_t s) {
+  f->wb.state[s] = SL_FREE;
+  p->free_list[p->free_count++] = s;
 }
 
-static int slots_drain_mode(struct ftl *f) { return f->wb.live_count >= f->geo.unit; }
+static int slots_drain_mode(struct ftl *f, struct wbuf_part *p) { return p->live_count >= f->geo.unit; }
 
 const struct wbuf_space wbuf_slot_pool = {"slots", slots_init, slots_alloc, slots_release, slots_drain_mode, 0, 0, 0};

@@ -11,7 +11,8 @@
  * unit-mapped MLC) a superpage takes the run of the head sector's unit from the fifo, padded
  * where the run ends, and goes where that unit writes (a fifo head waiting for its unit
  * holds the region back).
- * Leaves out: multiple buffers per core (the MT-FTL issue), write-through modes. */
+ * Parts (one per firmware core) each have their own fifos and writer; the index is shared.
+ * Leaves out: write-through modes. */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
@@ -19,15 +20,15 @@ static uint32_t hash_of(uint32_t lpa, uint32_t mask) { return (lpa * 2654435761u
 
 uint32_t wbuf_stripe_sectors(const struct ftl *f) { return f->geo.unit * f->geo.dies; }
 
-void wbuf_init(struct ftl *f) {
+void wbuf_init(struct ftl *f, uint32_t parts) {
   struct wbuf *w = &f->wb;
   w->space = f->cfg.wbuf_kind == SSD_WBUF_RING ? &wbuf_ring : &wbuf_slot_pool;
-  w->nslots = f->cfg.wbuf_sectors;
+  w->part_slots = f->cfg.wbuf_sectors / parts;
+  w->nslots = w->part_slots * parts;
   w->base_addr = hal_dram_addr(fw_alloc(f, w->nslots * SECTOR_BYTES, SECTOR_BYTES));
   w->lpa = fw_alloc(f, w->nslots * 4u, 64);
   w->state = fw_alloc(f, w->nslots, 64);
   w->pins = fw_alloc(f, w->nslots * 2u, 64);
-  for (uint32_t r = 0; r < PLACE_REGIONS; r++) w->q[r].ring = fw_alloc(f, w->nslots * 4u, 64);
   w->region = fw_alloc(f, w->nslots, 64);
   uint32_t hsize = 1;
   while (hsize < 2u * w->nslots) hsize <<= 1;
@@ -35,8 +36,20 @@ void wbuf_init(struct ftl *f) {
   w->hash_key = fw_alloc(f, hsize * 4u, 64);
   w->hash_val = fw_alloc(f, hsize * 4u, 64);
   for (uint32_t i = 0; i < hsize; i++) w->hash_key[i] = NONE32;
-  w->space->init(f);
   f->prog_done = fw_alloc(f, FOP_MAX, 64);
+}
+
+void wbuf_init_part(struct ftl *f, struct wbuf_part *p, uint32_t core) {
+  const struct wbuf *w = &f->wb;
+  p->core = core;
+  p->nslots = w->part_slots;
+  p->first = core * w->part_slots;
+  for (uint32_t r = 0; r < PLACE_REGIONS; r++) p->q[r].ring = fw_alloc(f, p->nslots * 4u, 64);
+  w->space->init(f, p);
+}
+
+struct wbuf_part *wbuf_part_of(struct ftl *f, uint32_t slot) {
+  return &f->core[slot / f->wb.part_slots]->wb;
 }
 
 uint32_t wbuf_lookup(const struct ftl *f, uint32_t lpa) {
@@ -73,47 +86,55 @@ static void hash_del(struct wbuf *w, uint32_t lpa) {
   w->hash_key[i] = NONE32;
 }
 
-int wbuf_alloc(struct ftl *f, uint32_t n, uint32_t *slots_out) {
+int wbuf_alloc(struct ftl *f, struct wbuf_part *p, uint32_t n, uint32_t *slots_out) {
   struct wbuf *w = &f->wb;
-  if (!w->space->alloc(f, n, slots_out)) return 0;
+  if (!w->space->alloc(f, p, n, slots_out)) return 0;
   f->stats->wbuf_inserts += n;
-  f->stats->wbuf_used_at_insert += (uint64_t)n * (w->nslots - w->free_count);
+  f->stats->wbuf_used_at_insert += (uint64_t)n * (p->nslots - p->free_count);
+  f->core[p->core]->stats->wbuf_inserts += n;
   return 1;
 }
 
-static void slot_free(struct ftl *f, uint32_t s) { f->wb.space->release(f, s); }
+static void slot_free(struct ftl *f, uint32_t s) { f->wb.space->release(f, wbuf_part_of(f, s), s); }
 
-/* The slot is no longer the newest copy of its LPA. */
-static void slot_supersede(struct wbuf *w, uint32_t s) {
+/* The slot is no longer the newest copy of its LPA.  While a flush drains, a live one is
+ * written anyway (it stays LIVE; its program completes without a map update, the index no
+ * longer pointing at it): the flush may cover it and the newer copy arrived after the flush,
+ * so dropping it would leave neither on flash when the flush completes. */
+static void slot_supersede(struct ftl *f, uint32_t s) {
+  struct wbuf *w = &f->wb;
+  if (w->state[s] == SL_LIVE && f->flushes_draining) return;
   if (w->state[s] == SL_LIVE) {
+    struct wbuf_part *p = wbuf_part_of(f, s);
     w->state[s] = SL_DEAD;        /* stays in the fifo; dropped when the drain reaches it */
-    w->live_count--;
-    w->q[w->region[s]].live--;
+    p->live_count--;
+    p->q[w->region[s]].live--;
   }
   /* SL_PROGRAMMING / SL_MAPPING: completion sees the hash no longer points here. */
 }
 
 void wbuf_commit_sector(struct ftl *f, uint32_t slot, uint32_t lpa, uint32_t req_nsect) {
   struct wbuf *w = &f->wb;
+  struct wbuf_part *p = wbuf_part_of(f, slot);
   uint32_t old = wbuf_lookup(f, lpa);
-  if (old != NONE32) slot_supersede(w, old);
+  if (old != NONE32) slot_supersede(f, old);
   hash_put(w, lpa, slot);
   w->lpa[slot] = lpa;
   w->state[slot] = SL_LIVE;
   w->region[slot] = place_region_of_write(f, lpa, req_nsect);
-  struct wfifo *q = &w->q[w->region[slot]];
-  q->ring[(q->head + q->count) % w->nslots] = slot;
+  struct wfifo *q = &p->q[w->region[slot]];
+  q->ring[(q->head + q->count) % p->nslots] = slot;
   q->count++;
   q->pushed++;
   q->live++;
-  w->live_count++;
+  p->live_count++;
 }
 
 void wbuf_discard_lpa(struct ftl *f, uint32_t lpa) {
   struct wbuf *w = &f->wb;
   uint32_t old = wbuf_lookup(f, lpa);
   if (old == NONE32) return;
-  slot_supersede(w, old);
+  slot_supersede(f, old);
   hash_del(w, lpa);
 }
 
@@ -124,9 +145,9 @@ void wbuf_unpin(struct ftl *f, uint32_t slot) {
 }
 
 /* Pops the head of a region's fifo. */
-static uint32_t fifo_pop(struct wbuf *w, struct wfifo *q) {
+static uint32_t fifo_pop(const struct wbuf_part *p, struct wfifo *q) {
   const uint32_t s = q->ring[q->head];
-  q->head = (q->head + 1u) % w->nslots;
+  q->head = (q->head + 1u) % p->nslots;
   q->count--;
   q->drained++;
   return s;
@@ -134,34 +155,36 @@ static uint32_t fifo_pop(struct wbuf *w, struct wfifo *q) {
 
 /* Drops dead slots at the head of a region's fifo (freeing them unless a host read holds
  * them). */
-static void fifo_skip_dead(struct ftl *f, struct wfifo *q) {
+static void fifo_skip_dead(struct ftl *f, const struct wbuf_part *p, struct wfifo *q) {
   struct wbuf *w = &f->wb;
   if (w->space->writes_superseded) return;
   while (q->count && w->state[q->ring[q->head]] == SL_DEAD) {
-    const uint32_t s = fifo_pop(w, q);
+    const uint32_t s = fifo_pop(p, q);
     w->lpa[s] = NONE32;           /* marks "left the fifo" for wbuf_unpin */
     if (w->pins[s] == 0) slot_free(f, s);
   }
 }
 
-uint32_t wbuf_queued(const struct ftl *f) {
+uint32_t wbuf_queued(const struct wbuf_part *p) {
   uint32_t n = 0;
-  for (uint32_t r = 0; r < PLACE_REGIONS; r++) n += f->wb.q[r].count;
+  for (uint32_t r = 0; r < PLACE_REGIONS; r++) n += p->q[r].count;
   return n;
 }
 
-int wbuf_drain_mode(struct ftl *f) {
-  if (f->flushes_draining && wbuf_queued(f)) return 2;
-  return f->wb.space->drain_mode(f);
+int wbuf_drain_mode(struct ftl *f, struct wbuf_part *p) {
+  if (f->flushes_draining && wbuf_queued(p)) return 2;
+  return f->wb.space->drain_mode(f, p);
 }
 
 void wbuf_drain_marks(const struct ftl *f, uint32_t *marks) {
-  for (uint32_t r = 0; r < PLACE_REGIONS; r++) marks[r] = f->wb.q[r].pushed;
+  for (uint32_t c = 0; c < f->ncores; c++)
+    for (uint32_t r = 0; r < PLACE_REGIONS; r++) *marks++ = f->core[c]->wb.q[r].pushed;
 }
 
 int wbuf_drained_past(const struct ftl *f, const uint32_t *marks) {
-  for (uint32_t r = 0; r < PLACE_REGIONS; r++)
-    if ((int32_t)(f->wb.q[r].drained - marks[r]) < 0) return 0;
+  for (uint32_t c = 0; c < f->ncores; c++)
+    for (uint32_t r = 0; r < PLACE_REGIONS; r++)
+      if ((int32_t)(f->core[c]->wb.q[r].drained - *marks++) < 0) return 0;
   return 1;
 }
 
@@ -187,12 +210,12 @@ static uint32_t pick_pool(struct ftl *f, uint32_t region, uint32_t limit) {
 /* The superpage the head of `region`'s fifo goes to next, NONE32 if it must wait.  A region
  * whose superpages hold one group of data each (placement.h: a unit of combo's MLC map) goes
  * where the head sector's group writes. */
-static uint32_t next_superpage(struct ftl *f, uint32_t region) {
+static uint32_t next_superpage(struct ftl *f, const struct wbuf_part *p, uint32_t region) {
   if (f->blocked_epoch[region] == f->space_epoch) return NONE32;   /* nothing was freed since */
   uint32_t limit = f->cfg.die_prog_limit;
   if (f->cfg.sched == SSD_SCHED_ADAPTIVE && f->reads_active) limit = 1;
   if (place_groups_region(f, region)) {
-    const struct wfifo *q = &f->wb.q[region];
+    const struct wfifo *q = &p->q[region];
     int busy;
     const uint32_t ppa = place_group_superpage(f, f->wb.lpa[q->ring[q->head]], limit, &busy);
     if (ppa == NONE32 && !busy) f->blocked_epoch[region] = f->space_epoch;
@@ -205,16 +228,16 @@ static uint32_t next_superpage(struct ftl *f, uint32_t region) {
 /* Takes up to `unit` live slots from the head of `region`'s fifo into the program `op`,
  * dropping dead ones on the way; in a region that groups data, only the head's group (the
  * superpage is padded where the run of that group ends). */
-static uint32_t take_slots(struct ftl *f, uint32_t region, struct fop *op, uint32_t unit) {
+static uint32_t take_slots(struct ftl *f, struct wbuf_part *p, uint32_t region, struct fop *op, uint32_t unit) {
   struct wbuf *w = &f->wb;
-  struct wfifo *q = &w->q[region];
+  struct wfifo *q = &p->q[region];
   const int grouped = place_groups_region(f, region);
   uint32_t n = 0, group = 0;
   while (n < unit && q->count) {
     const uint32_t s = q->ring[q->head];
     const int dead = w->state[s] == SL_DEAD;
     if (dead && !w->space->writes_superseded) {
-      fifo_pop(w, q);
+      fifo_pop(p, q);
       w->lpa[s] = NONE32;
       if (w->pins[s] == 0) slot_free(f, s);
       continue;
@@ -224,11 +247,11 @@ static uint32_t take_slots(struct ftl *f, uint32_t region, struct fop *op, uint3
       if (n == 0) group = g;
       else if (g != group) break;
     }
-    fifo_pop(w, q);
+    fifo_pop(p, q);
     w->state[s] = SL_PROGRAMMING;
     if (dead) f->stats->wbuf_superseded_written++;   /* on flash, never mapped */
     else {
-      w->live_count--;
+      p->live_count--;
       q->live--;
     }
     op->slots[n] = s;
@@ -248,29 +271,31 @@ static uint32_t fifo_ready(const struct wbuf *w, const struct wfifo *q) {
 
 /* Issues one superpage program when a full one is buffered (or, with force, any data is).
  * Returns 1 if it issued one. */
-int wbuf_flush_step(struct ftl *f, int force) {
+int wbuf_flush_step(struct ftl *f, struct wbuf_part *p, int force) {
   struct wbuf *w = &f->wb;
   const uint32_t unit = f->geo.unit;
-  for (uint32_t r = 0; r < f->pl.regions; r++) fifo_skip_dead(f, &w->q[r]);
+  for (uint32_t r = 0; r < f->pl.regions; r++) fifo_skip_dead(f, p, &p->q[r]);
   /* fifo_ready summed over the regions */
-  const uint32_t ready = w->space->writes_superseded ? wbuf_queued(f) : w->live_count;
+  const uint32_t ready = w->space->writes_superseded ? wbuf_queued(p) : p->live_count;
   if (ready == 0 || (ready < unit && !force)) return 0;
   if (!flash_can_submit(f)) return 0;
   if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
   /* The regions in turn, each when it has a superpage (or, with force, any data). */
   uint32_t ppa = NONE32, region = 0;
   for (uint32_t k = 0; k < f->pl.regions && ppa == NONE32; k++) {
-    region = (w->next_region + k) % f->pl.regions;
-    const uint32_t live = fifo_ready(w, &w->q[region]);
+    region = (p->next_region + k) % f->pl.regions;
+    const uint32_t live = fifo_ready(w, &p->q[region]);
     if (live == 0 || (live < unit && !force)) continue;
-    ppa = next_superpage(f, region);
+    ppa = next_superpage(f, p, region);
   }
   if (ppa == NONE32) return 0;
-  w->next_region = (region + 1u) % f->pl.regions;
+  p->next_region = (region + 1u) % f->pl.regions;
   uint32_t tag = fop_alloc(f, FOP_HOST_PROG);
   struct fop *op = &f->fop[tag];
-  uint32_t n = take_slots(f, region, op, unit);
-  w->ring.inflight += n;          /* the ring gives them back in ring_release */
+  op->host_slot = (uint16_t)p->core;   /* whose writer issued it */
+  p->progs_inflight++;
+  uint32_t n = take_slots(f, p, region, op, unit);
+  p->ring.inflight += n;          /* the ring gives them back in ring_release */
   if (f->pl.regions > 1) {         /* the whole superpage, padding included */
     if (region == REGION_SLC) f->stats->host_slc_sectors += unit;
     else f->stats->host_mlc_sectors += unit;
@@ -283,6 +308,7 @@ int wbuf_flush_step(struct ftl *f, int force) {
     f->stats->pad_sectors++;
   }
   op->prog_id = f->prog_next++;
+  f->core[p->core]->stats->programs++;
   f->prog_done[op->prog_id % FOP_MAX] = 0;
   f->sb_progs_inflight[ppa_sb(f, ppa)]++;
   f->die_progs[sb_die(f, ppa_sb(f, ppa))]++;
@@ -331,6 +357,7 @@ void wbuf_program_done(struct ftl *f, uint32_t tag) {
     }
     wbuf_map_applied(f, s);
   }
+  f->core[op->host_slot]->wb.progs_inflight--;
   f->prog_done[op->prog_id % FOP_MAX] = 1;
   while (f->prog_oldest != f->prog_next && f->prog_done[f->prog_oldest % FOP_MAX]) f->prog_oldest++;
   f->sb_progs_inflight[ppa_sb(f, op->ppa)]--;
@@ -339,4 +366,4 @@ void wbuf_program_done(struct ftl *f, uint32_t tag) {
   fop_release(f, tag);
 }
 
-int wbuf_idle(struct ftl *f) { return f->wb.space->idle ? f->wb.space->idle(f) : 0; }
+int wbuf_idle(struct ftl *f, struct wbuf_part *p) { return f->wb.space->idle ? f->wb.space->idle(f, p) : 0; }

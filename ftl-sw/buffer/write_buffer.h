@@ -12,7 +12,12 @@
  *          flash holds back all space behind it.  The writer waits for a full stripe (a
  *          superpage on every die), drains what it has after a timeout or a flush, and a
  *          rate limiter shares the ring between user and GC writes (ring.c says how).
- * Leaves out: multiple buffers per firmware core (the MT-FTL issue), write-through modes. */
+ * With several firmware cores (core/fw_core.h) the buffer is split into equal parts, one per
+ * core: a part is a kind's whole space (its own slot pool or ring, its region fifos, its
+ * writer), a core's host writes take entries of its own part only, and only that core drains
+ * it; the LPA index stays one for the whole buffer, so a write supersedes an older copy of
+ * its LPA in any part and a read finds the newest copy wherever it is.
+ * Leaves out: write-through modes. */
 #ifndef SSDVP_BUFFER_WRITE_BUFFER_H
 #define SSDVP_BUFFER_WRITE_BUFFER_H
 
@@ -21,6 +26,7 @@
 
 struct ftl;
 struct fop;
+struct wbuf_part;
 
 enum slot_state { SL_FREE = 0, SL_FILLING, SL_LIVE, SL_PROGRAMMING, SL_DEAD, SL_MAPPING,
                   SL_SYNCED /* ring: on flash and mapped, still readable until reused */ };
@@ -28,16 +34,16 @@ enum slot_state { SL_FREE = 0, SL_FILLING, SL_LIVE, SL_PROGRAMMING, SL_DEAD, SL_
 /* How a kind of buffer hands out entries and takes them back. */
 struct wbuf_space {
   const char *name;
-  void (*init)(struct ftl *f);
-  /* n entries for one host write (state SL_FILLING), or 0 when they must wait. */
-  int  (*alloc)(struct ftl *f, uint32_t n, uint32_t *slots_out);
+  void (*init)(struct ftl *f, struct wbuf_part *p);
+  /* n entries of the part for one host write (state SL_FILLING), or 0 when they must wait. */
+  int  (*alloc)(struct ftl *f, struct wbuf_part *p, uint32_t n, uint32_t *slots_out);
   /* The entry's data is on flash and mapped (or dropped) and nobody reads it. */
-  void (*release)(struct ftl *f, uint32_t slot);
-  /* What the writer should do now: 0 wait, 1 drain whole superpages, 2 drain everything
-   * (padding the last superpage). */
-  int  (*drain_mode)(struct ftl *f);
-  /* The core is about to sleep (NULL: nothing to do); 1 if the writer has work now. */
-  int  (*idle)(struct ftl *f);
+  void (*release)(struct ftl *f, struct wbuf_part *p, uint32_t slot);
+  /* What the part's writer should do now: 0 wait, 1 drain whole superpages, 2 drain
+   * everything (padding the last superpage). */
+  int  (*drain_mode)(struct ftl *f, struct wbuf_part *p);
+  /* The part's core is about to sleep (NULL: nothing to do); 1 if the writer has work now. */
+  int  (*idle)(struct ftl *f, struct wbuf_part *p);
   /* Entries overwritten while buffered are still written (pblk writes every ring entry;
    * the map ignores them) instead of being dropped before the flash. */
   uint8_t writes_superseded;
@@ -63,13 +69,10 @@ struct wbuf_ring {                 /* ring.c */
   uint8_t  limited;                /* the rate limiter is holding a user write back */
 };
 
-struct wbuf {
-  const struct wbuf_space *space;
-  uint32_t nslots;
-  uint32_t base_addr;              /* DRAM address of slot 0 */
-  uint32_t *lpa;
-  uint8_t  *state;
-  uint16_t *pins;                  /* host reads in progress from this slot */
+/* One core's part: slots [first, first + nslots) of the buffer. */
+struct wbuf_part {
+  uint32_t core;
+  uint32_t first, nslots;
   uint32_t *free_list;             /* slots: stack of free slots */
   uint32_t free_count;             /* entries that can be handed out now */
   struct wbuf_ring ring;           /* ring only */
@@ -81,27 +84,45 @@ struct wbuf {
   } q[PLACE_REGIONS];
   uint32_t live_count;             /* LIVE slots in all fifos */
   uint32_t next_region;            /* round robin of the regions' drains */
+  uint32_t progs_inflight;         /* its writer's programs not yet completed */
+};
+
+/* What the parts share. */
+struct wbuf {
+  const struct wbuf_space *space;
+  uint32_t nslots;                 /* all parts */
+  uint32_t part_slots;             /* each part's */
+  uint32_t base_addr;              /* DRAM address of slot 0 */
+  uint32_t *lpa;
+  uint8_t  *state;
+  uint16_t *pins;                  /* host reads in progress from this slot */
   uint8_t  *region;                /* [nslots] placement region of the slot's data */
   uint32_t *hash_key, *hash_val;   /* lpa -> slot, open addressing */
   uint32_t hash_mask;
 };
 
-void wbuf_init(struct ftl *f);
+/* Sets up the shared part; then wbuf_init_part for each core's. */
+void wbuf_init(struct ftl *f, uint32_t parts);
+void wbuf_init_part(struct ftl *f, struct wbuf_part *p, uint32_t core);
+/* The part a slot belongs to. */
+struct wbuf_part *wbuf_part_of(struct ftl *f, uint32_t slot);
 /* A full stripe: one superpage on every die. */
 uint32_t wbuf_stripe_sectors(const struct ftl *f);
 uint32_t wbuf_lookup(const struct ftl *f, uint32_t lpa);
-int  wbuf_alloc(struct ftl *f, uint32_t n, uint32_t *slots_out);
+int  wbuf_alloc(struct ftl *f, struct wbuf_part *p, uint32_t n, uint32_t *slots_out);
 /* req_nsect: the sectors of the host request it belongs to (placement may look at it). */
 void wbuf_commit_sector(struct ftl *f, uint32_t slot, uint32_t lpa, uint32_t req_nsect);
 void wbuf_discard_lpa(struct ftl *f, uint32_t lpa);
 void wbuf_unpin(struct ftl *f, uint32_t slot);
-/* Issues one superpage program when a full one is buffered (or, with force, any data is). */
-int  wbuf_flush_step(struct ftl *f, int force);
-/* The writer's mode now (struct wbuf_space.drain_mode), flushes included. */
-int  wbuf_drain_mode(struct ftl *f);
-/* Slots (live or dead) still queued for the flash, all regions. */
-uint32_t wbuf_queued(const struct ftl *f);
-/* Every region's fifo has drained past the marks taken by wbuf_drain_marks. */
+/* Issues one superpage program of the part when a full one is buffered (or, with force, any
+ * data is). */
+int  wbuf_flush_step(struct ftl *f, struct wbuf_part *p, int force);
+/* The part's writer's mode now (struct wbuf_space.drain_mode), flushes included. */
+int  wbuf_drain_mode(struct ftl *f, struct wbuf_part *p);
+/* Slots (live or dead) of the part still queued for the flash, all regions. */
+uint32_t wbuf_queued(const struct wbuf_part *p);
+/* Every part's every region's fifo has drained past the marks taken by wbuf_drain_marks
+ * (PLACE_REGIONS marks per part). */
 int  wbuf_drained_past(const struct ftl *f, const uint32_t *marks);
 void wbuf_drain_marks(const struct ftl *f, uint32_t *marks);
 void wbuf_program_done(struct ftl *f, uint32_t tag);
@@ -110,8 +131,8 @@ void wbuf_map_applied(struct ftl *f, uint32_t slot);
 /* keeps_synced kinds: a SL_SYNCED entry is about to be reused: reads of its LPA go to flash
  * from now (it leaves the index if it is still the newest copy). */
 void wbuf_forget(struct ftl *f, uint32_t slot);
-/* The core is about to sleep: a kind with a drain timeout looks at its clock (1: the writer
- * has work now). */
-int  wbuf_idle(struct ftl *f);
+/* The part's core is about to sleep: a kind with a drain timeout looks at its clock (1: the
+ * writer has work now). */
+int  wbuf_idle(struct ftl *f, struct wbuf_part *p);
 
 #endif /* SSDVP_BUFFER_WRITE_BUFFER_H */

@@ -1,5 +1,7 @@
 /* Flash submission and completion rings: the firmware's side of the flash controller.
  * A flash operation in flight is a `struct fop`, named by its index (the descriptor tag).
+ * A core submits on its own ring and the operation completes on its own completion ring
+ * (core/fw_core.h); the fop table is shared.
  * Doorbells are rung once per event-loop pass (flash_commit), as a real controller's
  * firmware batches MMIO writes. */
 #include "core/ftl.h"
@@ -22,11 +24,11 @@ void fop_release(struct ftl *f, uint32_t tag) {
 }
 
 uint32_t flash_ring_space(struct ftl *f, uint32_t want) {
-  struct ring_pos *p = &f->fsub_pos;
+  struct ring_pos *p = &f->cur->fsub_pos;
   uint32_t space = p->size - 1u - (p->tail - p->head);
   if (space >= want) return space;
   /* Not enough as far as we know: learn how far the controller got. */
-  p->head = hal_read32(SSD_FCTL_BASE + FCTL_SUB_HEAD);
+  p->head = hal_read32(f->cur->fctl + FCTL_SUB_HEAD);
   return p->size - 1u - (p->tail - p->head);
 }
 
@@ -39,7 +41,8 @@ void flash_submit(struct ftl *f, uint32_t tag, uint8_t opcode, uint32_t ppa, uin
   const struct ftl_geo *g = &f->geo;
   uint32_t sb = ppa / g->sb_sectors, off = ppa % g->sb_sectors;
   uint32_t die = sb / g->blocks;
-  struct ssd_flash_desc *d = &f->fsub[f->fsub_pos.tail & (f->fsub_pos.size - 1u)];
+  struct fw_core *c = f->cur;
+  struct ssd_flash_desc *d = &c->fsub[c->fsub_pos.tail & (c->fsub_pos.size - 1u)];
   d->opcode = opcode;
   d->channel = (uint8_t)(die % g->channels);
   d->way = (uint8_t)(die / g->channels);
@@ -65,15 +68,16 @@ void flash_submit(struct ftl *f, uint32_t tag, uint8_t opcode, uint32_t ppa, uin
   f->die_ops[die]++;
   f->fop[tag].ppa = ppa;
   f->fop[tag].nsect = nsect;
-  f->fsub_pos.tail++;
-  f->fsub_dirty = 1;
+  c->fsub_pos.tail++;
+  c->fsub_dirty = 1;
   hal_cost(HAL_COST_FLASH_SUBMIT, 1);
 }
 
 void flash_commit(struct ftl *f) {
-  if (!f->fsub_dirty) return;
-  f->fsub_dirty = 0;
-  hal_write32(SSD_FCTL_BASE + FCTL_SUB_TAIL, f->fsub_pos.tail);
+  struct fw_core *c = f->cur;
+  if (!c->fsub_dirty) return;
+  c->fsub_dirty = 0;
+  hal_write32(c->fctl + FCTL_SUB_TAIL, c->fsub_pos.tail);
 }
 
 static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
@@ -101,10 +105,11 @@ static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
 }
 
 int flash_poll(struct ftl *f) {
+  struct fw_core *me = f->cur;
+  struct ring_pos *p = &me->fcpl_pos;
   int n = 0;
   for (;;) {
-    struct ring_pos *p = &f->fcpl_pos;
-    volatile struct ssd_flash_cpl *c = &f->fcpl[p->head & (p->size - 1u)];
+    volatile struct ssd_flash_cpl *c = &me->fcpl[p->head & (p->size - 1u)];
     if (c->phase != p->phase) break;
     struct ssd_flash_cpl copy = *(const struct ssd_flash_cpl *)c;
     if (++p->head % p->size == 0) p->phase ^= 1u;
@@ -112,6 +117,7 @@ int flash_poll(struct ftl *f) {
     flash_done(f, &copy);
     n++;
   }
-  if (n && ring_report_due(&f->fcpl_pos)) hal_write32(SSD_FCTL_BASE + FCTL_CPL_HEAD, f->fcpl_pos.head);
+  if (n && ring_report_due(p)) hal_write32(me->fctl + FCTL_CPL_HEAD, p->head);
+  if (n) f->progress++;   /* space, dies, map updates: other cores' writers may go on */
   return n;
 }

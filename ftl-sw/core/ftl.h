@@ -18,6 +18,7 @@
 #include "readahead/readahead.h"
 #include "buffer/write_buffer.h"
 #include "core/timer.h"
+#include "core/fw_core.h"
 
 #define SECTOR_BYTES     4096u
 #define NONE32           0xFFFFFFFFu
@@ -124,11 +125,13 @@ struct hcmd {
   uint32_t next;                   /* wait-queue link */
   uint32_t *sgl;                   /* SSD_MDTS_SECTORS sector buffer addresses */
   uint32_t *slot_of;               /* which write-buffer slot each sector uses (or NONE32) */
-  /* flush: first every region's fifo drains past its mark (its `pushed` when the flush
-   * arrived), then every host program issued until then completes (barrier: a program id) */
-  uint32_t drain_mark[PLACE_REGIONS];
+  /* flush: first every part's every region's fifo drains past its mark (its `pushed` when
+   * the flush arrived), then every host program issued until then completes (barrier: a
+   * program id) */
+  uint32_t *drain_mark;            /* [cores][PLACE_REGIONS] */
   uint32_t barrier;
   uint8_t  flush_draining;
+  uint8_t  core;                   /* the core whose queue it came from (its rings, its part) */
   uint8_t  waited;                 /* reads: SSD_CPLI_* of the extra work it waited for */
   uint16_t map_pending;            /* reads: translation page loads it waits for */
 };
@@ -140,7 +143,7 @@ enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_
 struct fop {
   uint8_t  kind;
   uint8_t  rsvd;
-  uint16_t host_slot;              /* FOP_HOST_READ */
+  uint16_t host_slot;              /* FOP_HOST_READ; FOP_HOST_PROG: the core whose part it writes */
   uint32_t die;
   uint32_t ppa;                    /* first sector (programs: of the superpage) */
   uint32_t nsect;
@@ -163,18 +166,6 @@ struct rbuf {
   uint32_t *free_list;
   uint32_t free_count;
 };
-
-struct ring_pos {
-  uint32_t head, tail, size, phase;
-  uint32_t reported;               /* consumer index last written to the producer */
-};
-
-/* Tells the producer how far the consumer got, once a quarter of the ring is consumed. */
-static inline int ring_report_due(struct ring_pos *p) {
-  if (p->head - p->reported < p->size / 4u) return 0;
-  p->reported = p->head;
-  return 1;
-}
 
 /* ---- demand-based mapping (map/demand_map.c, map/dirty_entries.c, map/cache_adapt.c) */
 #define TP_ENTRIES   (SECTOR_BYTES / 4u)   /* mapping entries in a translation page */
@@ -268,6 +259,16 @@ struct dmap {
 };
 
 struct ftl {
+  /* cores (core/fw_core.h) */
+  volatile uint32_t lock;          /* the firmware lock: 0 free, 1 held */
+  volatile uint32_t long_hold;     /* its holder keeps it long (fw_long_hold) */
+  volatile uint32_t lock_waiters;  /* bit per core asleep until the lock is released */
+  struct fw_core *cur;             /* the core holding it */
+  uint32_t ncores;
+  uint32_t progress;               /* bumped by passes that completed flash work or started a
+                                      flush (what may unblock another core's writer) */
+  struct fw_core *core[SSD_MAX_CORES];
+
   struct ssd_fw_config cfg;
   struct ftl_geo geo;
   struct fw_heap heap;
@@ -300,8 +301,6 @@ struct ftl {
                                               take host data */
   uint32_t write_seq;
 
-  struct fw_timer timer;           /* the compare timer's users (core/timer.h) */
-
   /* buffers */
   struct wbuf wb;
   struct rbuf rb;
@@ -317,7 +316,7 @@ struct ftl {
   uint32_t gc_taken_words;
 
   /* host commands (the table itself is at the end of the struct) */
-  uint32_t wait_write_head, wait_write_tail;   /* writes waiting for buffer space */
+  uint32_t writes_waiting;                     /* commands in the cores' write wait lists */
   uint32_t wait_read_head, wait_read_tail;     /* reads waiting for read buffers */
   uint32_t flush_waiters;                      /* flush commands waiting */
   uint32_t reads_active;                       /* host reads started, data not yet sent */
@@ -333,16 +332,6 @@ struct ftl {
   uint32_t fop_free;
   uint32_t fops_inflight;
 
-  /* rings */
-  struct ssd_host_cmd *cmd_ring;   struct ring_pos cmd_pos;
-  volatile uint32_t *cmd_tail;     /* the HIF's shadow of HIF_CMD_TAIL */
-  struct ssd_hif_dma *dma_ring;    struct ring_pos dma_pos;  uint32_t dma_inflight;
-  struct ssd_hif_done *done_ring;  struct ring_pos done_pos;
-  struct ssd_flash_desc *fsub;     struct ring_pos fsub_pos;
-  struct ssd_flash_cpl *fcpl;      struct ring_pos fcpl_pos;
-  uint8_t fsub_dirty, dma_dirty;
-  uint8_t done_irq_all;            /* HIF_DONE_IRQ_ALL as last written */
-
   /* Large tables last, so that the fields above sit at small offsets (one instruction to
    * reach on RV32 instead of three). */
   struct hcmd hc[SSD_HOST_SLOTS];
@@ -354,7 +343,8 @@ struct ftl {
 void *fw_alloc(struct ftl *f, uint32_t bytes, uint32_t align);
 
 /* Every module's entry points. */
-void fw_main(void);                                 /* boot, then the event loop; never returns */
+void fw_main(void);                                 /* core 0: boot, then the event loop; never returns */
+void secondary_main(void);                          /* the other cores: wait for core 0, then the loop */
 int  ftl_poll(struct ftl *f);                       /* one pass; returns work done */
 
 /* map + blocks (map/page_map.c, gc/blocks.c) */
@@ -443,9 +433,9 @@ void flash_commit(struct ftl *f);
 /* host interface (core/host_queue.c) */
 void hif_dma(struct ftl *f, uint16_t slot, uint8_t dir, uint8_t flags, uint32_t nsect,
              uint32_t dram_addr, uint16_t status, uint32_t cookie);
-int  hif_poll_done(struct ftl *f);
+int  hif_poll_done(struct ftl *f, struct fw_core *c);   /* c's DMA done entries */
 int  hif_poll_cmds(struct ftl *f);
-void hif_commit(struct ftl *f);
+void hif_commit(struct ftl *f);                     /* rings the doorbells of every core's DMA ring posted to */
 
 /* host commands (core/host_cmd.c) */
 void hcmd_start(struct ftl *f, uint16_t slot);

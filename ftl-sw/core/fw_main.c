@@ -1,7 +1,9 @@
-/* Boot and event loop.  Boot reads the configuration and geometry the platform left in
- * DRAM, lays out the firmware's tables in the DRAM heap, sets up the rings, and then loops:
- * host DMA completions, flash completions, new host commands, waiting commands, write-buffer
- * drain, GC; sleep when a pass finds nothing to do. */
+/* Boot and event loop.  Core 0 boots: it reads the configuration and geometry the platform
+ * left in DRAM, lays out the firmware's tables in the DRAM heap, sets up every core's rings
+ * (core/fw_core.h), and hands the other cores the firmware state.  Each core then loops, a
+ * pass at a time under the firmware lock: its host DMA completions, its flash completions,
+ * its new host commands, waiting commands, its part of the write buffer, GC; it sleeps when a
+ * pass finds nothing to do. */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
@@ -59,10 +61,49 @@ static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
   g->logical_sectors = (uint32_t)logical;
 }
 
-static void ring_setup(uint32_t base, uint32_t addr_reg, uint32_t size_reg, uint32_t addr,
+static void ring_setup(uint32_t base, uint32_t addr_reg, uint32_t size_reg, const void *ring,
                        uint32_t size) {
-  hal_write32(base + addr_reg, addr);
+  hal_write32(base + addr_reg, hal_dram_addr(ring));
   hal_write32(base + size_reg, size);
+}
+
+/* Core `id`'s state and rings (every core's is laid out by core 0). */
+static struct fw_core *core_setup(struct ftl *f, uint32_t id) {
+  struct fw_core *c = fw_alloc(f, sizeof(struct fw_core), 64);
+  c->id = id;
+  c->hif = SSD_HIF_BASE + id * HIF_BANK_STRIDE;
+  c->fctl = SSD_FCTL_BASE + id * FCTL_BANK_STRIDE;
+  c->stats = &f->stats->core[id];
+  c->wait_write_head = c->wait_write_tail = NONE32;
+  timer_init(&c->timer, id);
+  wbuf_init_part(f, &c->wb, id);
+  c->cmd_ring = fw_alloc(f, HIF_CMD_RING * (uint32_t)sizeof(struct ssd_host_cmd), 64);
+  c->dma_ring = fw_alloc(f, HIF_DMA_RING * (uint32_t)sizeof(struct ssd_hif_dma), 64);
+  c->done_ring = fw_alloc(f, HIF_DONE_RING * (uint32_t)sizeof(struct ssd_hif_done), 64);
+  c->fsub = fw_alloc(f, FLASH_RING * (uint32_t)sizeof(struct ssd_flash_desc), 64);
+  c->fcpl = fw_alloc(f, FLASH_CPL_RING * (uint32_t)sizeof(struct ssd_flash_cpl), 64);
+  c->cmd_tail = fw_alloc(f, 64, 64);
+  hal_write32(c->hif + HIF_CMD_TAIL_SHADOW, hal_dram_addr((const void *)c->cmd_tail));
+  c->cmd_pos.size = HIF_CMD_RING;
+  c->dma_pos.size = HIF_DMA_RING;
+  c->done_pos = (struct ring_pos){0, 0, HIF_DONE_RING, 1, 0};
+  c->fsub_pos.size = FLASH_RING;
+  c->fcpl_pos = (struct ring_pos){0, 0, FLASH_CPL_RING, 1, 0};
+  ring_setup(c->hif, HIF_CMD_RING_ADDR, HIF_CMD_RING_SIZE, c->cmd_ring, HIF_CMD_RING);
+  ring_setup(c->hif, HIF_DMA_RING_ADDR, HIF_DMA_RING_SIZE, c->dma_ring, HIF_DMA_RING);
+  ring_setup(c->hif, HIF_DONE_RING_ADDR, HIF_DONE_RING_SIZE, c->done_ring, HIF_DONE_RING);
+  ring_setup(c->fctl, FCTL_SUB_RING_ADDR, FCTL_SUB_RING_SIZE, c->fsub, FLASH_RING);
+  ring_setup(c->fctl, FCTL_CPL_RING_ADDR, FCTL_CPL_RING_SIZE, c->fcpl, FLASH_CPL_RING);
+  hal_write32(c->hif + HIF_DONE_IRQ_ALL, 0);
+  return c;
+}
+
+/* The interrupt lines a core's event loop sleeps on. */
+static uint32_t core_irqs(struct ftl *f, const struct fw_core *c) {
+  uint32_t irqs = SSD_IRQ_HIF | SSD_IRQ_FCTL | SSD_IRQ_IPI;
+  if (c->id == 0) irqs |= idle_migration_init(f);
+  if (c->wb.ring.timeout_ns) irqs |= SSD_IRQ_TIMER;
+  return irqs;
 }
 
 static struct ftl *boot(void) {
@@ -90,11 +131,14 @@ static struct ftl *boot(void) {
       (f->cfg.cmt_permille == 0 || f->cfg.cmt_permille > 1000 || f->cfg.cmt_clean_permille == 0 ||
        f->cfg.cmt_clean_permille >= 1000 || f->cfg.adapt_window == 0))
     fatal("fw: mapping cache configuration out of range\n", FW_HALT_BAD_CONFIG | 6u);
-  if (f->cfg.wbuf_sectors < 2u * SSD_MDTS_SECTORS + g->unit || f->cfg.wbuf_sectors > SSD_WBUF_MAX_SECTORS)
+  f->ncores = hal_read32(SSD_SYSCTL_BASE + SYSCTL_NUM_CORES);
+  if (f->ncores == 0 || f->ncores > SSD_MAX_CORES) fatal("fw: core count out of range\n", FW_HALT_BAD_CONFIG | 11u);
+  const uint32_t part = f->cfg.wbuf_sectors / f->ncores;
+  if (part < 2u * SSD_MDTS_SECTORS + g->unit || f->cfg.wbuf_sectors > SSD_WBUF_MAX_SECTORS)
     fatal("fw: write buffer size out of range\n", FW_HALT_BAD_CONFIG | 3u);
   if (f->cfg.wbuf_kind >= WBUF_KINDS) fatal("fw: unknown write buffer kind\n", FW_HALT_BAD_CONFIG | 9u);
-  if (f->cfg.wbuf_kind == SSD_WBUF_RING && f->cfg.wbuf_sectors < wbuf_stripe_sectors(f))
-    fatal("fw: ring write buffer smaller than one stripe\n", FW_HALT_BAD_CONFIG | 10u);
+  if (f->cfg.wbuf_kind == SSD_WBUF_RING && part < wbuf_stripe_sectors(f))
+    fatal("fw: ring write buffer smaller than one stripe per core\n", FW_HALT_BAD_CONFIG | 10u);
 
   f->stats = fw_alloc(f, sizeof(struct ssd_fw_stats), 64);
   f->stats->magic = SSD_FW_STATS_MAGIC;
@@ -104,8 +148,10 @@ static struct ftl *boot(void) {
   blocks_init(f);
   if (f->demand) dmap_init(f);
   place_init(f);
-  timer_init(&f->timer);
-  wbuf_init(f);
+  wbuf_init(f, f->ncores);
+  for (uint32_t k = 0; k < f->ncores; k++) f->core[k] = core_setup(f, k);
+  f->stats->cores = f->ncores;
+  f->stats->wbuf_part_sectors = f->wb.part_slots;
   rbuf_init(f);
   ra_init(f);
   f->zero_sector_addr = hal_dram_addr(fw_alloc(f, SECTOR_BYTES, SECTOR_BYTES));
@@ -133,29 +179,11 @@ static struct ftl *boot(void) {
   for (uint32_t s = 0; s < SSD_HOST_SLOTS; s++) {
     f->hc[s].sgl = fw_alloc(f, SSD_MDTS_SECTORS * 4u, 64);
     f->hc[s].slot_of = fw_alloc(f, SSD_MDTS_SECTORS * 4u, 64);
+    f->hc[s].drain_mark = fw_alloc(f, f->ncores * PLACE_REGIONS * 4u, 16);
   }
-  f->wait_write_head = f->wait_write_tail = NONE32;
   f->wait_read_head = f->wait_read_tail = NONE32;
   f->flush_head = NONE32;
   f->trim_head = NONE32;
-
-  f->cmd_ring = fw_alloc(f, HIF_CMD_RING * (uint32_t)sizeof(struct ssd_host_cmd), 64);
-  f->dma_ring = fw_alloc(f, HIF_DMA_RING * (uint32_t)sizeof(struct ssd_hif_dma), 64);
-  f->done_ring = fw_alloc(f, HIF_DONE_RING * (uint32_t)sizeof(struct ssd_hif_done), 64);
-  f->fsub = fw_alloc(f, FLASH_RING * (uint32_t)sizeof(struct ssd_flash_desc), 64);
-  f->fcpl = fw_alloc(f, FLASH_CPL_RING * (uint32_t)sizeof(struct ssd_flash_cpl), 64);
-  f->cmd_tail = fw_alloc(f, 64, 64);
-  hal_write32(SSD_HIF_BASE + HIF_CMD_TAIL_SHADOW, hal_dram_addr((const void *)f->cmd_tail));
-  f->cmd_pos.size = HIF_CMD_RING;
-  f->dma_pos.size = HIF_DMA_RING;
-  f->done_pos = (struct ring_pos){0, 0, HIF_DONE_RING, 1, 0};
-  f->fsub_pos.size = FLASH_RING;
-  f->fcpl_pos = (struct ring_pos){0, 0, FLASH_CPL_RING, 1, 0};
-  ring_setup(SSD_HIF_BASE, HIF_CMD_RING_ADDR, HIF_CMD_RING_SIZE, hal_dram_addr(f->cmd_ring), HIF_CMD_RING);
-  ring_setup(SSD_HIF_BASE, HIF_DMA_RING_ADDR, HIF_DMA_RING_SIZE, hal_dram_addr(f->dma_ring), HIF_DMA_RING);
-  ring_setup(SSD_HIF_BASE, HIF_DONE_RING_ADDR, HIF_DONE_RING_SIZE, hal_dram_addr(f->done_ring), HIF_DONE_RING);
-  ring_setup(SSD_FCTL_BASE, FCTL_SUB_RING_ADDR, FCTL_SUB_RING_SIZE, hal_dram_addr(f->fsub), FLASH_RING);
-  ring_setup(SSD_FCTL_BASE, FCTL_CPL_RING_ADDR, FCTL_CPL_RING_SIZE, hal_dram_addr(f->fcpl), FLASH_CPL_RING);
 
   f->stats->l2p_addr = f->demand ? 0u : hal_dram_addr(f->l2p);
   f->stats->logical_sectors = g->logical_sectors;
@@ -163,44 +191,76 @@ static struct ftl *boot(void) {
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_DEBUG_ADDR, hal_dram_addr(f->stats));
   hal_write32(SSD_HIF_BASE + HIF_NSECTORS_LO, g->logical_sectors);
   hal_write32(SSD_HIF_BASE + HIF_NSECTORS_HI, 0);
-  hal_write32(SSD_HIF_BASE + HIF_DONE_IRQ_ALL, 0);
-  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, SSD_IRQ_HIF | SSD_IRQ_FCTL | idle_migration_init(f) |
-                                                       (f->wb.ring.timeout_ns ? SSD_IRQ_TIMER : 0u));
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, core_irqs(f, f->core[0]));
+  /* The other cores get the state's address, then the host may send commands. */
+  for (uint32_t k = 1; k < f->ncores; k++) {
+    hal_write32(SSD_MBOX_BASE + MBOX_SEND_TARGET, k);
+    hal_write32(SSD_MBOX_BASE + MBOX_SEND_DATA, hal_dram_addr(f));
+  }
   hal_write32(SSD_HIF_BASE + HIF_ENABLE, 1);
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
   return f;
 }
 
-/* One pass over everything that may have work.  Each poller is called only when a cheap
- * look says it has something to do: on the ISS an idle pass is a few dozen instructions. */
+/* One pass over everything that may have work, by the core holding the lock (f->cur).  Each
+ * poller is called only when a cheap look says it has something to do: on the ISS an idle
+ * pass is a few dozen instructions. */
 int ftl_poll(struct ftl *f) {
+  struct fw_core *c = f->cur;
   int n = 0;
-  if (f->done_ring[f->done_pos.head & (f->done_pos.size - 1u)].phase == f->done_pos.phase) n += hif_poll_done(f);
-  if (f->fcpl[f->fcpl_pos.head & (f->fcpl_pos.size - 1u)].phase == f->fcpl_pos.phase) n += flash_poll(f);
-  if (*f->cmd_tail != f->cmd_pos.head) n += hif_poll_cmds(f);
-  if (f->wait_write_head != NONE32 || f->wait_read_head != NONE32 || f->flush_head != NONE32)
-    n += hcmd_retry_waiting(f);
+  if (c->done_ring[c->done_pos.head & (c->done_pos.size - 1u)].phase == c->done_pos.phase) n += hif_poll_done(f, c);
+  if (c->fcpl[c->fcpl_pos.head & (c->fcpl_pos.size - 1u)].phase == c->fcpl_pos.phase) n += flash_poll(f);
+  if (*c->cmd_tail != c->cmd_pos.head) n += hif_poll_cmds(f);
+  if (f->writes_waiting || f->wait_read_head != NONE32 || f->flush_head != NONE32) n += hcmd_retry_waiting(f);
   /* write-stop (part-sched, writeopt): while reads are pending and a write waits for space,
    * the full buffer does not drain (unless a flush command asks for it). */
   const int write_stop = f->cfg.sched == SSD_SCHED_WRITE_STOP && dmap_reads_protected(f) && !f->flushes_draining;
-  const int drain = write_stop ? 0 : wbuf_drain_mode(f);
+  const int drain = write_stop ? 0 : wbuf_drain_mode(f, &c->wb);
   if (drain)
-    while (wbuf_flush_step(f, drain == 2)) n++;
+    while (wbuf_flush_step(f, &c->wb, drain == 2)) n++;
   if (f->ra.queued) n += ra_prefetch_step(f);
   if (f->gc_npools) n += gc_step(f);
   if (f->demand && dmap_has_work(f)) n += dmap_step(f);
-  if (f->fsub_dirty) flash_commit(f);
-  if (f->dma_dirty) hif_commit(f);
+  if (c->fsub_dirty) flash_commit(f);
+  hif_commit(f);
   if (n) hal_cost(HAL_COST_LOOP, 1);
   return n;
 }
 
+/* Each core's event loop: a pass under the lock; after a pass that found nothing, the core's
+ * timers are looked at (idle migration on core 0, its part's drain timeout) and it sleeps
+ * until an interrupt.  With one core the lock is never contended and no IPI is sent. */
+static void event_loop(struct ftl *f, struct fw_core *me) {
+  for (;;) {
+    fw_lock(f, me);
+    me->asleep = 0;
+    const uint32_t progress = f->progress;
+    int n = ftl_poll(f);
+    if (n) {
+      me->stats->passes++;
+    } else if ((me->id == 0 && idle_poll(f)) || wbuf_idle(f, &me->wb)) {
+      n = 1;
+    } else {
+      me->asleep = 1;
+      me->seen_progress = f->progress;
+    }
+    if (f->progress != progress && f->ncores > 1) fw_wake_others(f);
+    fw_unlock(f);
+    if (!n) hal_wait_for_event();
+  }
+}
+
 void fw_main(void) {
   struct ftl *f = boot();
-  for (;;) {
-    /* Work until a pass finds nothing, then sleep; the lines that wake the core are cleared
-     * as it wakes, and anything that arrives later sets them again. */
-    while (ftl_poll(f)) {}
-    if (!idle_poll(f) && !wbuf_idle(f)) hal_wait_for_event();
-  }
+  event_loop(f, f->core[0]);
+}
+
+/* Cores 1..N-1: wait for core 0's message with the firmware state, then the event loop. */
+void secondary_main(void) {
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, SSD_IRQ_MBOX);
+  while (hal_read32(SSD_MBOX_BASE + MBOX_RECV_COUNT) == 0) hal_wait_for_event();
+  struct ftl *f = hal_dram_ptr(hal_read32(SSD_MBOX_BASE + MBOX_RECV_DATA));
+  struct fw_core *me = f->core[hal_read32(SSD_SYSCTL_BASE + SYSCTL_CORE_ID)];
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, core_irqs(f, me));
+  event_loop(f, me);
 }

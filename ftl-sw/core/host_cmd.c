@@ -4,7 +4,10 @@
  *   bypass / write-stop / adaptive: reads and writes wait in separate queues, so a read never
  *     waits behind a write that waits for buffer space (write-stop and adaptive also change
  *     how the buffer drains while reads are pending: fw_main.c, write_buffer.c);
- *   fifo: commands start in arrival order; one that must wait holds all behind it. */
+ *   fifo: commands start in arrival order; one that must wait holds all behind it.
+ * A write waits for space in its own core's part of the write buffer, in that core's queue
+ * (with fifo, every command of the core does); reads, flushes and trims wait in shared
+ * queues (core/fw_core.h). */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
@@ -52,10 +55,21 @@ void hcmd_sector_ready(struct ftl *f, uint16_t slot, uint16_t status) {
   if (--h->pending == 0) read_send(f, slot);
 }
 
+/* Every core's done entries interrupt (or not): a read buffer may be freed on any core. */
 static void set_done_irq_all(struct ftl *f, uint8_t on) {
-  if (f->done_irq_all == on) return;
-  f->done_irq_all = on;
-  hal_write32(SSD_HIF_BASE + HIF_DONE_IRQ_ALL, on);
+  for (uint32_t k = 0; k < f->ncores; k++) {
+    struct fw_core *c = f->core[k];
+    if (c->done_irq_all == on) continue;
+    c->done_irq_all = on;
+    hal_write32(c->hif + HIF_DONE_IRQ_ALL, on);
+  }
+}
+
+/* The write queue of the command's core. */
+static void write_wait_push(struct ftl *f, uint16_t slot) {
+  struct fw_core *c = f->core[f->hc[slot].core];
+  wait_push(f, &c->wait_write_head, &c->wait_write_tail, slot);
+  f->writes_waiting++;
 }
 
 #define WAITED_COUNTED 0x80u   /* h->waited: its mapping lookups were counted */
@@ -156,7 +170,8 @@ static int read_try(struct ftl *f, uint16_t slot) {
     /* Extend the previous descriptor when this sector follows it in the same page/plane. */
     if (run_tag != NONE32 && ppa == run_next_ppa && ppa % g->spp != 0) {
       f->fop[run_tag].nsect++;
-      struct ssd_flash_desc *d = &f->fsub[(f->fsub_pos.tail - 1u) & (f->fsub_pos.size - 1u)];
+      struct fw_core *c = f->cur;
+      struct ssd_flash_desc *d = &c->fsub[(c->fsub_pos.tail - 1u) & (c->fsub_pos.size - 1u)];
       d->nsect++;
       run_next_ppa++;
       continue;
@@ -205,7 +220,7 @@ void hcmd_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
 
 static int write_try(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
-  if (!wbuf_alloc(f, h->nsect, h->slot_of)) return 0;
+  if (!wbuf_alloc(f, &f->core[h->core]->wb, h->nsect, h->slot_of)) return 0;
   hal_cost(HAL_COST_SECTOR, h->nsect);
   for (uint32_t i = 0; i < h->nsect; i++) h->sgl[i] = wbuf_slot_addr(f, h->slot_of[i]);
   h->state = HC_DMA_IN;
@@ -288,11 +303,11 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
       f->reads_active++;
       h->waited = 0;
       h->map_pending = 0;
-      if (f->cfg.sched == SSD_SCHED_FIFO && f->wait_write_head != NONE32) {
+      if (f->cfg.sched == SSD_SCHED_FIFO && f->core[h->core]->wait_write_head != NONE32) {
         /* In arrival order: behind the commands already waiting. */
         h->state = HC_WAIT_BUF;
         h->waited |= SSD_CPLI_QUEUED;
-        wait_push(f, &f->wait_write_head, &f->wait_write_tail, slot);
+        write_wait_push(f, slot);
       } else if (must_queue_read(f) || !read_try(f, slot)) {
         h->state = HC_WAIT_BUF;
         wait_push(f, &f->wait_read_head, &f->wait_read_tail, slot);
@@ -300,10 +315,10 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
       }
       break;
     case SSD_HOP_WRITE:
-      if (f->wait_write_head != NONE32 || !write_try(f, slot)) {
+      if (f->core[h->core]->wait_write_head != NONE32 || !write_try(f, slot)) {
         h->state = HC_WAIT_BUF;
         f->stats->write_stalls++;
-        wait_push(f, &f->wait_write_head, &f->wait_write_tail, slot);
+        write_wait_push(f, slot);
       }
       break;
     case SSD_HOP_TRIM:
@@ -312,6 +327,8 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
     default: /* flush: done when everything acknowledged before it is on flash */
       h->state = HC_FLUSHING;
       wbuf_drain_marks(f, h->drain_mark);
+      f->core[h->core]->stats->flushes++;
+      f->progress++;                 /* every core's writer drains its part now */
       h->flush_draining = 1;
       f->flushes_draining++;
       h->next = f->flush_head;
@@ -344,13 +361,17 @@ void hcmd_dma_done(struct ftl *f, uint16_t slot) {
 
 int hcmd_retry_waiting(struct ftl *f) {
   int n = 0;
-  /* The write queue (with ftl.sched = fifo: every command, in arrival order). */
-  while (f->wait_write_head != NONE32) {
-    uint16_t s = (uint16_t)f->wait_write_head;
-    int ok = f->hc[s].opcode == SSD_HOP_READ ? read_try(f, s) : write_try(f, s);
-    if (!ok) break;
-    wait_pop(f, &f->wait_write_head, &f->wait_write_tail);
-    n++;
+  /* Each core's write queue (with ftl.sched = fifo: every command, in arrival order). */
+  for (uint32_t k = 0; k < f->ncores && f->writes_waiting; k++) {
+    struct fw_core *c = f->core[k];
+    while (c->wait_write_head != NONE32) {
+      uint16_t s = (uint16_t)c->wait_write_head;
+      int ok = f->hc[s].opcode == SSD_HOP_READ ? read_try(f, s) : write_try(f, s);
+      if (!ok) break;
+      wait_pop(f, &c->wait_write_head, &c->wait_write_tail);
+      f->writes_waiting--;
+      n++;
+    }
   }
   while (f->wait_read_head != NONE32 && read_try(f, (uint16_t)f->wait_read_head)) {
     wait_pop(f, &f->wait_read_head, &f->wait_read_tail);

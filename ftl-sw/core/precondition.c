@@ -2,7 +2,9 @@
  * sectors, through the normal write buffer, GC and flash paths, with the flash controller in
  * functional mode (operations complete at once, no simulated time passes) and the firmware's
  * time not charged.  The drive ends in the steady state its GC policy produces; every
- * sector carries the tag (lba, seq 0) that host reads check. */
+ * sector carries the tag (lba, seq 0) that host reads check.  It runs on the core that
+ * received the command, through that core's part of the buffer, holding the firmware lock
+ * throughout. */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
@@ -17,7 +19,7 @@ static uint64_t next_random(uint64_t *s) {  /* xorshift64* */
  * report the state and halt rather than spin. */
 static void drain_once(struct ftl *f, int force) {
   int n = 0;
-  while (wbuf_flush_step(f, force)) n++;
+  while (wbuf_flush_step(f, &f->cur->wb, force)) n++;
   n += gc_step(f);
   if (f->demand) n += dmap_step(f);
   flash_commit(f);
@@ -37,6 +39,7 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
     return;
   }
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_PRECOND);
+  fw_long_hold(f, 1);
   hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 1);
   uint64_t fill = (uint64_t)logical * cmd->cdw[0] / 1000u;
   uint64_t over = (uint64_t)logical * cmd->cdw[1] / 1000u;
@@ -45,15 +48,16 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
   for (uint64_t i = 0; i < fill + over; i++) {
     uint32_t lpa = i < fill ? (uint32_t)i : (uint32_t)(next_random(&rng) % logical);
     uint32_t s;
-    while (!wbuf_alloc(f, 1, &s)) drain_once(f, 0);
+    while (!wbuf_alloc(f, &f->cur->wb, 1, &s)) drain_once(f, 0);
     struct ssd_sector_tag *t = hal_dram_ptr(wbuf_slot_addr(f, s));
     t->lba = lpa;
     t->seq = 0;
     wbuf_commit_sector(f, s, lpa, i < fill ? SSD_MDTS_SECTORS : 1u);   /* sequential, random */
-    if (f->wb.live_count >= f->geo.unit) drain_once(f, 0);
+    if (f->cur->wb.live_count >= f->geo.unit) drain_once(f, 0);
   }
-  while (wbuf_queued(f) || f->fops_inflight || (f->demand && dmap_has_work(f))) drain_once(f, 1);
+  while (wbuf_queued(&f->cur->wb) || f->fops_inflight || (f->demand && dmap_has_work(f))) drain_once(f, 1);
   hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 0);
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
+  fw_long_hold(f, 0);
   hcmd_complete(f, slot, SSD_ST_OK);
 }

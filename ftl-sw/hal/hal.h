@@ -42,9 +42,13 @@ enum hal_cost {
   HAL_COST_FLASH_DONE,    /* handle one flash completion */
   HAL_COST_DMA_SUBMIT,    /* build and submit one host DMA descriptor */
   HAL_COST_GC_SECTOR,     /* GC bookkeeping per moved sector */
+  HAL_COST_SPIN,          /* one turn of a spin on a lock another core holds */
   HAL_COST_KINDS
 };
 void hal_cost(enum hal_cost kind, uint32_t count);
+/* One turn of a spin-wait on another core: natively it costs HAL_COST_SPIN (and lets the other
+ * cores run); on the ISS the loop's own instructions are the cost. */
+void hal_relax(void);
 
 static inline uint64_t hal_now_ns(void) {
   uint32_t lo = hal_read32(SSD_TIMER_BASE + TIMER_NOW_LO);

@@ -48,11 +48,16 @@
 #define SYSCTL_WAIT_EVENT     0x28u  /* WO: as SLEEP, then clear this core's enabled lines    */
                                      /*     (at once if one is already pending): an event    */
                                      /*     loop sleeps and acknowledges in one access       */
+#define SYSCTL_IPI            0x2Cu  /* WO: raise SSD_IRQ_IPI on core `value` (a wake-up     */
+                                     /*     without a message; out of range: ignored)        */
+
+#define SSD_MAX_CORES         8u     /* firmware cores at most                               */
 
 #define SSD_IRQ_HIF    (1u << 0)   /* host command fetched or host DMA completed */
 #define SSD_IRQ_FCTL   (1u << 1)   /* flash completion posted                    */
 #define SSD_IRQ_TIMER  (1u << 2)
 #define SSD_IRQ_MBOX   (1u << 3)
+#define SSD_IRQ_IPI    (1u << 4)   /* another core wrote this core's index to SYSCTL_IPI */
 
 #define SSD_FW_STATE_BOOT     0u
 #define SSD_FW_STATE_READY    1u   /* rings set up, commands accepted */
@@ -61,8 +66,11 @@
 /* ------------------------------------------------------------------ timer */
 #define TIMER_NOW_LO          0x00u  /* RO: simulated time in ns (low word; reading latches hi) */
 #define TIMER_NOW_HI          0x04u
-#define TIMER_CMP_LO          0x08u  /* RW: interrupt when now >= cmp (write HI first)          */
-#define TIMER_CMP_HI          0x0Cu
+#define TIMER_CMP_LO          0x08u  /* RW: core 0's compare register: SSD_IRQ_TIMER on core 0   */
+#define TIMER_CMP_HI          0x0Cu  /*     when now >= cmp (write HI first)                    */
+/* Core k's compare register (k < SSD_MAX_CORES) raises SSD_IRQ_TIMER on core k. */
+#define TIMER_CMP_LO_OF(k)    (TIMER_CMP_LO + 8u * (k))
+#define TIMER_CMP_HI_OF(k)    (TIMER_CMP_HI + 8u * (k))
 
 /* ------------------------------------------------------------------ mailbox
  * Messages between cores: a core names the destination in MBOX_SEND_TARGET and writes the
@@ -105,6 +113,12 @@
                                      /*     only for descriptors with SSD_DMAF_IRQ            */
 #define HIF_CMD_TAIL_SHADOW   0x38u  /* RW: DRAM address of a uint32_t the HIF keeps equal to  */
                                      /*     HIF_CMD_TAIL (0 = none): polling without MMIO      */
+/* Per-core banks: the registers above (rings, doorbells, HIF_DONE_IRQ_ALL) exist once per
+ * firmware core, core k's at SSD_HIF_BASE + k * HIF_BANK_STRIDE.  Submission queue q is
+ * served by core q mod (firmware cores): its commands land in that core's command ring, the
+ * DMA descriptors a core posts complete into its own done ring, and SSD_IRQ_HIF goes to that
+ * core.  HIF_ENABLE and HIF_NSECTORS_* are the controller's, the same in every bank. */
+#define HIF_BANK_STRIDE       0x40u
 
 #define SSD_HOST_SLOTS     1024u  /* host commands in flight in the controller at most      */
 #define SSD_MDTS_SECTORS   256u   /* largest command: 1 MiB; the host splits larger requests */
@@ -190,6 +204,11 @@ struct ssd_hif_done {
 #define FCTL_FUNCTIONAL       0x1Cu  /* RW: 1 = execute descriptors at once, no timing     */
                                      /*     (preconditioning); completions still posted     */
 #define FCTL_GEOMETRY_ADDR    0x20u  /* RO: DRAM address of struct ssd_geometry             */
+/* Per-core banks: core k's submission and completion rings at SSD_FCTL_BASE + k *
+ * FCTL_BANK_STRIDE; an operation completes into the ring of the bank it was submitted to,
+ * with SSD_IRQ_FCTL on that core.  The controller takes descriptors from the banks in the
+ * order their doorbells rang.  FCTL_FUNCTIONAL and FCTL_GEOMETRY_ADDR are the controller's. */
+#define FCTL_BANK_STRIDE      0x40u
 
 /* Flash descriptor (32 bytes). */
 #ifndef __ASSEMBLER__
@@ -340,6 +359,20 @@ struct ssd_fw_config {
 #define SSD_GC_FIFO           1u
 #define SSD_GC_COST_BENEFIT   2u
 
+/* One firmware core's figures (struct ssd_fw_stats.core[]). */
+#ifndef __ASSEMBLER__
+struct ssd_core_stats {
+  uint64_t host_cmds;           /* commands from the queues it serves */
+  uint64_t wbuf_inserts;        /* sectors host writes put into its part of the write buffer */
+  uint64_t flushes;             /* flush commands from its queues */
+  uint64_t programs;            /* superpage programs its writer issued */
+  uint64_t passes;              /* event-loop passes that found work */
+  uint64_t lock_waits;          /* passes that found the firmware lock held ... */
+  uint64_t lock_spins;          /* ... and the turns it spun waiting */
+  uint64_t ipis_sent;           /* wake-ups it sent other cores */
+};
+#endif
+
 /* Firmware statistics and debug view: the firmware points SYSCTL_DEBUG_ADDR at this
  * structure in DRAM; the platform reads it for the run results and the final-map checks. */
 #ifndef __ASSEMBLER__
@@ -441,7 +474,12 @@ struct ssd_fw_stats {
   uint64_t ring_l2p_updates;    /* ring: synced entries whose LPA left the index on reuse */
   uint32_t ring_stripe_sectors;
   uint32_t ring_user_limit_min; /* ring: the smallest share the limiter left users */
-  uint32_t ring_mem, ring_sync, ring_used;   /* ring: pointers (entries) and entries in use */
+  uint32_t ring_mem, ring_sync, ring_used;   /* ring: core 0's part's pointers (entries) and
+                                                entries in use */
+  /* firmware cores */
+  uint32_t cores;               /* cores running the FTL */
+  uint32_t wbuf_part_sectors;   /* each core's part of the write buffer */
+  struct ssd_core_stats core[SSD_MAX_CORES];
 };
 #endif
 #define SSD_FW_STATS_MAGIC    0x53544154u   /* "STAT" */

@@ -605,7 +605,7 @@ int dmap_trim(struct ftl *f, uint32_t lpa, uint32_t n, uint32_t cookie) {
 
 /* ------------------------------------------------------------------ scheduling input */
 int dmap_reads_protected(const struct ftl *f) {
-  return f->reads_active > 0 && f->wait_write_head != NONE32;
+  return f->reads_active > 0 && f->writes_waiting;
 }
 
 int dmap_has_work(const struct ftl *f) {

@@ -21,7 +21,7 @@ void idle_note_command(struct ftl *f) {
 
 /* Nothing of the host's is waiting or being read: what is left to do is the drive's own. */
 static int host_quiet(const struct ftl *f) {
-  return f->reads_active == 0 && f->wait_write_head == NONE32 && f->wait_read_head == NONE32 &&
+  return f->reads_active == 0 && !f->writes_waiting && f->wait_read_head == NONE32 &&
          f->flush_head == NONE32;
 }
 
@@ -36,10 +36,10 @@ int idle_poll(struct ftl *f) {
   if (!m->idle_ns || m->active || m->done_this_period || !host_quiet(f)) return 0;
   const uint64_t due = m->last_cmd_ns + m->idle_ns;
   if (hal_now_ns() < due) {
-    timer_set(&f->timer, TIMER_IDLE_MIGRATION, due);
+    timer_set(&f->core[0]->timer, TIMER_IDLE_MIGRATION, due);
     return 0;
   }
-  timer_set(&f->timer, TIMER_IDLE_MIGRATION, ~0ull);
+  timer_set(&f->core[0]->timer, TIMER_IDLE_MIGRATION, ~0ull);
   m->done_this_period = 1;
   m->pools_left = 0;
   for (uint32_t p = 0; p < f->geo.pools; p++) {

@@ -98,6 +98,33 @@ PlatformParams PlatformParams::from(const Config& c) {
       h.thread_cpus.push_back(uint32_t(cpu));
     }
   }
+  {
+    // host.cpu.types: "io:cpu,io:cpu,..."
+    const std::string list = c.get_string("host.cpu.types");
+    std::stringstream in(list);
+    std::string item;
+    while (!list.empty() && std::getline(in, item, ',')) {
+      unsigned io = 0, cpu = 0;
+      char colon = 0, extra = 0;
+      std::stringstream one(item);
+      if (!(one >> io >> colon >> cpu) || colon != ':' || (one >> extra) || io + cpu != 100)
+        throw ConfigError(c.origin("host.cpu.types") + ": host.cpu.types = \"" + list + "\": '" + item +
+                          "' is not an I/O:CPU split in percent adding up to 100 (e.g. 70:30)");
+      h.cpu_types.emplace_back(io, cpu);
+    }
+    h.cpu_cycle_ms = c.get_double("host.cpu.cycle_ms");
+    h.cpu_io_us = c.get_double("host.cpu.io_us");
+    h.cpu_balance_ms = c.get_double("host.cpu.balance_ms");
+    h.migration_ms = c.get_double("host.migration_ms");
+    h.migration = c.get_string("host.migration") == "greedy";
+    if (h.migration && h.cpu_types.empty())
+      throw ConfigError(c.origin("host.migration") +
+                        ": host.migration = \"greedy\" moves host threads between CPUs: it needs the host CPU "
+                        "model (host.cpu.types)");
+    if (h.migration && h.cpus < 2)
+      throw ConfigError(c.origin("host.migration") + ": host.migration = \"greedy\" needs two host CPUs or more (host.cpus = " +
+                        std::to_string(h.cpus) + ")");
+  }
   h.link_mbps = c.get_double("host.link_mbps");
   h.link_latency = sc_time(c.get_double("host.link_latency_ns"), SC_NS);
   h.irq = sc_time(c.get_double("host.irq_ns"), SC_NS);
@@ -227,9 +254,11 @@ PlatformParams PlatformParams::from(const Config& c) {
   fw.exact_quanta = c.get_bool("firmware.exact_quanta");
   fw.profile = c.get_bool("firmware.profile");
   fw.cores = uint32_t(c.get_int("firmware.cores"));
-  if (fw.cores > 1 && fw.mode != "iss")
+  if (fw.cores > p.host.queues)
     throw ConfigError(c.origin("firmware.cores") + ": firmware.cores = " + std::to_string(fw.cores) +
-                      " needs firmware.mode = \"iss\" (the native firmware runs one core)");
+                      " but host.queues = " + std::to_string(p.host.queues) +
+                      ": each firmware core serves its own submission queues (queue q: core q mod cores), "
+                      "so there must be at least as many queues as cores");
   fw.cost.resize(HAL_COST_KINDS);
   fw.cost[HAL_COST_LOOP] = sc_time(c.get_double("firmware.cost.loop_ns"), SC_NS);
   fw.cost[HAL_COST_HOST_CMD] = sc_time(c.get_double("firmware.cost.host_cmd_ns"), SC_NS);
@@ -238,6 +267,7 @@ PlatformParams PlatformParams::from(const Config& c) {
   fw.cost[HAL_COST_FLASH_DONE] = sc_time(c.get_double("firmware.cost.flash_done_ns"), SC_NS);
   fw.cost[HAL_COST_DMA_SUBMIT] = sc_time(c.get_double("firmware.cost.dma_submit_ns"), SC_NS);
   fw.cost[HAL_COST_GC_SECTOR] = sc_time(c.get_double("firmware.cost.gc_sector_ns"), SC_NS);
+  fw.cost[HAL_COST_SPIN] = sc_time(c.get_double("firmware.cost.lock_spin_ns"), SC_NS);
   fw.quantum = sc_time(c.get_double("sim.quantum_ns"), SC_NS);
 
   FtlParams& f = p.ftl;
@@ -328,24 +358,29 @@ PlatformParams PlatformParams::from(const Config& c) {
   f.ring_stripe_sectors = n.dies() * n.planes * n.sectors_per_page;
   f.ring_timeout_us = uint32_t(c.get_int("ftl.ring.timeout_us"));
   const double wbuf_mib = c.get_double("ftl.write_buffer_mib");
+  // The buffer is split evenly between the firmware cores: each part must work on its own.
+  const uint32_t cores = p.firmware.cores;
+  const std::string per_core = cores > 1 ? " per firmware core (" + std::to_string(cores) + " cores)" : "";
   if (wbuf_mib > 0) f.wbuf_sectors = uint32_t(wbuf_mib * 256.0);
   const uint32_t min_sectors = 2 * SSD_MDTS_SECTORS + n.planes * n.sectors_per_page;
   if (wbuf_mib > 0) {
-  } else if (f.write_buffer == "ring") {   // whole stripes, as many as hold the minimum at least
+  } else if (f.write_buffer == "ring") {   // whole stripes per core, as many as hold the minimum at least
     const uint32_t stripes = uint32_t(c.get_int("ftl.ring.stripes"));
-    f.wbuf_sectors = std::max(stripes, (min_sectors + f.ring_stripe_sectors - 1) / f.ring_stripe_sectors) * f.ring_stripe_sectors;
+    f.wbuf_sectors =
+        cores * std::max(stripes, (min_sectors + f.ring_stripe_sectors - 1) / f.ring_stripe_sectors) * f.ring_stripe_sectors;
   } else {
-    f.wbuf_sectors = 16 * 256;
+    f.wbuf_sectors = std::max<uint32_t>(16 * 256, cores * min_sectors);
   }
   f.die_program_queue = uint32_t(c.get_int("ftl.die_program_queue"));
-  if (f.wbuf_sectors < min_sectors)
+  const uint32_t part = f.wbuf_sectors / cores;
+  if (part < min_sectors)
     throw ConfigError(c.origin("ftl.write_buffer_mib") +
                       ": ftl.write_buffer_mib is too small: it must hold two largest commands "
-                      "and one superpage (" + std::to_string(min_sectors * 4) + " KiB)");
-  if (f.write_buffer == "ring" && f.wbuf_sectors < f.ring_stripe_sectors)
+                      "and one superpage (" + std::to_string(min_sectors * 4) + " KiB)" + per_core);
+  if (f.write_buffer == "ring" && part < f.ring_stripe_sectors)
     throw ConfigError(c.origin(wbuf_mib > 0 ? "ftl.write_buffer_mib" : "ftl.ring.stripes") +
-                      ": the ring write buffer (" + std::to_string(f.wbuf_sectors * 4) +
-                      " KiB) is smaller than one stripe: a superpage on each of the " + std::to_string(n.dies()) +
+                      ": the ring write buffer (" + std::to_string(part * 4) + " KiB" + per_core +
+                      ") is smaller than one stripe: a superpage on each of the " + std::to_string(n.dies()) +
                       " dies is " + std::to_string(uint64_t(f.ring_stripe_sectors) * 4) + " KiB");
   if (f.wbuf_sectors > SSD_WBUF_MAX_SECTORS)
     throw ConfigError(c.origin("ftl.write_buffer_mib") + ": ftl.write_buffer_mib = " + std::to_string(wbuf_mib) +

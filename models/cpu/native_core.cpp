@@ -98,6 +98,18 @@ void NativeCore::cost(unsigned kind, uint32_t count) {
   }
 }
 
+// A spin turn is charged even while preconditioning (else a core spinning on a lock held
+// across the functional preconditioning would never let the holder run).
+void NativeCore::relax() {
+  const sc_core::sc_time t = p_.cost[HAL_COST_SPIN];
+  busy_ += t;
+  qk_.inc(t);
+  if (qk_.need_sync()) {
+    qk_.sync();
+    g_current = this;
+  }
+}
+
 }  // namespace ssdvp
 
 // ---------------------------------------------------------------- the HAL, native flavour
@@ -114,5 +126,6 @@ void* hal_sram(void) { return ssdvp::NativeCore::current()->sram(); }
 void hal_sleep(void) { ssdvp::NativeCore::current()->sleep(false); }
 void hal_wait_for_event(void) { ssdvp::NativeCore::current()->sleep(true); }
 void hal_cost(enum hal_cost kind, uint32_t count) { ssdvp::NativeCore::current()->cost(unsigned(kind), count); }
+void hal_relax(void) { ssdvp::NativeCore::current()->relax(); }
 
 }  // extern "C"

@@ -38,6 +38,7 @@ class NativeCore : public sc_core::sc_module, public FirmwareCore {
   void write32(uint32_t addr, uint32_t value);
   void sleep(bool clear_on_wake);
   void cost(unsigned kind, uint32_t count);
+  void relax();
   Dram& dram() { return dram_; }
   uint8_t* sram() { return sram_.data(); }
 

@@ -1,8 +1,9 @@
 // System control block: core identity, DRAM size, where the platform left the firmware's
 // configuration, each core's interrupt lines (pending/enable, write-1-to-clear: the device
-// lines HIF, flash controller and timer go to core 0, a mailbox line to the core it
-// addresses), "sleep until interrupt", the firmware's state and halt register.
-// Leaves out: configurable routing of device lines to other cores, priorities.
+// lines of the HIF, flash controller and timer go to the core whose register bank raised them,
+// a mailbox line to the core it addresses, an inter-processor interrupt (SYSCTL_IPI) to the
+// core named), "sleep until interrupt", the firmware's state and halt register.
+// Leaves out: interrupt priorities, routing a device line anywhere but its bank's core.
 #pragma once
 
 #include <systemc>
@@ -25,6 +26,7 @@ class SysCtl : public MmioDevice {
   bool irq_ready(uint32_t core = 0) const { return (cores_state_[core].pending & cores_state_[core].enable) != 0; }
   const sc_core::sc_event& irq_event(uint32_t core = 0) const { return cores_state_[core].irq; }
   uint32_t cores() const { return cores_; }
+  uint64_t ipis() const { return ipis_; }
 
   uint32_t fw_state() const { return fw_state_; }
   uint32_t debug_addr() const { return debug_addr_; }
@@ -53,6 +55,7 @@ class SysCtl : public MmioDevice {
   };
   std::vector<CoreLines> cores_state_;
   uint32_t fw_state_ = 0, debug_addr_ = 0, current_core_ = 0;
+  uint64_t ipis_ = 0;
 };
 
 }  // namespace ssdvp

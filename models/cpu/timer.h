@@ -1,8 +1,12 @@
-// CLINT-like timer: simulated time in ns, and a compare register that raises SSD_IRQ_TIMER.
+// CLINT-like timer: simulated time in ns, and one compare register per core that raises
+// SSD_IRQ_TIMER on that core (TIMER_CMP_*_OF(k)).
 // The firmware takes time from here, never from mcycle/minstret.
 #pragma once
 
 #include <systemc>
+
+#include <memory>
+#include <vector>
 
 #include "models/bus/mmio_device.h"
 #include "models/cpu/sysctl.h"
@@ -18,10 +22,13 @@ class Timer : public MmioDevice {
   void write32(uint32_t offset, uint32_t value, sc_core::sc_time& delay) override;
 
  private:
-  void fire();
+  struct Compare {
+    uint64_t cmp = ~0ull;
+    sc_core::sc_event event;
+  };
   SysCtl& irq_;
-  uint64_t latched_hi_ = 0, cmp_ = ~0ull;
-  sc_core::sc_event cmp_event_;
+  uint64_t latched_hi_ = 0;
+  std::vector<std::unique_ptr<Compare>> cmp_;
 };
 
 }  // namespace ssdvp

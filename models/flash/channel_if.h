@@ -25,6 +25,7 @@ struct FlashOp {
   sc_core::sc_time t_submit;       // reached the channel
   sc_core::sc_time t_done;         // completion time
   uint64_t id = 0;                 // order of submission (for tests and traces)
+  uint32_t bank = 0;               // the register bank (firmware core) it came from
 };
 
 // Data movement between controller DRAM and a die's page registers: the flash controller's

@@ -26,6 +26,7 @@ FlashController::FlashController(sc_core::sc_module_name name, const FctlParams&
       channels_(nand.channels, nullptr),
       payload_(payload),
       events_(events),
+      banks_(irq.cores()),
       geometry_addr_(geometry_addr) {}
 
 void FlashController::attach_channel(uint32_t channel, ChannelIf* ch) {
@@ -44,38 +45,48 @@ FlashOp* FlashController::alloc_op() {
 }
 
 uint32_t FlashController::read32(uint32_t offset, sc_time&) {
-  switch (offset) {
-    case FCTL_SUB_RING_ADDR: return sub_addr_;
-    case FCTL_SUB_RING_SIZE: return sub_size_;
-    case FCTL_SUB_TAIL: return sub_tail_;
-    case FCTL_SUB_HEAD: return sub_head_;
-    case FCTL_CPL_RING_ADDR: return cpl_addr_;
-    case FCTL_CPL_RING_SIZE: return cpl_size_;
-    case FCTL_CPL_HEAD: return cpl_head_;
-    case FCTL_FUNCTIONAL: return functional_;
-    case FCTL_GEOMETRY_ADDR: return geometry_addr_;
+  const uint32_t bank = offset / FCTL_BANK_STRIDE, reg = offset % FCTL_BANK_STRIDE;
+  if (reg == FCTL_FUNCTIONAL) return functional_;
+  if (reg == FCTL_GEOMETRY_ADDR) return geometry_addr_;
+  if (bank >= banks_.size()) return 0;
+  const Bank& k = banks_[bank];
+  switch (reg) {
+    case FCTL_SUB_RING_ADDR: return k.sub_addr;
+    case FCTL_SUB_RING_SIZE: return k.sub_size;
+    case FCTL_SUB_TAIL: return k.sub_tail;
+    case FCTL_SUB_HEAD: return k.sub_head;
+    case FCTL_CPL_RING_ADDR: return k.cpl_addr;
+    case FCTL_CPL_RING_SIZE: return k.cpl_size;
+    case FCTL_CPL_HEAD: return k.cpl_head;
     default: return 0;
   }
 }
 
 void FlashController::write32(uint32_t offset, uint32_t value, sc_time& delay) {
-  switch (offset) {
-    case FCTL_SUB_RING_ADDR: sub_addr_ = value; break;
-    case FCTL_SUB_RING_SIZE: sub_size_ = value; break;
-    case FCTL_CPL_RING_ADDR: cpl_addr_ = value; break;
-    case FCTL_CPL_RING_SIZE: cpl_size_ = value; break;
-    case FCTL_CPL_HEAD: cpl_head_ = value; break;
-    case FCTL_FUNCTIONAL: functional_ = value & 1u; break;
+  const uint32_t bank = offset / FCTL_BANK_STRIDE, reg = offset % FCTL_BANK_STRIDE;
+  if (reg == FCTL_FUNCTIONAL) {
+    functional_ = value & 1u;
+    return;
+  }
+  if (bank >= banks_.size()) return;
+  Bank& k = banks_[bank];
+  switch (reg) {
+    case FCTL_SUB_RING_ADDR: k.sub_addr = value; break;
+    case FCTL_SUB_RING_SIZE: k.sub_size = value; break;
+    case FCTL_CPL_RING_ADDR: k.cpl_addr = value; break;
+    case FCTL_CPL_RING_SIZE: k.cpl_size = value; break;
+    case FCTL_CPL_HEAD: k.cpl_head = value; break;
     case FCTL_SUB_TAIL: {
-      sub_tail_ = value;
-      if (sub_size_ == 0 || (sub_size_ & (sub_size_ - 1u)) || cpl_size_ == 0 || (cpl_size_ & (cpl_size_ - 1u))) {
-        report_fatal("flash controller: doorbell before the rings are set up (sizes must be powers of two)");
+      k.sub_tail = value;
+      if (k.sub_size == 0 || (k.sub_size & (k.sub_size - 1u)) || k.cpl_size == 0 || (k.cpl_size & (k.cpl_size - 1u))) {
+        report_fatal("flash controller: doorbell of core " + std::to_string(bank) +
+                     " before its rings are set up (sizes must be powers of two)");
         return;
       }
-      if (functional_) fetch(sc_core::sc_time_stamp() + delay);
+      if (functional_) fetch(bank, sc_core::sc_time_stamp() + delay);
       else {
         const sc_time at = sc_core::sc_time_stamp() + delay;
-        events_.at(at, [this, at] { fetch(at); });
+        events_.at(at, [this, bank, at] { fetch(bank, at); });
       }
       break;
     }
@@ -126,12 +137,14 @@ bool FlashController::decode(const ssd_flash_desc& d, FlashOp& op) {
   return true;
 }
 
-void FlashController::fetch(sc_time at) {
-  while (sub_head_ != sub_tail_) {
-    const ssd_flash_desc d = *dram_.as<ssd_flash_desc>(sub_addr_ + (sub_head_ & (sub_size_ - 1u)) * sizeof(ssd_flash_desc));
-    sub_head_++;
+void FlashController::fetch(uint32_t bank, sc_time at) {
+  Bank& k = banks_[bank];
+  while (k.sub_head != k.sub_tail) {
+    const ssd_flash_desc d = *dram_.as<ssd_flash_desc>(k.sub_addr + (k.sub_head & (k.sub_size - 1u)) * sizeof(ssd_flash_desc));
+    k.sub_head++;
     FlashOp* op = alloc_op();
     op->id = next_id_++;
+    op->bank = bank;
     const bool ok = decode(d, *op);
     if (functional_) {
       if (ok) execute_functional(*op);
@@ -219,19 +232,21 @@ void FlashController::post(FlashOp* op) {
 }
 
 void FlashController::write_completion(const FlashOp& op) {
-  if (cpl_tail_ - cpl_head_ >= cpl_size_) {
-    report_fatal("flash controller: completion ring overflow (firmware has more operations in flight than ring entries)");
+  Bank& k = banks_[op.bank];
+  if (k.cpl_tail - k.cpl_head >= k.cpl_size) {
+    report_fatal("flash controller: completion ring of core " + std::to_string(op.bank) +
+                 " overflows (firmware has more operations in flight than ring entries)");
     return;
   }
-  auto* c = dram_.as<ssd_flash_cpl>(cpl_addr_ + (cpl_tail_ & (cpl_size_ - 1u)) * sizeof(ssd_flash_cpl));
+  auto* c = dram_.as<ssd_flash_cpl>(k.cpl_addr + (k.cpl_tail & (k.cpl_size - 1u)) * sizeof(ssd_flash_cpl));
   const uint64_t t_ns = uint64_t(op.t_done.to_seconds() * 1e9 + 0.5);
   c->tag = op.desc.tag;
   c->status = op.status;
   c->t_done_lo = uint32_t(t_ns);
   c->t_done_hi = uint32_t(t_ns >> 32);
-  c->phase = uint16_t(cpl_phase_);  // written last: the firmware polls it
-  if (++cpl_tail_ % cpl_size_ == 0) cpl_phase_ ^= 1u;
-  irq_.raise(SSD_IRQ_FCTL);
+  c->phase = uint16_t(k.cpl_phase);  // written last: the firmware polls it
+  if (++k.cpl_tail % k.cpl_size == 0) k.cpl_phase ^= 1u;
+  irq_.raise(SSD_IRQ_FCTL, op.bank);
 }
 
 }  // namespace ssdvp

@@ -1,10 +1,12 @@
-// Flash controller: the firmware's descriptor submission ring and completion ring in DRAM,
-// the DMA engine between DRAM and the channels, and the completion interrupt.
+// Flash controller: the firmware's descriptor submission rings and completion rings in DRAM
+// (a pair per firmware core, FCTL_BANK_STRIDE apart), the DMA engine between DRAM and the
+// channels, and the completion interrupts.
 //
 // Models: descriptors fetched and decoded one after another (fctl.desc_ns each, from the
-// doorbell), scatter lists resolved to sector addresses, each operation handed to its
-// channel; each completion posted fctl.cpl_ns after the operation ends, with a phase bit
-// and SSD_IRQ_FCTL.  Functional mode (preconditioning) executes descriptors on the dies at
+// doorbell; the banks in the order their doorbells rang), scatter lists resolved to sector
+// addresses, each operation handed to its channel; each completion posted fctl.cpl_ns after
+// the operation ends into the completion ring of the bank it came from, with a phase bit and
+// SSD_IRQ_FCTL on that bank's core.  Functional mode (preconditioning) executes descriptors on the dies at
 // once, with no simulated time.  A bad descriptor (address out of range, scatter list
 // outside DRAM) is a firmware bug: completed with SSD_FST_BAD_DESC and reported as fatal.
 // Leaves out: copyback, descriptor priorities, ECC engine throughput limits.
@@ -50,7 +52,11 @@ class FlashController : public MmioDevice, public FlashDataPort {
   void write32(uint32_t offset, uint32_t value, sc_core::sc_time& delay) override;
 
  private:
-  void fetch(sc_core::sc_time at);
+  struct Bank {
+    uint32_t sub_addr = 0, sub_size = 0, sub_head = 0, sub_tail = 0;
+    uint32_t cpl_addr = 0, cpl_size = 0, cpl_tail = 0, cpl_head = 0, cpl_phase = 1;
+  };
+  void fetch(uint32_t bank, sc_core::sc_time at);
   bool decode(const ssd_flash_desc& d, FlashOp& op);
   void execute_functional(FlashOp& op);
   void post(FlashOp* op);
@@ -66,8 +72,7 @@ class FlashController : public MmioDevice, public FlashDataPort {
   bool payload_;
   EventQueue& events_;
 
-  uint32_t sub_addr_ = 0, sub_size_ = 0, sub_head_ = 0, sub_tail_ = 0;
-  uint32_t cpl_addr_ = 0, cpl_size_ = 0, cpl_tail_ = 0, cpl_head_ = 0, cpl_phase_ = 1;
+  std::vector<Bank> banks_;
   uint32_t functional_ = 0, geometry_addr_;
   sc_core::sc_time decode_free_ = sc_core::SC_ZERO_TIME;
   std::vector<std::unique_ptr<FlashOp>> pool_;

@@ -106,6 +106,28 @@ void HostDriver::main_thread() {
     queue_threads_[queue_of_cpu(streams_[s].cpu)].push_back(s);
     sc_core::sc_spawn(sc_bind(&HostDriver::stream_thread, this, s), sc_core::sc_gen_unique_name("stream"));
   }
+  if (!o_.cpu.types.empty()) {
+    if (o_.cpu.migration && streams_.size() < 2) {
+      report_fatal("host.migration = \"greedy\" moves host threads between CPUs, but workload '" + wl_->describe() +
+                   "' runs " + std::to_string(streams_.size()) + " thread: give it two or more (e.g. numjobs)");
+      return;
+    }
+    std::vector<uint32_t> cpus;
+    for (const Stream& st : streams_) cpus.push_back(st.cpu);
+    sched_ = std::make_unique<CpuScheduler>(o_.cpu, p_.cpus, cpus, [this](unsigned t, uint32_t cpu) {
+      set_thread_cpu(t, cpu);
+      streams_[t].wake.notify(sc_core::SC_ZERO_TIME);
+    });
+    for (unsigned s = 0; s < streams_.size(); s++) {
+      sc_core::sc_event* io = sched_->io_phase_events[s];
+      sc_core::sc_event* wake = &streams_[s].wake;
+      sc_core::sc_spawn_options opt;
+      opt.spawn_method();
+      opt.set_sensitivity(io);
+      opt.dont_initialize();
+      sc_core::sc_spawn([wake] { wake->notify(sc_core::SC_ZERO_TIME); }, sc_core::sc_gen_unique_name("io_phase"), &opt);
+    }
+  }
   if (o_.precondition && (o_.precond.fill > 0 || o_.precond.overwrite > 0)) {
     admin_ = HostCommand{};
     admin_.opcode = SSD_HOP_PRECONDITION;
@@ -128,9 +150,11 @@ void HostDriver::main_thread() {
     sc_core::sc_spawn([this] {
       wait(o_.max_sim_time);
       stop_issuing_ = true;
+      for (Stream& st : streams_) st.wake.notify(sc_core::SC_ZERO_TIME);   // also those between I/O phases
     });
   }
   if (on_measure_start) on_measure_start();
+  if (sched_) sched_->start();
   measure_wall_start_ = last_progress_ = std::chrono::steady_clock::now();
   precondition_wall_s_ = wall_seconds();
   streams_running_ = unsigned(streams_.size());
@@ -138,6 +162,7 @@ void HostDriver::main_thread() {
   start_.notify(sc_core::SC_ZERO_TIME);
   if (streams_running_) wait(all_done_);
   t_end_ = sc_core::sc_time_stamp();
+  if (sched_) sched_->stop();
   measured_wall_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - measure_wall_start_).count();
   if (on_measure_end) on_measure_end();
   if (o_.flush_at_end) {
@@ -236,8 +261,12 @@ void HostDriver::pump(unsigned s) {
   sc_time delay = sc_core::SC_ZERO_TIME;
   bool rang = false;
   while (!st.exhausted && st.outstanding < depth) {
+    if (!st.pending && !may_issue_more()) { st.exhausted = true; break; }
+    if (sched_ && (sched_->never_does_io(s) || !sched_->in_io_phase(s))) {
+      if (sched_->never_does_io(s)) st.exhausted = true;   // CPU work only: done as a stream
+      break;                                               // its CPU phase: no I/O until the next
+    }
     if (!st.pending) {
-      if (!may_issue_more()) { st.exhausted = true; break; }
       try {
         st.pending = wl_->next(s);
       } catch (const std::exception& e) {
@@ -253,6 +282,10 @@ void HostDriver::pump(unsigned s) {
     if (queue_outstanding_[queue] + cmds > sq_room && queue_outstanding_[queue] > 0) break;
     Request* rq = nullptr;
     make_request(s, *st.pending, rq);
+    if (sched_) {   // the thread's CPU time to submit it, on a CPU it may share
+      delay += sched_->submit_cost(s);
+      if (rq->req.op == Op::Write) sched_->wrote(s, rq->nsect);
+    }
     rq->t_start = closed ? sc_core::sc_time_stamp() + delay : arrival;
     st.pending.reset();
     issue(rq, delay);
@@ -277,6 +310,8 @@ void HostDriver::stream_thread(unsigned s) {
       const sc_time now = sc_core::sc_time_stamp();
       if (arrival > now) wait(arrival - now, st.wake);
       else wait(st.wake);
+    } else if (sched_ && !sched_->in_io_phase(s)) {
+      wait(sched_->next_io_phase(s), st.wake);
     } else {
       wait(st.wake);
     }

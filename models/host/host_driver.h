@@ -11,8 +11,10 @@
 // the error contract (see Outcomes).  Before the workload it waits
 // for the firmware, then preconditions the drive with the vendor command.
 // Per-thread figures (requests, bytes, latency of reads and writes) for run.json.
-// Leaves out: host CPU contention (a CPU runs any number of threads at no cost), the OS block
-// layer's merging and scheduling.
+// With host.cpu.types the threads alternate I/O and CPU phases on shared CPUs, balanced by
+// the OS and (host.migration) by MT-FTL's migration (models/host/cpu_scheduler.h); without it
+// a CPU runs any number of threads at no cost.
+// Leaves out: the OS block layer's merging and scheduling.
 #pragma once
 
 #include <systemc>
@@ -27,6 +29,7 @@
 
 #include "models/common/latency_histogram.h"
 #include "models/common/params.h"
+#include "models/host/cpu_scheduler.h"
 #include "models/host/host_interface.h"
 #include "models/host/integrity.h"
 #include "models/host/throughput_series.h"
@@ -44,6 +47,7 @@ struct DriverOptions {
   bool progress = true;
   bool payload = false;
   uint64_t series_interval_ns = 0;  // sim.series_interval_ms (0 = no throughput series)
+  HostCpuParams cpu;                // host.cpu.*: thread phases, CPU sharing, migration
 };
 
 // What became of the measured requests.  A read is either verified (its tags checked) or
@@ -93,6 +97,7 @@ class HostDriver : public sc_core::sc_module {
   uint64_t flushes_checked() const { return flushes_checked_; }
   const Outcomes& outcomes() const { return outcomes_; }
   const ThroughputSeries& series() const { return series_; }
+  const CpuScheduler* cpu_scheduler() const { return sched_.get(); }
   uint64_t requests_done() const { return done_; }
   uint64_t unaligned_requests() const { return unaligned_; }
   uint64_t folded_requests() const { return folded_; }
@@ -152,6 +157,7 @@ class HostDriver : public sc_core::sc_module {
   std::unique_ptr<workload::Workload> wl_;
   DriverOptions o_;
   std::unique_ptr<IntegrityChecker> checker_;
+  std::unique_ptr<CpuScheduler> sched_;
   void check_flush(uint64_t submit_ns);
   uint64_t admin_submit_ns_ = 0;
   uint64_t flushes_checked_ = 0;

@@ -26,7 +26,8 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const HostParams& p, 
       events_(events),
       sq_(p.queues),
       queue_commands_(p.queues, 0),
-      slots_(SSD_HOST_SLOTS) {
+      slots_(SSD_HOST_SLOTS),
+      banks_(irq.cores()) {
   for (uint32_t s = SSD_HOST_SLOTS; s-- > 0;) free_slots_.push_back(uint16_t(s));
 }
 
@@ -71,9 +72,12 @@ void HostInterface::fetch() {
   const uint32_t b = take_batch();
   std::vector<HostCommand*>& batch = batches_[b];
   batch.clear();
-  while (!fetch_queue_.empty() && !free_slots_.empty() &&
-         cmd_tail_ + in_transit_ + batch.size() - cmd_head_ < cmd_size_) {
+  // In doorbell order; a command whose core's ring is full holds back those behind it.
+  while (!fetch_queue_.empty() && !free_slots_.empty()) {
     HostCommand* c = fetch_queue_.front();
+    Bank& k = banks_[core_of_queue(c->queue)];
+    if (k.cmd_tail + k.in_transit - k.cmd_head >= k.cmd_size) break;
+    k.in_transit++;
     fetch_queue_.pop_front();
     const uint16_t slot = free_slots_.back();
     free_slots_.pop_back();
@@ -85,7 +89,6 @@ void HostInterface::fetch() {
     free_batches_.push_back(b);
     return;
   }
-  in_transit_ += uint32_t(batch.size());
   const sc_time arrive = link_.device_read(sc_core::sc_time_stamp(), uint64_t(batch.size()) * kSqeBytes);
   events_.at(arrive, [this, b] {
     deliver(batches_[b]);
@@ -94,8 +97,11 @@ void HostInterface::fetch() {
 }
 
 void HostInterface::deliver(const std::vector<HostCommand*>& cmds) {
+  uint32_t raised = 0;   // cores whose rings got commands
   for (HostCommand* c : cmds) {
-    auto* e = dram_.as<ssd_host_cmd>(cmd_addr_ + (cmd_tail_ & (cmd_size_ - 1u)) * sizeof(ssd_host_cmd));
+    const uint32_t core = core_of_queue(c->queue);
+    Bank& k = banks_[core];
+    auto* e = dram_.as<ssd_host_cmd>(k.cmd_addr + (k.cmd_tail & (k.cmd_size - 1u)) * sizeof(ssd_host_cmd));
     e->slot = uint16_t(c->user & 0xFFFF);
     e->opcode = c->opcode;
     e->queue = uint8_t(c->queue);
@@ -104,74 +110,86 @@ void HostInterface::deliver(const std::vector<HostCommand*>& cmds) {
     e->lba_lo = uint32_t(c->lba);
     e->lba_hi = uint32_t(c->lba >> 32);
     std::memcpy(e->cdw, c->cdw, sizeof(e->cdw));
-    cmd_tail_++;
+    k.cmd_tail++;
+    k.in_transit--;
+    if (k.cmd_tail_shadow) *dram_.as<uint32_t>(k.cmd_tail_shadow) = k.cmd_tail;
+    raised |= 1u << core;
   }
-  in_transit_ -= uint32_t(cmds.size());
-  if (cmd_tail_shadow_) *dram_.as<uint32_t>(cmd_tail_shadow_) = cmd_tail_;
-  irq_.raise(SSD_IRQ_HIF);
+  for (uint32_t core = 0; raised; core++, raised >>= 1)
+    if (raised & 1u) irq_.raise(SSD_IRQ_HIF, core);
 }
 
 uint32_t HostInterface::read32(uint32_t offset, sc_time&) {
-  switch (offset) {
-    case HIF_CMD_RING_ADDR: return cmd_addr_;
-    case HIF_CMD_RING_SIZE: return cmd_size_;
-    case HIF_CMD_TAIL: return cmd_tail_;
-    case HIF_CMD_HEAD: return cmd_head_;
-    case HIF_DMA_RING_ADDR: return dma_addr_;
-    case HIF_DMA_RING_SIZE: return dma_size_;
-    case HIF_DMA_TAIL: return dma_tail_;
-    case HIF_DMA_HEAD: return dma_head_;
-    case HIF_DONE_RING_ADDR: return done_addr_;
-    case HIF_DONE_RING_SIZE: return done_size_;
-    case HIF_DONE_HEAD: return done_head_;
-    case HIF_ENABLE: return enabled_;
-    case HIF_NSECTORS_LO: return uint32_t(nsectors_);
-    case HIF_NSECTORS_HI: return uint32_t(nsectors_ >> 32);
-    case HIF_CMD_TAIL_SHADOW: return cmd_tail_shadow_;
-    case HIF_DONE_IRQ_ALL: return done_irq_all_;
+  const uint32_t bank = offset / HIF_BANK_STRIDE, reg = offset % HIF_BANK_STRIDE;
+  if (reg == HIF_ENABLE) return enabled_;
+  if (reg == HIF_NSECTORS_LO) return uint32_t(nsectors_);
+  if (reg == HIF_NSECTORS_HI) return uint32_t(nsectors_ >> 32);
+  if (bank >= banks_.size()) return 0;
+  const Bank& k = banks_[bank];
+  switch (reg) {
+    case HIF_CMD_RING_ADDR: return k.cmd_addr;
+    case HIF_CMD_RING_SIZE: return k.cmd_size;
+    case HIF_CMD_TAIL: return k.cmd_tail;
+    case HIF_CMD_HEAD: return k.cmd_head;
+    case HIF_DMA_RING_ADDR: return k.dma_addr;
+    case HIF_DMA_RING_SIZE: return k.dma_size;
+    case HIF_DMA_TAIL: return k.dma_tail;
+    case HIF_DMA_HEAD: return k.dma_head;
+    case HIF_DONE_RING_ADDR: return k.done_addr;
+    case HIF_DONE_RING_SIZE: return k.done_size;
+    case HIF_DONE_HEAD: return k.done_head;
+    case HIF_CMD_TAIL_SHADOW: return k.cmd_tail_shadow;
+    case HIF_DONE_IRQ_ALL: return k.done_irq_all;
     default: return 0;
   }
 }
 
 void HostInterface::write32(uint32_t offset, uint32_t value, sc_time& delay) {
-  switch (offset) {
-    case HIF_CMD_RING_ADDR: cmd_addr_ = value; break;
-    case HIF_CMD_RING_SIZE: cmd_size_ = value; break;
-    case HIF_CMD_HEAD: {
-      const sc_time at = sc_core::sc_time_stamp() + delay;
-      events_.at(at, [this, value] { cmd_head_ = value; fetch(); });
-      break;
-    }
-    case HIF_DMA_RING_ADDR: dma_addr_ = value; break;
-    case HIF_DMA_RING_SIZE: dma_size_ = value; break;
-    case HIF_DONE_RING_ADDR: done_addr_ = value; break;
-    case HIF_DONE_RING_SIZE: done_size_ = value; break;
-    case HIF_DONE_HEAD: done_head_ = value; break;
-    case HIF_NSECTORS_LO: nsectors_ = (nsectors_ & ~0xFFFFFFFFull) | value; break;
-    case HIF_NSECTORS_HI: nsectors_ = (nsectors_ & 0xFFFFFFFFull) | (uint64_t(value) << 32); break;
-    case HIF_DONE_IRQ_ALL: done_irq_all_ = value & 1u; break;
-    case HIF_CMD_TAIL_SHADOW:
-      cmd_tail_shadow_ = value;
-      if (value) *dram_.as<uint32_t>(value) = cmd_tail_;
-      break;
+  const uint32_t bank = offset / HIF_BANK_STRIDE, reg = offset % HIF_BANK_STRIDE;
+  switch (reg) {
+    case HIF_NSECTORS_LO: nsectors_ = (nsectors_ & ~0xFFFFFFFFull) | value; return;
+    case HIF_NSECTORS_HI: nsectors_ = (nsectors_ & 0xFFFFFFFFull) | (uint64_t(value) << 32); return;
     case HIF_ENABLE: {
       const bool was = enabled_;
       enabled_ = value & 1u;
-      for (uint32_t s : {cmd_size_, dma_size_, done_size_})
-        if (enabled_ && (s == 0 || (s & (s - 1u)))) {
-          report_fatal("host interface: enabled before its rings are set up (sizes must be powers of two)");
-          return;
-        }
+      for (const Bank& k : banks_)
+        for (uint32_t s : {k.cmd_size, k.dma_size, k.done_size})
+          if (enabled_ && (s == 0 || (s & (s - 1u)))) {
+            report_fatal("host interface: enabled before every core's rings are set up (sizes must be powers of two)");
+            return;
+          }
       if (enabled_ && !was) {
         ready_.notify(delay);
         events_.at(sc_core::sc_time_stamp() + delay, [this] { fetch(); });
       }
+      return;
+    }
+    default: break;
+  }
+  if (bank >= banks_.size()) return;
+  Bank& k = banks_[bank];
+  switch (reg) {
+    case HIF_CMD_RING_ADDR: k.cmd_addr = value; break;
+    case HIF_CMD_RING_SIZE: k.cmd_size = value; break;
+    case HIF_CMD_HEAD: {
+      const sc_time at = sc_core::sc_time_stamp() + delay;
+      events_.at(at, [this, bank, value] { banks_[bank].cmd_head = value; fetch(); });
       break;
     }
+    case HIF_DMA_RING_ADDR: k.dma_addr = value; break;
+    case HIF_DMA_RING_SIZE: k.dma_size = value; break;
+    case HIF_DONE_RING_ADDR: k.done_addr = value; break;
+    case HIF_DONE_RING_SIZE: k.done_size = value; break;
+    case HIF_DONE_HEAD: k.done_head = value; break;
+    case HIF_DONE_IRQ_ALL: k.done_irq_all = value & 1u; break;
+    case HIF_CMD_TAIL_SHADOW:
+      k.cmd_tail_shadow = value;
+      if (value) *dram_.as<uint32_t>(value) = k.cmd_tail;
+      break;
     case HIF_DMA_TAIL: {
-      dma_tail_ = value;
+      k.dma_tail = value;
       const sc_time at = sc_core::sc_time_stamp() + delay;
-      events_.at(at, [this, at] { run_dma(at); });
+      events_.at(at, [this, bank, at] { run_dma(bank, at); });
       break;
     }
     default: break;
@@ -189,14 +207,16 @@ void HostInterface::sector_list(const ssd_hif_dma& d, std::vector<uint32_t>& out
   for (uint32_t a : out) dram_.at(a, payload_ ? 4096 : sizeof(ssd_sector_tag));
 }
 
-void HostInterface::run_dma(sc_time at) {
-  while (dma_head_ != dma_tail_) {
-    const ssd_hif_dma d = *dram_.as<ssd_hif_dma>(dma_addr_ + (dma_head_ & (dma_size_ - 1u)) * sizeof(ssd_hif_dma));
-    dma_head_++;
+void HostInterface::run_dma(uint32_t bank, sc_time at) {
+  Bank& k = banks_[bank];
+  while (k.dma_head != k.dma_tail) {
+    const ssd_hif_dma d = *dram_.as<ssd_hif_dma>(k.dma_addr + (k.dma_head & (k.dma_size - 1u)) * sizeof(ssd_hif_dma));
+    k.dma_head++;
     HostCommand* c = d.slot < SSD_HOST_SLOTS ? slots_[d.slot].cmd : nullptr;
     const uint32_t j = take_job();
     DmaJob& job = jobs_[j];
     job.d = d;
+    job.bank = bank;
     job.c = c;
     job.sectors.clear();
     std::string err;
@@ -247,23 +267,25 @@ void HostInterface::finish_dma(uint32_t j) {
   }
   const uint8_t flags = d.flags;
   const uint16_t slot = d.slot, status = d.status, info = d.info;
-  const uint32_t cookie = d.cookie;
+  const uint32_t cookie = d.cookie, bank = job.bank;
   free_jobs_.push_back(j);
   if (flags & SSD_DMAF_COMPLETE) complete(slot, status, info, sc_core::sc_time_stamp());
-  if (flags & SSD_DMAF_NOTIFY) notify_firmware(cookie, SSD_ST_OK, (flags & SSD_DMAF_IRQ) || done_irq_all_);
+  if (flags & SSD_DMAF_NOTIFY) notify_firmware(bank, cookie, SSD_ST_OK, (flags & SSD_DMAF_IRQ) || banks_[bank].done_irq_all);
 }
 
-void HostInterface::notify_firmware(uint32_t cookie, uint16_t status, bool irq) {
-  if (done_tail_ - done_head_ >= done_size_) {
-    report_fatal("host interface: DMA done ring overflow (firmware does not consume it)");
+void HostInterface::notify_firmware(uint32_t bank, uint32_t cookie, uint16_t status, bool irq) {
+  Bank& k = banks_[bank];
+  if (k.done_tail - k.done_head >= k.done_size) {
+    report_fatal("host interface: DMA done ring of core " + std::to_string(bank) +
+                 " overflows (firmware does not consume it)");
     return;
   }
-  auto* e = dram_.as<ssd_hif_done>(done_addr_ + (done_tail_ & (done_size_ - 1u)) * sizeof(ssd_hif_done));
+  auto* e = dram_.as<ssd_hif_done>(k.done_addr + (k.done_tail & (k.done_size - 1u)) * sizeof(ssd_hif_done));
   e->cookie = cookie;
   e->status = status;
-  e->phase = uint16_t(done_phase_);
-  if (++done_tail_ % done_size_ == 0) done_phase_ ^= 1u;
-  if (irq) irq_.raise(SSD_IRQ_HIF);
+  e->phase = uint16_t(k.done_phase);
+  if (++k.done_tail % k.done_size == 0) k.done_phase ^= 1u;
+  if (irq) irq_.raise(SSD_IRQ_HIF, bank);
 }
 
 void HostInterface::complete(uint16_t slot, uint16_t status, uint16_t info, sc_time at) {

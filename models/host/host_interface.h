@@ -2,10 +2,11 @@
 //
 // Models: submission/completion queue pairs in host memory with doorbells crossing the PCIe
 // link; a command-fetch engine that reads new submission entries over the link (64 bytes
-// each) into the firmware's command ring in DRAM, limited by SSD_HOST_SLOTS commands in the
+// each) into the command ring of the firmware core serving the queue (queue q: core q mod
+// cores; one register bank of rings per core), limited by SSD_HOST_SLOTS commands in the
 // controller; a DMA engine executing the firmware's HIF DMA descriptors (host <-> DRAM data
-// with DRAM and link bandwidth, scatter lists, optional completion entry and firmware
-// notification); completion entries (16 bytes) and the interrupt to the host thread.
+// with DRAM and link bandwidth, scatter lists, optional completion entry and notification
+// of the posting core); completion entries (16 bytes) and the interrupt to the host thread.
 // Leaves out: admin queues and identify (the platform knows the geometry), PRP/SGL parsing,
 // arbitration bursts between submission queues, interrupt coalescing.
 #pragma once
@@ -65,6 +66,8 @@ class HostInterface : public MmioDevice {
   PcieLink& link() { return link_; }
   // Commands the controller fetched from each submission queue so far.
   const std::vector<uint64_t>& commands_per_queue() const { return queue_commands_; }
+  // The firmware core that serves submission queue q.
+  uint32_t core_of_queue(uint32_t q) const { return q % uint32_t(banks_.size()); }
 
  protected:
   uint32_t read32(uint32_t offset, sc_core::sc_time& delay) override;
@@ -74,11 +77,19 @@ class HostInterface : public MmioDevice {
   struct Slot {
     HostCommand* cmd = nullptr;
   };
+  // One core's rings (registers at HIF_BANK_STRIDE apart).
+  struct Bank {
+    uint32_t cmd_addr = 0, cmd_size = 0, cmd_tail = 0, cmd_head = 0, cmd_tail_shadow = 0;
+    uint32_t in_transit = 0;       // fetched over the link, not yet in the ring
+    uint32_t dma_addr = 0, dma_size = 0, dma_tail = 0, dma_head = 0;
+    uint32_t done_addr = 0, done_size = 0, done_tail = 0, done_head = 0, done_phase = 1;
+    bool done_irq_all = true;
+  };
   void fetch();
   void deliver(const std::vector<HostCommand*>& cmds);
-  void run_dma(sc_core::sc_time at);
+  void run_dma(uint32_t bank, sc_core::sc_time at);
   void complete(uint16_t slot, uint16_t status, uint16_t info, sc_core::sc_time at);
-  void notify_firmware(uint32_t cookie, uint16_t status, bool irq);
+  void notify_firmware(uint32_t bank, uint32_t cookie, uint16_t status, bool irq);
   void sector_list(const ssd_hif_dma& d, std::vector<uint32_t>& out);
   void finish_dma(uint32_t job);
 
@@ -86,6 +97,7 @@ class HostInterface : public MmioDevice {
   // index (no allocation per event).
   struct DmaJob {
     ssd_hif_dma d;
+    uint32_t bank = 0;
     HostCommand* c = nullptr;
     std::vector<uint32_t> sectors;
   };
@@ -109,14 +121,10 @@ class HostInterface : public MmioDevice {
   std::deque<HostCommand*> fetch_queue_;        // doorbell seen, waiting for a slot
   std::vector<Slot> slots_;
   std::vector<uint16_t> free_slots_;
-  uint32_t in_transit_ = 0;                    // fetched over the link, not yet in the ring
+  std::vector<Bank> banks_;                    // one per firmware core
 
   bool enabled_ = false;
   uint64_t nsectors_ = 0;
-  uint32_t cmd_addr_ = 0, cmd_size_ = 0, cmd_tail_ = 0, cmd_head_ = 0, cmd_tail_shadow_ = 0;
-  uint32_t dma_addr_ = 0, dma_size_ = 0, dma_tail_ = 0, dma_head_ = 0;
-  uint32_t done_addr_ = 0, done_size_ = 0, done_tail_ = 0, done_head_ = 0, done_phase_ = 1;
-  bool done_irq_all_ = true;
 };
 
 }  // namespace ssdvp

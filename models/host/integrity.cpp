@@ -28,6 +28,11 @@ void IntegrityChecker::durable_required(uint64_t flush_submit_ns, std::vector<ui
     const uint64_t a = acked_[lba];
     if (seq_out[lba] && (a & kTrim) && (a & ~kTrim) > writes_[seq_out[lba] - 1].submit_ns + 1) seq_out[lba] = 0;
   }
+  // A trim submitted after the write, still in flight or acknowledged since: the drive may
+  // already have dropped the write (either outcome is allowed until the trim completes).
+  for (const TrimRecord& t : trims_)
+    for (uint64_t lba = t.lba; lba < t.lba + t.nsect && lba < seq_out.size(); lba++)
+      if (seq_out[lba] && t.submit_ns >= writes_[seq_out[lba] - 1].submit_ns) seq_out[lba] = 0;
 }
 
 void IntegrityChecker::write_completed(uint32_t seq, bool ok, uint64_t t_ns) {
@@ -91,16 +96,18 @@ uint32_t IntegrityChecker::read_completed(uint64_t lba, uint32_t nsect, const st
     bool ok;
     std::string why;
     if (t.seq == 0) {
-      // Preconditioned (lba, 0) or never written / trimmed (0, 0).
-      const bool zero = t.lba == 0 && l != 0;
+      // Preconditioned (lba, 0) or never written / trimmed (0, 0); for sector 0 the two look
+      // the same, and either reading is taken.
+      const bool zero = t.lba == 0;
+      const bool precond = t.lba == uint32_t(l);
       if (s.acked_submit != 0) {
         ok = zero && s.trimmed;
         why = "stale data: a newer write was acknowledged before the read";
-      } else if (zero) {
+      } else if (zero && !precond) {
         ok = l >= precond_below_;
         why = "zeros where preconditioning wrote data";
       } else {
-        ok = t.lba == uint32_t(l);
+        ok = precond;
         why = "tag names another sector";
       }
     } else if (t.seq > writes_.size()) {
@@ -118,7 +125,7 @@ uint32_t IntegrityChecker::read_completed(uint64_t lba, uint32_t nsect, const st
         ok = true;
       }
     }
-    if (!ok && t.seq == 0 && t.lba == 0 && l != 0 && !trims_.empty() && racing_trim(l, s.read_submit)) ok = true;
+    if (!ok && t.seq == 0 && t.lba == 0 && !trims_.empty() && racing_trim(l, s.read_submit)) ok = true;
     checked_++;
     if (!ok) {
       bad++;

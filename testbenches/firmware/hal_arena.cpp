@@ -52,4 +52,5 @@ void* hal_sram(void) { return nullptr; }
 void hal_sleep(void) {}
 void hal_wait_for_event(void) {}
 void hal_cost(enum hal_cost, uint32_t) {}
+void hal_relax(void) {}
 }

@@ -24,7 +24,7 @@ namespace {
 struct Ftl {
   std::unique_ptr<ftl> f{new ftl()};
   explicit Ftl(uint32_t wbuf_sectors = 600, uint32_t policy = SSD_GC_GREEDY, uint32_t pslc_blocks = 0,
-               uint32_t wbuf_kind = SSD_WBUF_SLOTS) {
+               uint32_t wbuf_kind = SSD_WBUF_SLOTS, uint32_t cores = 1) {
     hal_arena_reset(64u << 20);
     f->heap = fw_heap{SSD_DRAM_BASE, 64u << 20, 0};
     f->stats = static_cast<ssd_fw_stats*>(fw_alloc(f.get(), sizeof(ssd_fw_stats), 64));
@@ -41,10 +41,23 @@ struct Ftl {
     f->host_reserve = GC_RESERVE;
     map_init(f.get());
     blocks_init(f.get());
-    wbuf_init(f.get());
     place_init(f.get());
+    // The cores' own state, as boot lays it out (their rings are the platform tests' part).
+    f->ncores = cores;
+    wbuf_init(f.get(), cores);
+    for (uint32_t k = 0; k < cores; k++) {
+      fw_core* c = static_cast<fw_core*>(fw_alloc(f.get(), sizeof(fw_core), 64));
+      c->id = k;
+      c->stats = &f->stats->core[k];
+      c->wait_write_head = c->wait_write_tail = NONE32;
+      timer_init(&c->timer, k);
+      f->core[k] = c;
+      wbuf_init_part(f.get(), &c->wb, k);
+    }
+    f->cur = f->core[0];
   }
   ftl* operator->() { return f.get(); }
+  wbuf_part* part(uint32_t k = 0) { return &f->core[k]->wb; }
   ftl* get() { return f.get(); }
 };
 
@@ -182,7 +195,7 @@ TEST(FtlWriteBuffer, IndexSurvivesRandomInsertOverwriteDelete) {
       ref.erase(lpa);
     } else {
       uint32_t slot;
-      ASSERT_TRUE(wbuf_alloc(f.get(), 1, &slot));
+      ASSERT_TRUE(wbuf_alloc(f.get(), f.part(), 1, &slot));
       wbuf_commit_sector(f.get(), slot, lpa, 1);
       ref[lpa] = slot;
     }
@@ -192,7 +205,7 @@ TEST(FtlWriteBuffer, IndexSurvivesRandomInsertOverwriteDelete) {
         ASSERT_EQ(wbuf_lookup(f.get(), l), it == ref.end() ? NONE32 : it->second) << "lpa " << l << " step " << i;
       }
   }
-  EXPECT_EQ(f->wb.live_count, ref.size());
+  EXPECT_EQ(f.part()->live_count, ref.size());
 }
 
 // The ring (ftl.write_buffer = ring) hands out entries in ring order only, and an entry's
@@ -206,13 +219,13 @@ TEST(FtlRingBuffer, NeverHandsOutAnEntryNotYetGivenBack) {
   std::vector<uint32_t> order;
   for (uint32_t lpa = 0;; lpa++) {
     uint32_t s;
-    if (!wbuf_alloc(f.get(), 1, &s)) break;
+    if (!wbuf_alloc(f.get(), f.part(), 1, &s)) break;
     ASSERT_EQ(s, lpa % 600) << "entries are handed out in ring order";
     wbuf_commit_sector(f.get(), s, lpa, 1);
     order.push_back(s);
   }
   ASSERT_EQ(order.size(), 600u);
-  f->wb.ring.inflight = 600;                         // as if the writer had taken them all
+  f.part()->ring.inflight = 600;                         // as if the writer had taken them all
   std::mt19937 rng(5);
   std::vector<uint32_t> pending(order.begin() + 1, order.end());   // all but the oldest
   std::shuffle(pending.begin(), pending.end(), rng);
@@ -221,22 +234,22 @@ TEST(FtlRingBuffer, NeverHandsOutAnEntryNotYetGivenBack) {
     wbuf_map_applied(f.get(), pending[i]);           // its program completed
     on_flash[pending[i]] = 1;
     uint32_t s;
-    ASSERT_FALSE(wbuf_alloc(f.get(), 1, &s)) << "the oldest entry is not on flash: no space, step " << i;
+    ASSERT_FALSE(wbuf_alloc(f.get(), f.part(), 1, &s)) << "the oldest entry is not on flash: no space, step " << i;
   }
-  EXPECT_EQ(f->wb.ring.used, 600u);
+  EXPECT_EQ(f.part()->ring.used, 600u);
   wbuf_map_applied(f.get(), order[0]);               // the oldest: the sync pointer sweeps all
-  EXPECT_EQ(f->wb.ring.used, 0u);
-  EXPECT_EQ(f->wb.free_count, 600u);
+  EXPECT_EQ(f.part()->ring.used, 0u);
+  EXPECT_EQ(f.part()->free_count, 600u);
   // Now out of order again: entries 0..9 handed out, 5..9 given back: nothing comes back
   // until 0..4 are.
   std::vector<uint32_t> got(10);
-  ASSERT_TRUE(wbuf_alloc(f.get(), 10, got.data()));
+  ASSERT_TRUE(wbuf_alloc(f.get(), f.part(), 10, got.data()));
   for (uint32_t i = 0; i < 10; i++) wbuf_commit_sector(f.get(), got[i], 1000 + i, 10);
-  f->wb.ring.inflight += 10;
+  f.part()->ring.inflight += 10;
   for (uint32_t i = 5; i < 10; i++) wbuf_map_applied(f.get(), got[i]);
-  EXPECT_EQ(f->wb.ring.used, 10u);
+  EXPECT_EQ(f.part()->ring.used, 10u);
   for (uint32_t i = 0; i < 5; i++) wbuf_map_applied(f.get(), got[i]);
-  EXPECT_EQ(f->wb.ring.used, 0u);
+  EXPECT_EQ(f.part()->ring.used, 0u);
 }
 
 // pblk's rate limiter: with free superblocks below ftl.gc_high_blocks per pool, user writes
@@ -246,19 +259,19 @@ TEST(FtlRingBuffer, RateLimiterShrinksTheUsersShareWhenFreeBlocksAreShort) {
   const uint32_t high = f->cfg.gc_high_blocks * f->geo.pools;   // 6
   f->free_superblocks = high / 2;                                  // half: 600 entries
   uint32_t s, taken = 0;
-  while (wbuf_alloc(f.get(), 1, &s)) wbuf_commit_sector(f.get(), s, taken++, 1);
+  while (wbuf_alloc(f.get(), f.part(), 1, &s)) wbuf_commit_sector(f.get(), s, taken++, 1);
   EXPECT_EQ(taken, 600u);
   EXPECT_EQ(f->stats->ring_limiter_holds, 1u);
   EXPECT_EQ(f->stats->ring_user_limit_min, 600u);
   f->free_superblocks = 0;                                         // floor: stripe + MDTS
-  EXPECT_EQ(f->wb.ring.stripe, f->geo.unit * f->geo.dies);
+  EXPECT_EQ(f.part()->ring.stripe, f->geo.unit * f->geo.dies);
   Ftl g(1200, SSD_GC_GREEDY, 0, SSD_WBUF_RING);
   g->free_superblocks = 0;
   taken = 0;
-  while (wbuf_alloc(g.get(), 1, &s)) wbuf_commit_sector(g.get(), s, taken++, 1);
-  EXPECT_EQ(taken, g->wb.ring.stripe + SSD_MDTS_SECTORS);
+  while (wbuf_alloc(g.get(), g.part(), 1, &s)) wbuf_commit_sector(g.get(), s, taken++, 1);
+  EXPECT_EQ(taken, g.part()->ring.stripe + SSD_MDTS_SECTORS);
   g->free_superblocks = high;                                      // enough again: the whole ring
-  while (wbuf_alloc(g.get(), 1, &s)) wbuf_commit_sector(g.get(), s, taken++, 1);
+  while (wbuf_alloc(g.get(), g.part(), 1, &s)) wbuf_commit_sector(g.get(), s, taken++, 1);
   EXPECT_EQ(taken, 1200u);
 }
 

@@ -146,3 +146,17 @@ TEST(IssCore, TwoCoresExchangeMailboxMessages) {
   EXPECT_GE(b.cores[1]->wakeups(), 50u);      // core 1 slept between messages
   EXPECT_GT(b.cores[1]->instructions(), 1000u);
 }
+
+// The firmware's lock (AMOs only: amoswap/amoor) on 2 and 4 ISS cores whose quanta of 7
+// instructions split every critical section: no increment of the shared counter is lost, the
+// cores really did wait for each other, and the lock's holder is always the one recorded.
+void lock_case(uint32_t cores, bool exact) {
+  IssBench b("locks", 7, cores, exact);
+  ASSERT_TRUE(b.run()) << (fatal_errors().empty() ? "no halt" : fatal_errors()[0]);
+  EXPECT_EQ(b.result(3), cores);
+  EXPECT_EQ(b.result(0), cores * 2000u) << "increments lost: the lock let two cores in";
+  EXPECT_GT(b.result(1), 100u) << "the cores never met at the lock: the test proves nothing";
+  EXPECT_EQ(b.result(2), 0u);
+}
+TEST(IssCore, FirmwareLockHoldsAcrossQuantaOnTwoCores) { lock_case(2, true); }
+TEST(IssCore, FirmwareLockHoldsAcrossQuantaOnFourCores) { lock_case(4, false); }

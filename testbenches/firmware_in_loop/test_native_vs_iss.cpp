@@ -19,7 +19,8 @@ struct Result {
 };
 
 Result run_mode(const std::string& mode, const std::string& workload, const std::string& extra = "") {
-  const std::string dir = std::string(::testing::TempDir()) + "fil-" + mode + (extra.empty() ? "" : "-exact");
+  const std::string dir = std::string(::testing::TempDir()) + "fil-" + mode +
+                          (extra.empty() ? "" : extra.find("exact") != std::string::npos ? "-exact" : "-cores");
   const std::string map = dir + "/map.bin";
   const std::string cmd = std::string(SSDVP_BINARY) + " run --quiet --no-precondition --out " + dir +
                           " --dump-map " + map + " --workload '" + workload + "'" +
@@ -39,9 +40,9 @@ Result run_mode(const std::string& mode, const std::string& workload, const std:
   return r;
 }
 
-void compare_with_native(const std::string& iss_extra) {
+void compare_with_native(const std::string& iss_extra, bool both = false) {
   const std::string workload = "fio:rw=randrw,rwmixread=50,bs=8k,iodepth=1,io=4000,seed=5";
-  const Result native = run_mode("native", workload);
+  const Result native = run_mode("native", workload, both ? iss_extra : "");
   const Result iss = run_mode("iss", workload, iss_extra);
   ASSERT_FALSE(native.map.empty());
   EXPECT_EQ(native.map.size(), iss.map.size());
@@ -59,7 +60,8 @@ void compare_with_native(const std::string& iss_extra) {
   EXPECT_EQ(native.run["ftl"]["host_write_sectors"], iss.run["ftl"]["host_write_sectors"]);
   EXPECT_EQ(native.run["integrity"]["sectors_checked"], iss.run["integrity"]["sectors_checked"]);
   EXPECT_EQ(iss.run["firmware"]["mode"], "iss");
-  EXPECT_EQ(iss.run["firmware"]["exact_quanta"].get<bool>(), !iss_extra.empty());
+  EXPECT_EQ(iss.run["firmware"]["exact_quanta"].get<bool>(), iss_extra.find("exact") != std::string::npos);
+  EXPECT_EQ(iss.run["firmware"]["cores"].size(), native.run["firmware"]["cores"].size());
   EXPECT_EQ(iss.run["firmware"]["mmio_accesses_unlocated"].get<uint64_t>(), 0u);
 }
 
@@ -70,3 +72,5 @@ TEST(NativeVsIss, SameFinalMapAndDataAtQueueDepthOne) { compare_with_native("");
 TEST(NativeVsIss, SameFinalMapAndDataAtQueueDepthOneWithExactQuanta) {
   compare_with_native(" --set firmware.exact_quanta=true");
 }
+// Two firmware cores (docs/multicore.md) on both kinds: the same map.
+TEST(NativeVsIss, SameFinalMapAndDataWithTwoCores) { compare_with_native(" --set firmware.cores=2", true); }

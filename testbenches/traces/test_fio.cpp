@@ -110,6 +110,23 @@ TEST(FioGenerator, RandomOffsetsAreAlignedAndInRange) {
   }
 }
 
+// bsrange=4k-40k (the MT-FTL paper's writes of 1 to 10 pages): every size MIN, 2 MIN, ... MAX
+// drawn about equally often, offsets aligned to MIN and every request inside the range.
+TEST(FioGenerator, BsrangeDrawsEveryMultipleOfTheMinimum) {
+  const auto workload = make_workload("fio:rw=randwrite,bsrange=4k-40k,size=8m,io=20000", kContext);
+  std::map<uint64_t, unsigned> sizes;
+  for (const Request& request : drain(*workload)) {
+    EXPECT_EQ(request.offset % 4096, 0u);
+    EXPECT_LE(request.offset + request.length, 8u << 20);
+    sizes[request.length]++;
+  }
+  ASSERT_EQ(sizes.size(), 10u);
+  for (uint64_t k = 1; k <= 10; k++) {
+    EXPECT_GT(sizes[k * 4096], 1700u) << k;
+    EXPECT_LT(sizes[k * 4096], 2300u) << k;
+  }
+}
+
 TEST(FioGenerator, DefaultAmountCoversTheRangeOnce) {
   const auto workload = make_workload("fio:rw=randread,bs=64k,size=64m,numjobs=2", kContext);
   EXPECT_EQ(drain(*workload, 0).size(), 512u);

@@ -16,7 +16,7 @@ const WorkloadContext kContext{1ull << 30, 1};
 TEST(FioValidation, RejectsEveryBadOption) {
   const InvalidSpec cases[] = {
       {"fio:rw=randread,foo=1",
-       "unknown option 'foo' (known: rw, bs, iodepth, numjobs, size, offset, rwmixread, io, "
+       "unknown option 'foo' (known: rw, bs, bsrange, iodepth, numjobs, size, offset, rwmixread, io, "
        "io_size, random_distribution, seed, align, scramble)"},
       {"fio:rw=randomread",
        "rw=randomread: unknown pattern (read, write, trim, rw, readwrite, randread, randwrite, "
@@ -28,6 +28,10 @@ TEST(FioValidation, RejectsEveryBadOption) {
       {"fio:bs=4x", "bs=4x: not a byte size (integer with optional k, m, g or t suffix)"},
       {"fio:bs=4g", "bs=4g: block size must be below 4 GiB"},
       {"fio:bs=2m,size=1m", "size=1m: smaller than bs"},
+      {"fio:bs=4k,bsrange=4k-8k", "give bs= or bsrange=, not both"},
+      {"fio:bsrange=4k", "bsrange=4k: must be MIN-MAX: byte sizes, MIN a non-zero multiple of 512, MAX a multiple of MIN up to 1 GiB"},
+      {"fio:bsrange=8k-4k", "bsrange=8k-4k: must be MIN-MAX: byte sizes, MIN a non-zero multiple of 512, MAX a multiple of MIN up to 1 GiB"},
+      {"fio:bsrange=4k-10k", "bsrange=4k-10k: must be MIN-MAX: byte sizes, MIN a non-zero multiple of 512, MAX a multiple of MIN up to 1 GiB"},
       {"fio:size=0", "size=0: must be greater than 0"},
       {"fio:size=2g", "size=2g: offset + size exceeds the capacity (1073741824 bytes)"},
       {"fio:offset=512m,size=600m",

@@ -98,3 +98,43 @@ TEST(Integrity, PreconditionedSectorsMustNotReadAsZeros) {
   ssd_sector_tag pre[1] = {{10, 0}};
   EXPECT_EQ(c.read_completed(10, 1, low, pre), 0u);
 }
+
+// A flush requires every write acknowledged before it was submitted, except where a trim
+// submitted after the write (acknowledged or still in flight) may already have dropped it.
+TEST(Integrity, FlushRequiresAcknowledgedWritesNotOnesATrimMayHaveDropped) {
+  IntegrityChecker c(100);
+  ssd_sector_tag w[4];
+  const uint32_t s1 = c.write_submitted(10, 4, 100, w);
+  c.write_completed(s1, true, 200);
+  std::vector<uint32_t> need;
+  c.durable_required(300, need);
+  for (uint64_t lba = 10; lba < 14; lba++) EXPECT_EQ(need[lba], s1) << lba;
+  c.durable_required(150, need);                     // a flush submitted before the ack
+  EXPECT_EQ(need[10], 0u);
+  c.trim_submitted(11, 1, 250);                      // in flight
+  c.trim_submitted(12, 1, 260);
+  c.trim_completed(12, 1, 260, true, 280);           // acknowledged
+  c.trim_submitted(13, 1, 50);                       // older than the write: no excuse
+  c.trim_completed(13, 1, 50, true, 90);
+  c.durable_required(300, need);
+  EXPECT_EQ(need[10], s1);
+  EXPECT_EQ(need[11], 0u);
+  EXPECT_EQ(need[12], 0u);
+  EXPECT_EQ(need[13], s1);
+}
+
+// Sector 0's zeros carry the tag (0, 0), which is also its preconditioned tag: read after a
+// trim it is zeros, not stale data.
+TEST(Integrity, SectorZeroReadAsZerosAfterATrim) {
+  IntegrityChecker c(100);
+  c.set_preconditioned_below(100);
+  ssd_sector_tag w[1];
+  const uint32_t s1 = c.write_submitted(0, 1, 100, w);
+  c.write_completed(s1, true, 200);
+  c.trim_submitted(0, 1, 300);
+  c.trim_completed(0, 1, 300, true, 400);
+  auto sn = snap(c, 0, 1);
+  ssd_sector_tag zeros[1] = {{0, 0}};
+  EXPECT_EQ(c.read_completed(0, 1, sn, zeros), 0u);
+  EXPECT_EQ(c.read_completed(0, 1, sn, w), 1u);       // the trimmed write: stale
+}
