@@ -50,7 +50,7 @@ TEST(HostCpu, BalancerEvensCpuLoadAndSharesTheCpus) {
 // moves thread 0, and only thread 0, every period (to the CPU with the fewest, and back:
 // it dominates wherever it is); without migration nobody moves.
 void migration_case(bool greedy) {
-  const std::string path = std::string(::testing::TempDir()) + "mig.trace";
+  const std::string path = std::string(::testing::TempDir()) + (greedy ? "mig-greedy.trace" : "mig-none.trace");
   {
     std::ofstream out(path);
     for (int i = 0; i < 20000; i++)
