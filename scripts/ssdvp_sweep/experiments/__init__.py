@@ -100,8 +100,9 @@ class Experiment:
         return tag.rsplit("/", 1)[1]
 
     def expected_tags(self, parts):
-        """Every tag the runs of these parts should leave in the store."""
-        raise NotImplementedError
+        """Every tag the runs of these parts should leave in the store (by default: the tags of
+        their runs at every scale)."""
+        return sorted({r.tag for s in SCALES for r in self.runs(s, parts)})
 
     def unusable(self, results, parts):
         """Errors for every run of these parts that is missing or not a clean measurement."""

@@ -131,9 +131,6 @@ class Mtftl(Experiment):
     def runs(self, scale, parts=None):
         return runs(scale, parts or PARTS)
 
-    def expected_tags(self, parts):
-        return sorted({r.tag for s in ("full", "scaled") for r in runs(s, parts)})
-
     def unusable(self, results, parts):
         return unusable(results, parts)
 
