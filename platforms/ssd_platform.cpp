@@ -143,6 +143,29 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
       if (it->rfind("fw: ", 0) == 0) return *it;
     return std::string();
   };
+  sysctl_->explain_halt = [](uint32_t code) -> std::string {
+    // The configuration keys behind each reason the firmware refuses a configuration.
+    if ((code & 0xFFFFFF00u) != SSD_HALT_BAD_CONFIG) return "";
+    switch (code & 0xFFu) {
+      case SSD_BADCFG_DEVICE_TOO_SMALL: return "configuration: nand.blocks_per_plane, ftl.gc_high_blocks, ftl.op";
+      case SSD_BADCFG_DRAM: return "configuration: dram.size_mib (too small for the firmware's tables)";
+      case SSD_BADCFG_WBUF_SIZE: return "configuration: ftl.write_buffer_mib";
+      case SSD_BADCFG_DIE_QUEUE: return "configuration: ftl.die_program_queue";
+      case SSD_BADCFG_SCHEME: return "configuration: ftl.mapping, ftl.sched";
+      case SSD_BADCFG_MAP_CACHE: return "configuration: ftl.cmt_ratio, ftl.cmt_clean_ratio, ftl.adapt_window";
+      case SSD_BADCFG_PSLC: return "configuration: nand.pslc.blocks_per_plane";
+      case SSD_BADCFG_WBUF_KIND: return "configuration: ftl.write_buffer";
+      case SSD_BADCFG_RING_STRIPE: return "configuration: ftl.write_buffer_mib, ftl.ring.stripes, firmware.cores";
+      case SSD_BADCFG_CORES: return "configuration: firmware.cores";
+      case SSD_BADCFG_MAP_CACHE_SMALL: return "configuration: ftl.cmt_ratio (raise it), ftl.cmt_clean_ratio";
+      case SSD_BADCFG_MAP_CACHE_LARGE: return "configuration: ftl.cmt_ratio (lower it)";
+      case SSD_BADCFG_DIRTY_ENTRIES: return "configuration: ftl.cmt_ratio, ftl.cmt_clean_ratio (the dirty share)";
+      case SSD_BADCFG_PLACEMENT: return "configuration: ftl.placement, ftl.mapping";
+      case SSD_BADCFG_PLACEMENT_REGIONS: return "configuration: ftl.placement needs nand.slc_dies or nand.pslc.blocks_per_plane";
+      case SSD_BADCFG_UNIT_QUOTA: return "configuration: ftl.combo.unit_blocks, ftl.combo.unit_extra_blocks";
+      default: return "a configuration the firmware refuses";
+    }
+  };
   router_ = std::make_unique<Router>("bus");
   std::vector<nand::Die*> die_ptrs;
   for (auto& d : dies_) die_ptrs.push_back(d.get());

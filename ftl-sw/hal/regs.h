@@ -59,6 +59,27 @@
 #define SSD_IRQ_MBOX   (1u << 3)
 #define SSD_IRQ_IPI    (1u << 4)   /* another core wrote this core's index to SYSCTL_IPI */
 
+/* SYSCTL_HALT codes of a configuration the firmware cannot run: SSD_HALT_BAD_CONFIG | reason.
+ * The platform names the configuration keys behind each reason in the run's error. */
+#define SSD_HALT_BAD_CONFIG          0xC0F00000u
+#define SSD_BADCFG_BLOCK             0x00u   /* the configuration block itself              */
+#define SSD_BADCFG_DEVICE_TOO_SMALL  0x01u   /* no room for the GC thresholds               */
+#define SSD_BADCFG_DRAM              0x02u   /* the tables do not fit the DRAM heap          */
+#define SSD_BADCFG_WBUF_SIZE         0x03u
+#define SSD_BADCFG_DIE_QUEUE         0x04u
+#define SSD_BADCFG_SCHEME            0x05u   /* unknown mapping scheme or scheduler          */
+#define SSD_BADCFG_MAP_CACHE         0x06u   /* mapping cache ratios out of range            */
+#define SSD_BADCFG_PSLC              0x07u
+#define SSD_BADCFG_WBUF_KIND         0x09u
+#define SSD_BADCFG_RING_STRIPE       0x0Au   /* a core's ring is smaller than a stripe       */
+#define SSD_BADCFG_CORES             0x0Bu
+#define SSD_BADCFG_MAP_CACHE_SMALL   0x10u   /* fewer than two translation pages per region  */
+#define SSD_BADCFG_MAP_CACHE_LARGE   0x11u   /* more than 65000 translation pages            */
+#define SSD_BADCFG_DIRTY_ENTRIES     0x12u   /* fewer than 64 dirty entries                  */
+#define SSD_BADCFG_PLACEMENT         0x21u   /* unknown policy, or with a demand-based map   */
+#define SSD_BADCFG_PLACEMENT_REGIONS 0x22u   /* no SLC region, or no MLC region              */
+#define SSD_BADCFG_UNIT_QUOTA        0x31u   /* a combo unit's quota does not fit            */
+
 #define SSD_FW_STATE_BOOT     0u
 #define SSD_FW_STATE_READY    1u   /* rings set up, commands accepted */
 #define SSD_FW_STATE_PRECOND  2u   /* functional preconditioning: firmware time not charged */

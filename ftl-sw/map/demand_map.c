@@ -698,7 +698,7 @@ void dmap_init(struct ftl *f) {
   }
   if (clean_slots < 2u || (f->cfg.mapping != SSD_MAP_DFTL && !entry_mode(f) && dirty_slots < 2u)) {
     hal_puts("fw: mapping cache too small (fewer than two translation pages per region)\n");
-    hal_halt(0xC0F00010u);
+    hal_halt(SSD_HALT_BAD_CONFIG | SSD_BADCFG_MAP_CACHE_SMALL);
   }
   /* adaptive: buffers for the largest clean share the controller may choose */
   uint32_t max_clean = clean_slots;
@@ -706,7 +706,7 @@ void dmap_init(struct ftl *f) {
   d->nslots = max_clean + dirty_slots + batch_slots;
   if (d->nslots > 65000u) {
     hal_puts("fw: mapping cache too large (more than 65000 translation pages)\n");
-    hal_halt(0xC0F00011u);
+    hal_halt(SSD_HALT_BAD_CONFIG | SSD_BADCFG_MAP_CACHE_LARGE);
   }
   d->slot_base = hal_dram_addr(fw_alloc(f, d->nslots * SECTOR_BYTES, SECTOR_BYTES));
   d->slot = fw_alloc(f, d->nslots * (uint32_t)sizeof(struct tp_slot), 64);

@@ -37,7 +37,7 @@ void dent_init(struct ftl *f, uint32_t bytes) {
   d->e_cap = bytes / ((uint32_t)sizeof(struct dirty_entry) + 8u);
   if (d->e_cap < 64u) {
     hal_puts("fw: dirty-entry cache too small (fewer than 64 entries)\n");
-    hal_halt(0xC0F00012u);
+    hal_halt(SSD_HALT_BAD_CONFIG | SSD_BADCFG_DIRTY_ENTRIES);
   }
   d->e = fw_alloc(f, d->e_cap * (uint32_t)sizeof(struct dirty_entry), 64);
   uint32_t hsize = 1;

@@ -2,7 +2,6 @@
 #include "core/ftl.h"
 #include "hal/hal.h"
 
-#define FW_HALT_PLACEMENT 0xC0F00020u
 
 static uint8_t lapt_region(struct ftl *f, uint32_t lpa, uint32_t nsect) {
   (void)nsect;
@@ -68,7 +67,7 @@ void place_init(struct ftl *f) {
   if (f->cfg.placement == SSD_PLACE_NONE) return;
   if (f->cfg.placement >= sizeof policies / sizeof policies[0] || f->demand) {
     hal_puts("fw: placement policy unknown, or used with a demand-based map\n");
-    hal_halt(FW_HALT_PLACEMENT | 1u);
+    hal_halt(SSD_HALT_BAD_CONFIG | SSD_BADCFG_PLACEMENT);
     for (;;) hal_sleep();
   }
   uint32_t slc_pools = 0, slc_pool = 0;
@@ -83,7 +82,7 @@ void place_init(struct ftl *f) {
   }
   if (slc_pools == 0 || slc_pools == g->pools) {
     hal_puts("fw: placement needs an SLC region (SLC dies or SLC-mode blocks) and an MLC region\n");
-    hal_halt(FW_HALT_PLACEMENT | 2u);
+    hal_halt(SSD_HALT_BAD_CONFIG | SSD_BADCFG_PLACEMENT_REGIONS);
     for (;;) hal_sleep();
   }
   p->policy = &policies[f->cfg.placement];

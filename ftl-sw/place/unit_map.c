@@ -3,7 +3,6 @@
 #include "core/ftl.h"
 #include "hal/hal.h"
 
-#define FW_HALT_UNIT_MAP 0xC0F00030u
 
 void unit_map_init(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
@@ -19,7 +18,7 @@ void unit_map_init(struct ftl *f) {
   m->quota = f->cfg.combo_unit_blocks + f->cfg.combo_unit_extra;
   if (m->quota + g->pools * (GC_RESERVE + f->host_reserve) > mlc_superblocks || m->quota > 0xFFFFu) {
     hal_puts("fw: a combo unit's quota of superblocks does not fit in the MLC region\n");
-    hal_halt(FW_HALT_UNIT_MAP | 1u);
+    hal_halt(SSD_HALT_BAD_CONFIG | SSD_BADCFG_UNIT_QUOTA);
     for (;;) hal_sleep();
   }
   m->open_sb = fw_alloc(f, m->nunits * m->quota * 4u, 64);

@@ -57,6 +57,10 @@ void SysCtl::write32(uint32_t offset, uint32_t value, sc_core::sc_time&) {
         const std::string m = last_message();
         if (!m.empty()) s << ": " << m;
       }
+      if (explain_halt) {
+        const std::string e = explain_halt(value);
+        if (!e.empty()) s << " (" << e << ")";
+      }
       report_fatal(s.str());
       break;
     }

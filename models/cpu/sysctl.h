@@ -38,6 +38,9 @@ class SysCtl : public MmioDevice {
   std::vector<std::function<void(bool clear)>> on_sleep;
   // The firmware's last message (UART), quoted in the error a halt reports.
   std::function<std::string()> last_message;
+  // What the platform says of a halt code (e.g. the configuration keys behind a bad-config
+  // halt); empty: nothing.
+  std::function<std::string(uint32_t code)> explain_halt;
   // Clears core c's pending lines that are enabled.
   void clear_enabled(uint32_t core) { cores_state_[core].pending &= ~cores_state_[core].enable; }
 

@@ -100,6 +100,7 @@ TEST(DemandMappingErrors, CacheTooSmallIsAClearError) {
   ASSERT_FALSE(run.results["errors"].empty());
   const std::string e = run.results["errors"][0].get<std::string>();
   EXPECT_NE(e.find("mapping cache too small"), std::string::npos) << e;
+  EXPECT_NE(e.find("ftl.cmt_ratio"), std::string::npos) << "the error names the key: " << e;
 }
 
 TEST(DemandMappingErrors, UnknownSchemeIsAConfigError) {
