@@ -15,7 +15,7 @@ CpuScheduler::CpuScheduler(const HostCpuParams& p, uint32_t cpus, std::vector<ui
     Thread& th = threads_[t];
     th.cpu = thread_cpus[t];
     th.type = uint32_t(t * p_.types.size() / n);   // types in order, as evenly as they go
-    th.offset_s = p_.cycle.to_seconds() * double(t) / double(n);
+    th.offset_ps = ps(p_.cycle) * t / n;
     io_events_.push_back(std::make_unique<sc_core::sc_event>());
     io_phase_events.push_back(io_events_.back().get());
   }
@@ -31,9 +31,8 @@ void CpuScheduler::stop() {
 uint64_t CpuScheduler::ps(const sc_time& t) { return t.value() / sc_time(1, sc_core::SC_PS).value(); }
 
 void CpuScheduler::start() {
-  start_s_ = now_s();
   start_ = sc_core::sc_time_stamp();
-  for (Cpu& c : cpus_) c.last_s = start_s_;
+  for (Cpu& c : cpus_) c.last_s = start_.to_seconds();
   for (unsigned t = 0; t < threads_.size(); t++)
     sc_core::sc_spawn(sc_bind(&CpuScheduler::phase_thread, this, t), sc_core::sc_gen_unique_name("cpu_phase"));
   sc_core::sc_spawn(sc_bind(&CpuScheduler::balancer, this), sc_core::sc_gen_unique_name("cpu_balancer"));
@@ -82,31 +81,30 @@ void CpuScheduler::move(unsigned t, uint32_t cpu) {
   move_(t, cpu);
 }
 
-// Thread t's phases: from its offset, cycles of I/O share then CPU share (whole picoseconds,
-// so that no wait rounds to zero).
+// Where thread t is in its cycle at `now` (ps): its cycles start t/threads of a cycle after
+// start(), and one is already in progress then.
+uint64_t CpuScheduler::into_cycle(unsigned t, uint64_t now) const {
+  const uint64_t cycle = ps(p_.cycle);
+  const uint64_t begin = ps(start_) % cycle + threads_[t].offset_ps % cycle;
+  return (now + 2 * cycle - begin) % cycle;
+}
+
+// Thread t's phases: cycles of I/O share then CPU share (whole picoseconds, so that no wait
+// rounds to zero).
 void CpuScheduler::phase_thread(unsigned t) {
   const HostCpuParams::Type& type = p_.types[threads_[t].type];
   const uint64_t cycle = ps(p_.cycle), io_len = cycle * type.io_percent / 100u;
-  const uint64_t start = ps(start_), offset = uint64_t(threads_[t].offset_s * 1e12);
   for (;;) {
-    const uint64_t now = ps(sc_core::sc_time_stamp());
-    // position in the cycle (cycles start at start + offset, and one before it)
-    const uint64_t into = (now + cycle - (offset % cycle) - start % cycle) % cycle;
+    const uint64_t into = into_cycle(t, ps(sc_core::sc_time_stamp()));
     const bool io = into < io_len;
-    set_phase(t, io ? true : false);
-    const uint64_t left = io ? io_len - into : cycle - into;
-    sc_core::wait(sc_time(double(left), sc_core::SC_PS));
+    set_phase(t, io);
+    sc_core::wait(sc_time(double(io ? io_len - into : cycle - into), sc_core::SC_PS));
   }
 }
 
 sc_time CpuScheduler::next_io_phase(unsigned t) const {
-  const HostCpuParams::Type& type = p_.types[threads_[t].type];
-  if (type.io_percent == 0) return sc_time(1e6, sc_core::SC_SEC);   // never
-  const uint64_t cycle = ps(p_.cycle);
-  const uint64_t start = ps(start_), offset = uint64_t(threads_[t].offset_s * 1e12);
-  const uint64_t now = ps(sc_core::sc_time_stamp());
-  const uint64_t into = (now + cycle - (offset % cycle) - start % cycle) % cycle;
-  return sc_time(double(cycle - into), sc_core::SC_PS);
+  if (p_.types[threads_[t].type].io_percent == 0) return sc_time(1e6, sc_core::SC_SEC);   // never
+  return sc_time(double(ps(p_.cycle) - into_cycle(t, ps(sc_core::sc_time_stamp()))), sc_core::SC_PS);
 }
 
 sc_time CpuScheduler::submit_cost(unsigned t) const {
@@ -155,7 +153,7 @@ void CpuScheduler::migrator() {
       if (cpus_[c].inserts > cpus_[cmax].inserts) cmax = c;
       if (cpus_[c].inserts < cpus_[cmin].inserts) cmin = c;
     }
-    insert_series_.push_back({{"t_ms", (now_s() - start_s_) * 1e3}, {"per_cpu", row}});
+    insert_series_.push_back({{"t_ms", (now_s() - start_.to_seconds()) * 1e3}, {"per_cpu", row}});
     if (p_.migration && cmax != cmin) {
       unsigned pick = unsigned(threads_.size());
       for (unsigned t = 0; t < threads_.size(); t++)
@@ -196,7 +194,7 @@ nlohmann::json CpuScheduler::results() const {
                        {"inserted_sectors", th.inserts_total},
                        {"migrations", th.migrations}});
   }
-  const double elapsed = now_s() - start_s_;
+  const double elapsed = now_s() - start_.to_seconds();
   nlohmann::json cpus = nlohmann::json::array();
   for (uint32_t c = 0; c < cpus_.size(); c++) {
     const Cpu& cp = cpus_[c];

@@ -73,7 +73,7 @@ class CpuScheduler {
   struct Thread {
     uint32_t type = 0, cpu = 0;
     bool io = true;                   // in its I/O phase
-    double offset_s = 0;              // cycle start
+    uint64_t offset_ps = 0;           // its cycles' start after start(), ps
     double work_s = 0;                // CPU time received in CPU phases
     double share_at_start = 0;        // its CPU's service counter when it became runnable
     uint64_t inserts = 0;             // this migration period
@@ -89,6 +89,7 @@ class CpuScheduler {
     double busy_s = 0;
   };
   double thread_work_s(const Thread& th) const;
+  uint64_t into_cycle(unsigned t, uint64_t now_ps) const;
   void advance(uint32_t cpu);         // service and busy time up to now
   void set_phase(unsigned t, bool io);
   void move(unsigned t, uint32_t cpu);
@@ -104,7 +105,7 @@ class CpuScheduler {
   std::function<void(unsigned, uint32_t)> move_;
   std::vector<std::unique_ptr<sc_core::sc_event>> io_events_;
   uint64_t runnable_seq_ = 0, balancer_moves_ = 0, migrations_ = 0;
-  double start_s_ = 0, end_s_ = 0;
+  double end_s_ = 0;
   bool stopped_ = false;
   sc_core::sc_time start_;
   nlohmann::json insert_series_ = nlohmann::json::array();   // per migration period

@@ -131,7 +131,14 @@ class Experiment:
         return self.unusable(results, parts or self.checked) or failed_claims(self.claims(results))
 
     def findings(self, results):
-        """[Finding]: the paper's results next to these."""
+        """[Finding]: the paper's results next to these; none while a checked run is unusable.
+        Experiments give paper_findings, or override this when their findings differ by part."""
+        if self.unusable(results, self.checked):
+            return []
+        return self.paper_findings(results)
+
+    def paper_findings(self, results):
+        """The findings of results whose checked runs are usable."""
         raise NotImplementedError
 
     def report(self, results, scale, report_dir, findings):

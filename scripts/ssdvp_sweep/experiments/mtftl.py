@@ -137,9 +137,7 @@ class Mtftl(Experiment):
     def claims(self, results):
         return check_figures(results)
 
-    def findings(self, results):
-        if unusable(results, CHECKED):
-            return []
+    def paper_findings(self, results):
         return findings(results)
 
     def report(self, results, scale, report_dir, findings):

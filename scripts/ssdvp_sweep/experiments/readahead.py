@@ -176,9 +176,7 @@ class Readahead(Experiment):
     def claims(self, results):
         return check_figures(results)
 
-    def findings(self, results):
-        if unusable(results, CHECKED):
-            return []
+    def paper_findings(self, results):
         scale = rr_scale(results)
 
         def h(rr, p):

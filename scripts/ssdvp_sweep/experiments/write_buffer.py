@@ -160,9 +160,7 @@ class WriteBuffer(Experiment):
     def claims(self, results):
         return check_figures(results)
 
-    def findings(self, results):
-        if unusable(results, CHECKED):
-            return []
+    def paper_findings(self, results):
         return findings(results)
 
     def report(self, results, scale, report_dir, findings):
