@@ -67,14 +67,13 @@ void print_summary(std::ostream& out, const nlohmann::json& r) {
       for (const auto& e : i["first_unexplained"]) out << "    " << e.get<std::string>() << "\n";
     }
   }
-  for (const auto& e : r["errors"]) out << "  ERROR: " << e.get<std::string>() << "\n";
 }
 
 std::string write_outputs(const std::string& dir, const nlohmann::json& r, const HostDriver& driver) {
   namespace fs = std::filesystem;
   fs::create_directories(dir);
   const fs::path json_path = fs::path(dir) / "run.json";
-  std::ofstream(json_path) << r.dump(2) << "\n";
+  std::ofstream(json_path) << r.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   for (auto op : {workload::Op::Read, workload::Op::Write, workload::Op::Flush, workload::Op::Trim}) {
     const OpStats& s = driver.stats(op);
     if (!s.requests) continue;

@@ -71,6 +71,15 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     throw std::logic_error("ssdvp needs the SystemC time resolution of 1 ps");
   const NandParams& n = p_.nand;
+  // A bad workload is named now, before anything is built: its spec, or its file and line.
+  // The namespace is not known until the firmware boots; the raw capacity bounds it.
+  workload_spec_ = opt.workload_spec.empty() ? cfg.get_string("workload.spec") : opt.workload_spec;
+  {
+    workload::WorkloadContext ctx;
+    ctx.capacity_bytes = n.physical_bytes();
+    ctx.seed = uint64_t(cfg.get_int("sim.seed"));
+    workload::check_workload(workload_spec_, ctx);
+  }
   events_ = std::make_unique<EventQueue>("events");
   dram_ = std::make_unique<Dram>(p_.dram);
   for (uint32_t d = 0; d < n.dies(); d++)
@@ -259,7 +268,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   o.cpu.balance = sc_core::sc_time(p_.host.cpu_balance_ms, sc_core::SC_MS);
   o.cpu.migration = p_.host.migration;
   o.cpu.migration_period = sc_core::sc_time(p_.host.migration_ms, sc_core::SC_MS);
-  const std::string spec = opt.workload_spec.empty() ? cfg.get_string("workload.spec") : opt.workload_spec;
+  const std::string spec = workload_spec_;
   const uint64_t seed = uint64_t(cfg.get_int("sim.seed"));
   driver_ = std::make_unique<HostDriver>("host", p_.host, *hif_,
                                          [spec, seed](uint64_t capacity) {

@@ -79,7 +79,7 @@ class SsdPlatform {
 
   Config cfg_;
   PlatformParams p_;
-  std::unique_ptr<workload::Workload> workload_;
+  std::string workload_spec_;      // checked before elaboration
   std::unique_ptr<EventQueue> events_;
   std::unique_ptr<Dram> dram_;
   std::vector<std::unique_ptr<nand::Die>> dies_;

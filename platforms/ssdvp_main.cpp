@@ -63,6 +63,8 @@ int run_command(const std::string& platform, const std::string& workload, const 
     ssdvp::print_summary(std::cout, r);
     std::cout << "  results: " << path << "\n";
   }
+  // A run that failed says why on stderr, whatever --quiet says.
+  for (const auto& e : r["errors"]) std::cerr << "ssdvp: " << e.get<std::string>() << "\n";
   return ssdvp::exit_status(r);
 }
 

@@ -53,4 +53,8 @@ std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadC
                       "': not fio:..., rr:..., trace:PATH... nor the path of an existing file");
 }
 
+void check_workload(const std::string& spec, const WorkloadContext& ctx) {
+  make_workload(spec, ctx)->validate();
+}
+
 }  // namespace ssdvp::workload

@@ -24,6 +24,9 @@ class PhasedWorkload : public Workload {
   bool closed_loop() const override { return true; }
   unsigned queue_depth() const override { return depth_; }
   std::string describe() const override;
+  void validate() const override {
+    for (const auto& phase : phases_) phase->validate();
+  }
 
  private:
   std::vector<std::unique_ptr<Workload>> phases_;

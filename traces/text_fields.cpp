@@ -70,6 +70,37 @@ void split_on(std::string_view line, char separator, std::vector<std::string_vie
   }
 }
 
+std::string printable(std::string_view text) {
+  static const char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  auto cont = [&](size_t i, unsigned lo = 0x80, unsigned hi = 0xBF) {
+    return i < text.size() && uint8_t(text[i]) >= lo && uint8_t(text[i]) <= hi;
+  };
+  for (size_t i = 0; i < text.size();) {
+    const uint8_t c = uint8_t(text[i]);
+    size_t len = 0;   // length of a valid UTF-8 sequence starting here (0: none)
+    if (c >= 0x20 && c < 0x7F) len = 1;
+    else if (c >= 0xC2 && c <= 0xDF) len = cont(i + 1) ? 2 : 0;
+    else if (c == 0xE0) len = cont(i + 1, 0xA0) && cont(i + 2) ? 3 : 0;
+    else if (c == 0xED) len = cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;
+    else if (c >= 0xE1 && c <= 0xEF) len = cont(i + 1) && cont(i + 2) ? 3 : 0;
+    else if (c == 0xF0) len = cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+    else if (c >= 0xF1 && c <= 0xF3) len = cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+    else if (c == 0xF4) len = cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+    if (len) {
+      out.append(text.substr(i, len));
+      i += len;
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+      i++;
+    }
+  }
+  return out;
+}
+
 bool equals_ignoring_case(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {

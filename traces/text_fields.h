@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -36,6 +37,10 @@ std::optional<uint64_t> parse_unsigned(std::string_view text);
 // are converted exactly; exponent notation ("7.3e-05") goes through double.  nullopt for
 // negative numbers, non-numbers and results that do not fit in 64 bits.
 std::optional<uint64_t> parse_scaled_decimal(std::string_view text, unsigned decimal_shift);
+
+// `text` made safe to quote in a message and in JSON: valid UTF-8 sequences are kept, other
+// bytes and control characters become \xNN.
+std::string printable(std::string_view text);
 
 // A finite double (from_chars syntax), or nullopt.
 std::optional<double> parse_real(std::string_view text);

@@ -39,8 +39,9 @@ bool TraceFile::next_content_line() {
 }
 
 void TraceFile::fail_at_line(const std::string& what) const {
-  std::string text(trim(line_));
-  if (text.size() > kQuotedLineLimit) text = text.substr(0, kQuotedLineLimit) + "...";
+  std::string_view line = trim(line_);
+  std::string text = printable(line.substr(0, kQuotedLineLimit));
+  if (line.size() > kQuotedLineLimit) text += "...";
   throw WorkloadError(path_ + ":" + std::to_string(line_number_) + ": " + what + " (" + text + ")");
 }
 

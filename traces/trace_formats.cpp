@@ -39,7 +39,7 @@ const TraceFormat& detect_trace_format(const std::string& path) {
     }
     if (first_content_line == 0) {
       first_content_line = file.line_number();
-      first_text = std::string(trim(file.line()));
+      first_text = printable(trim(file.line()).substr(0, 200));
     }
   }
   if (first_content_line == 0) {

@@ -138,6 +138,13 @@ void TraceWorkload::number_streams(const TraceParserOptions& parser_options) {
   pending_.resize(std::max<size_t>(1, stream_numbers_.size()));
 }
 
+void TraceWorkload::validate() const {
+  if (options_.streams != StreamMapping::Single) return;   // the constructor's pre-scan read it all
+  TraceRecordReader reader(options_.path, format_, options_.parser, options_.skip_bad);
+  for (uint64_t n = 0; options_.max_requests == 0 || n < options_.max_requests; n++)
+    if (!reader.next()) break;
+}
+
 bool TraceWorkload::read_ahead() {
   if (options_.max_requests != 0 && requests_read_ == options_.max_requests) return false;
   const std::optional<TraceRecord> record = records_.next();

@@ -57,6 +57,8 @@ class TraceWorkload : public Workload {
   std::string describe() const override;
   uint64_t skipped_lines() const override { return records_.skipped_lines(); }
   uint64_t clamped_arrivals() const override { return clamped_arrivals_; }
+  // Reads every record (up to max=) with a reader of its own.
+  void validate() const override;
 
   const TraceFormat& format() const { return format_; }
 

@@ -57,6 +57,10 @@ class Workload {
   // Requests whose trace timestamp went backwards; their arrival was clamped to the previous
   // request's arrival so that arrivals never decrease.
   virtual uint64_t clamped_arrivals() const { return 0; }
+  // Reads the whole input once more, on its own, and throws WorkloadError at the first
+  // malformed line, so that a bad trace is named before a platform is built.  Generators
+  // check everything when they are made: the default does nothing.
+  virtual void validate() const {}
 };
 
 // Builds a workload from a spec string (see docs/traces.md):
@@ -65,5 +69,10 @@ class Workload {
 //   "trace:PATH[,format=...,scale=...,skip_bad=1,...]" or a bare PATH that names a file
 //   "SPEC1;SPEC2;..."                         generators run one after the other (phases)
 std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadContext& ctx);
+
+// Makes the workload and validates all of its input (Workload::validate); throws WorkloadError
+// naming the spec or the file and line.  Run before elaboration, with ctx.capacity_bytes an
+// upper bound of the namespace (the real one is known once the firmware has booted).
+void check_workload(const std::string& spec, const WorkloadContext& ctx);
 
 }  // namespace ssdvp::workload

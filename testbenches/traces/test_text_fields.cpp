@@ -49,3 +49,13 @@ TEST(TextFields, ByteSizes) {
 
 }  // namespace
 }  // namespace ssdvp::workload::test
+
+TEST(TextFields, PrintableKeepsUtf8AndQuotesOtherBytes) {
+  EXPECT_EQ(ssdvp::workload::printable("0.1 0 -5 8 1"), "0.1 0 -5 8 1");
+  EXPECT_EQ(ssdvp::workload::printable("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");   // é, €: kept
+  EXPECT_EQ(ssdvp::workload::printable("a\xff" "b"), "a\\xffb");
+  EXPECT_EQ(ssdvp::workload::printable("\xc3"), "\\xc3");                 // truncated sequence
+  EXPECT_EQ(ssdvp::workload::printable("\xc0\xaf"), "\\xc0\\xaf");        // overlong '/'
+  EXPECT_EQ(ssdvp::workload::printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");   // a UTF-16 surrogate
+  EXPECT_EQ(ssdvp::workload::printable(std::string_view("x\0y\t", 4)), "x\\x00y\\x09");
+}
