@@ -96,6 +96,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   fc->wbuf_sectors = p_.ftl.wbuf_sectors;
   fc->wbuf_kind = p_.ftl.write_buffer == "ring" ? SSD_WBUF_RING : SSD_WBUF_SLOTS;
   fc->ring_timeout_us = p_.ftl.ring_timeout_us;
+  fc->write_through = p_.device.volatile_write_cache ? 0u : 1u;
   fc->die_prog_limit = p_.ftl.die_program_queue;
   fc->dram_heap_addr = uint32_t(SSD_DRAM_BASE + p_.dram.reserved_bytes);
   fc->dram_heap_bytes = uint32_t(p_.dram.size_bytes - p_.dram.reserved_bytes);
@@ -261,6 +262,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
   o.flush_at_end = cfg.get_bool("workload.flush_at_end");
   o.progress = cfg.get_bool("sim.progress");
   o.payload = p_.payload;
+  o.write_cache = p_.device.volatile_write_cache;
   o.series_interval_ns = uint64_t(cfg.get_double("sim.series_interval_ms") * 1e6 + 0.5);
   for (const auto& [io, cpu] : p_.host.cpu_types) o.cpu.types.push_back({io, cpu});
   o.cpu.cycle = sc_core::sc_time(p_.host.cpu_cycle_ms, sc_core::SC_MS);
@@ -592,6 +594,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
               {"unmapped_reads", b.unmapped_reads - a.unmapped_reads},
               {"media_errors", b.media_errors - a.media_errors},
               {"write_stalls", b.write_stalls - a.write_stalls},
+              {"durable_writes", b.durable_writes - a.durable_writes},
               {"logical_sectors", b.logical_sectors},
               {"physical_sectors", p_.nand.physical_bytes() / 4096},
               {"firmware_dram_bytes", b.dram_bytes_used}};
@@ -700,6 +703,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
     }
     r["integrity"] = {{"reads_checked", o.reads_verified},
                       {"flushes_checked", driver_->flushes_checked()},
+                      {"durable_writes_checked", driver_->durable_writes_checked()},
                       {"sectors_checked", ic->sectors_checked()},
                       {"mismatches", ic->mismatches()},
                       {"first_errors", ic->first_errors()},

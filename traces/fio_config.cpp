@@ -82,7 +82,8 @@ bool is_mixed(FioPattern pattern) {
 FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& context) {
   const SpecOptions options(spec, spec.find(':') + 1,
                             {"rw", "bs", "bsrange", "iodepth", "numjobs", "size", "offset", "rwmixread", "io",
-                             "io_size", "random_distribution", "seed", "align", "scramble"});
+                             "io_size", "random_distribution", "seed", "align", "scramble", "fsync", "fua_percent",
+                             "trim_percent"});
   if (options.has("bs") && options.has("bsrange")) options.fail("give bs= or bsrange=, not both");
   const uint64_t capacity = context.capacity_bytes;
   FioConfig config;
@@ -145,6 +146,17 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
   }
   config.scramble = options.flag("scramble", true);
   config.seed = options.count("seed", 0);
+  const uint64_t fsync = options.count("fsync", 0);
+  if (fsync > 1000000) options.fail("fsync", "must be in 0..1000000 (writes between flushes; 0: none)");
+  config.fsync = unsigned(fsync);
+  const uint64_t fua = options.count("fua_percent", 0), trims = options.count("trim_percent", 0);
+  if (fua > 100) options.fail("fua_percent", "must be in 0..100");
+  if (trims > 100) options.fail("trim_percent", "must be in 0..100");
+  config.fua_percent = unsigned(fua);
+  config.trim_percent = unsigned(trims);
+  if ((config.fsync || fua || trims) && config.pattern != FioPattern::Write && config.pattern != FioPattern::RandWrite &&
+      config.pattern != FioPattern::ReadWrite && config.pattern != FioPattern::RandReadWrite)
+    options.fail(fsync ? "fsync" : fua ? "fua_percent" : "trim_percent", "needs a pattern with writes");
   return config;
 }
 

@@ -48,6 +48,10 @@ struct FioConfig {
   bool scramble = true;           // spread skewed ranks over the range
   uint64_t align = 4096;          // random offsets are offset + k * align
   uint64_t seed = 0;              // mixed with the context seed and the job number
+  // Durability mix (power-loss campaigns, docs/reliability.md):
+  unsigned fsync = 0;             // fio's fsync=N: a flush after every N writes of a job (0: none)
+  unsigned fua_percent = 0;       // writes sent with FUA (ssdvp; fio's fua=1 is 100)
+  unsigned trim_percent = 0;      // write requests sent as trims of the same range instead (ssdvp)
 };
 
 // Parses `spec` (starting with "fio:"); throws WorkloadError naming the key and the spec.

@@ -43,10 +43,22 @@ Op FioWorkload::next_op(Rng& rng) const {
 
 std::optional<Request> FioWorkload::next(unsigned stream) {
   Job& job = jobs_.at(stream);
+  if (config_.fsync && job.writes_since_flush == config_.fsync) {
+    job.writes_since_flush = 0;
+    Request flush;
+    flush.op = Op::Flush;
+    flush.stream = static_cast<uint16_t>(stream);
+    return flush;
+  }
   if (job.remaining == 0) return std::nullopt;
   --job.remaining;
   Request request;
   request.op = next_op(job.rng);
+  if (request.op == Op::Write) {
+    if (config_.trim_percent && job.rng.below(100) < config_.trim_percent) request.op = Op::Trim;
+    else if (config_.fua_percent && job.rng.below(100) < config_.fua_percent) request.fua = true;
+    if (request.op == Op::Write) job.writes_since_flush++;
+  }
   request.length = config_.block_size;
   if (config_.block_size_min)
     request.length = config_.block_size_min * (1 + job.rng.below(config_.block_size / config_.block_size_min));
@@ -78,6 +90,9 @@ std::string FioWorkload::describe() const {
     if (config_.align != config_.block_size) text << " align=" << config_.align;
   }
   text << " seed=" << config_.seed;
+  if (config_.fsync) text << " fsync=" << config_.fsync;
+  if (config_.fua_percent) text << " fua_percent=" << config_.fua_percent;
+  if (config_.trim_percent) text << " trim_percent=" << config_.trim_percent;
   return text.str();
 }
 

@@ -7,7 +7,9 @@
 // (context seed, seed=, job number), so runs are reproducible and jobs independent; all jobs
 // share one scramble key, so they agree on which blocks are hot.
 // Leaves out: per-direction sequential cursors of fio's rw=rw (one cursor is shared), random
-// maps (random jobs may repeat blocks), time-based runs.
+// maps (random jobs may repeat blocks), time-based runs.  Durability mix: fsync=N (a flush
+// after every N writes of a job, not counted in io=), fua_percent, trim_percent (that share
+// of write requests trims its range instead).
 #pragma once
 
 #include <optional>
@@ -36,6 +38,7 @@ class FioWorkload : public Workload {
     Rng rng;
     uint64_t cursor;     // next sequential offset
     uint64_t remaining;  // requests still to issue
+    unsigned writes_since_flush = 0;   // fsync=N
   };
 
   Op next_op(Rng& rng) const;

@@ -25,6 +25,7 @@ struct Request {
   uint64_t offset = 0;       // bytes from the start of the namespace
   uint32_t length = 0;       // bytes (> 0 for Read/Write/Trim)
   uint16_t stream = 0;       // host thread / job; the driver maps it to a submission queue
+  bool fua = false;          // Write: force unit access (completes once on flash)
 };
 
 // Thrown for malformed input; what() reads "file:line: what is wrong" for traces and

@@ -132,6 +132,8 @@ struct hcmd {
   uint32_t barrier;
   uint8_t  flush_draining;
   uint8_t  core;                   /* the core whose queue it came from (its rings, its part) */
+  uint8_t  durable;                /* a write that completes only once on flash (FUA, or the
+                                      write cache is off): it waits like a flush after its DMA */
   uint8_t  waited;                 /* reads: SSD_CPLI_* of the extra work it waited for */
   uint16_t map_pending;            /* reads: translation page loads it waits for */
 };

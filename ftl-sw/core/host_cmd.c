@@ -224,9 +224,26 @@ static int write_try(struct ftl *f, uint16_t slot) {
   hal_cost(HAL_COST_SECTOR, h->nsect);
   for (uint32_t i = 0; i < h->nsect; i++) h->sgl[i] = wbuf_slot_addr(f, h->slot_of[i]);
   h->state = HC_DMA_IN;
-  hif_dma(f, slot, SSD_DMA_FROM_HOST, SSD_DMAF_COMPLETE | SSD_DMAF_NOTIFY | SSD_DMAF_IRQ | SSD_DMAF_SGL,
+  /* A durable write is completed by flush_wait, not by its DMA. */
+  hif_dma(f, slot, SSD_DMA_FROM_HOST,
+          (h->durable ? 0u : SSD_DMAF_COMPLETE) | SSD_DMAF_NOTIFY | SSD_DMAF_IRQ | SSD_DMAF_SGL,
           h->nsect, hal_dram_addr(h->sgl), SSD_ST_OK, slot);
   return 1;
+}
+
+/* A flush, or a durable write whose data is in the buffer: completes once every part's every
+ * region has drained past what was buffered now and the programs issued until then are done
+ * (hcmd_retry_waiting).  A durable write so drains what was buffered before it too: the
+ * buffer programs in order, as a flush would. */
+static void flush_wait(struct ftl *f, uint16_t slot) {
+  struct hcmd *h = &f->hc[slot];
+  h->state = HC_FLUSHING;
+  wbuf_drain_marks(f, h->drain_mark);
+  f->progress++;                 /* every core's writer drains its part now */
+  h->flush_draining = 1;
+  f->flushes_draining++;
+  h->next = f->flush_head;
+  f->flush_head = slot;
 }
 
 /* Unmaps the range; the command completes once the map says so (with a demand-based map the
@@ -325,14 +342,8 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
       trim(f, slot);
       break;
     default: /* flush: done when everything acknowledged before it is on flash */
-      h->state = HC_FLUSHING;
-      wbuf_drain_marks(f, h->drain_mark);
       f->core[h->core]->stats->flushes++;
-      f->progress++;                 /* every core's writer drains its part now */
-      h->flush_draining = 1;
-      f->flushes_draining++;
-      h->next = f->flush_head;
-      f->flush_head = slot;
+      flush_wait(f, slot);
       break;
   }
 }
@@ -344,6 +355,11 @@ void hcmd_dma_done(struct ftl *f, uint16_t slot) {
     if (f->ra.policy) ra_invalidate(f, h->lba, h->nsect);   /* the buffer serves them now */
     place_note_request(f, SSD_HOP_WRITE, h->lba, h->nsect);   /* after its placement */
     f->stats->host_write_sectors += h->nsect;
+    if (h->durable) {
+      f->stats->durable_writes++;
+      flush_wait(f, slot);
+      return;
+    }
   } else if (h->state == HC_DMA_OUT) {
     for (uint32_t i = 0; i < h->nsect; i++) {
       uint32_t c;

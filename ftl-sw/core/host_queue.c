@@ -79,6 +79,7 @@ int hif_poll_cmds(struct ftl *f) {
     h->pending = 0;
     h->next = NONE32;
     h->core = (uint8_t)c->id;
+    h->durable = e->opcode == SSD_HOP_WRITE && ((e->cdw[0] & SSD_WRITE_FUA) || f->cfg.write_through);
     c->stats->host_cmds++;
     if (e->opcode == SSD_HOP_PRECONDITION) {
       struct ssd_host_cmd copy = *e;

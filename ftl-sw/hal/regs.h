@@ -161,6 +161,8 @@ struct ssd_host_cmd {
 #define SSD_HOP_WRITE        0x01u
 #define SSD_HOP_READ         0x02u
 #define SSD_HOP_TRIM         0x09u   /* dataset management / deallocate */
+#define SSD_WRITE_FUA        (1u << 0)   /* write cdw[0]: force unit access, complete only
+                                            once the data is on flash (NVMe CDW12 bit 30) */
 #define SSD_HOP_PRECONDITION 0xC0u   /* vendor: fill/age the drive functionally, no timing.
                                         cdw[0] = fill per mille of the logical space written
                                         sequentially; cdw[1] = random overwrites in per mille of
@@ -348,7 +350,8 @@ struct ssd_fw_config {
   uint32_t seq_trigger;        /* seq: reads continuing the previous one before it starts */
   uint32_t wbuf_kind;          /* SSD_WBUF_*: how write-buffer entries are handed out */
   uint32_t ring_timeout_us;    /* ring: drain less than a stripe after this long (0: never) */
-  uint32_t rsvd[1];
+  uint32_t write_through;      /* 1: the volatile write cache is off (device.volatile_write_cache
+                                  = false): a write completes once its data is on flash */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -493,6 +496,8 @@ struct ssd_fw_stats {
   uint64_t ring_timeout_drains; /* ring: drains of less than a stripe after the timeout */
   uint64_t ring_limiter_holds;  /* ring: times the rate limiter began holding user writes */
   uint64_t ring_l2p_updates;    /* ring: synced entries whose LPA left the index on reuse */
+  uint64_t durable_writes;      /* host writes completed only once on flash (FUA, or the
+                                   write cache off) */
   uint32_t ring_stripe_sectors;
   uint32_t ring_user_limit_min; /* ring: the smallest share the limiter left users */
   uint32_t ring_mem, ring_sync, ring_used;   /* ring: core 0's part's pointers (entries) and

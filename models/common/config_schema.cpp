@@ -34,6 +34,9 @@ const std::vector<KeySpec>& config_schema() {
       {"host.submit_ns", K::Double, "0", 0, kInf, nullptr, "Host software time to build and submit a command before the doorbell write, ns."},
       {"host.max_transfer_kib", K::Int, "1024", 4, 1024, nullptr, "Largest command (MDTS); larger requests are split by the host driver, as a block layer does. Multiple of 4."},
 
+      // ---------------------------------------------------------------- device (what the host sees)
+      {"device.volatile_write_cache", K::Bool, "true", 0, 0, nullptr, "The drive reports a volatile write cache (NVMe's VWC feature, on): a write completes once its data is in the DRAM write buffer and is durable only after a later flush (or when sent with FUA). false: every write completes only once its data is on flash, as a drive without a volatile cache does (docs/reliability.md)."},
+
       // ---------------------------------------------------------------- controller DRAM
       {"dram.size_mib", K::Int, "1024", 16, 2048, nullptr, "Controller DRAM capacity, MiB (firmware tables, rings, buffers)."},
       {"dram.bandwidth_mbps", K::Double, "12800", 1, kInf, nullptr, "DRAM bandwidth shared by all DMA engines, MB/s."},

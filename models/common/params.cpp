@@ -70,6 +70,7 @@ CellTiming cell_timing(const Config& c, const std::string& cell, uint32_t types)
 PlatformParams PlatformParams::from(const Config& c) {
   PlatformParams p;
   p.name = c.get_string("platform.name");
+  p.device.volatile_write_cache = c.get_bool("device.volatile_write_cache");
 
   HostParams& h = p.host;
   h.queues = uint32_t(c.get_int("host.queues"));

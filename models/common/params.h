@@ -134,8 +134,13 @@ struct PreconditionParams {
   uint32_t seed = 0;
 };
 
+struct DeviceParams {
+  bool volatile_write_cache = true;
+};
+
 struct PlatformParams {
   std::string name;
+  DeviceParams device;
   HostParams host;
   DramParams dram;
   NandParams nand;

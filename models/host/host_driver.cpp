@@ -213,6 +213,7 @@ bool HostDriver::make_request(unsigned s, const workload::Request& r, Request*& 
     HostCommand& c = rq->cmds[i];
     c = HostCommand{};
     c.opcode = opcode_of(r.op);
+    if (r.op == Op::Write && r.fua) c.cdw[0] = SSD_WRITE_FUA;
     c.queue = uint16_t(queue_of_cpu(streams_[s].cpu));
     c.lba = rq->lba + uint64_t(i) * max;
     c.nsect = rq->nsect == 0 ? 0 : std::min(max, rq->nsect - i * max);
@@ -230,7 +231,7 @@ void HostDriver::issue(Request* rq, sc_time& delay) {
   const bool in_range = rq->lba + rq->nsect <= capacity_;
   rq->t_issue_ns = ns_of(now);
   if (rq->req.op == Op::Write && in_range) {
-    rq->seq = checker_->write_submitted(rq->lba, rq->nsect, ns_of(now), rq->data.data());
+    rq->seq = checker_->write_submitted(rq->lba, rq->nsect, ns_of(now), rq->data.data(), rq->req.fua || !o_.write_cache);
     if (o_.payload)
       for (uint32_t i = 0; i < rq->nsect; i++)
         std::memset(&rq->payload[size_t(i) * 4096], payload_byte(rq->data[i]), 4096);
@@ -371,6 +372,18 @@ void HostDriver::check_flush(uint64_t submit_ns) {
   }
 }
 
+// A durable write (FUA, or the write cache off) completed: its data must be on flash.
+void HostDriver::check_durable_write(uint32_t seq) {
+  if (!flash_versions) return;
+  std::vector<uint32_t> held;
+  flash_versions(held);
+  durable_writes_checked_++;
+  const std::string why = checker_->durable_write_missing(seq, held);
+  if (why.empty()) return;
+  outcomes_.unexplained++;
+  if (outcomes_.first_unexplained.size() < 10) outcomes_.first_unexplained.push_back(why);
+}
+
 // Holds a completed request to the error contract (see Outcomes); `why` says what is wrong
 // with an unexplained one.
 HostDriver::Outcome HostDriver::classify(const Request* rq, std::string& why) const {
@@ -408,7 +421,10 @@ void HostDriver::request_done(Request* rq) {
   const uint64_t now_ns = ns_of(sc_core::sc_time_stamp());
   switch (rq->req.op) {
     case Op::Write:
-      if (rq->seq) checker_->write_completed(rq->seq, ok, now_ns);
+      if (rq->seq) {
+        checker_->write_completed(rq->seq, ok, now_ns);
+        if (ok && (rq->req.fua || !o_.write_cache)) check_durable_write(rq->seq);
+      }
       break;
     case Op::Read:
       if (ok) {

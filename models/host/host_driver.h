@@ -48,6 +48,7 @@ struct DriverOptions {
   bool payload = false;
   uint64_t series_interval_ns = 0;  // sim.series_interval_ms (0 = no throughput series)
   HostCpuParams cpu;                // host.cpu.*: thread phases, CPU sharing, migration
+  bool write_cache = true;          // device.volatile_write_cache: off, every write is durable
 };
 
 // What became of the measured requests.  A read is either verified (its tags checked) or
@@ -95,6 +96,7 @@ class HostDriver : public sc_core::sc_module {
   const OpStats& read_wait_stats(size_t c) const { return read_waits_[c]; }
   const IntegrityChecker* integrity() const { return checker_.get(); }
   uint64_t flushes_checked() const { return flushes_checked_; }
+  uint64_t durable_writes_checked() const { return durable_writes_checked_; }
   const Outcomes& outcomes() const { return outcomes_; }
   const ThroughputSeries& series() const { return series_; }
   const CpuScheduler* cpu_scheduler() const { return sched_.get(); }
@@ -159,8 +161,9 @@ class HostDriver : public sc_core::sc_module {
   std::unique_ptr<IntegrityChecker> checker_;
   std::unique_ptr<CpuScheduler> sched_;
   void check_flush(uint64_t submit_ns);
+  void check_durable_write(uint32_t seq);
   uint64_t admin_submit_ns_ = 0;
-  uint64_t flushes_checked_ = 0;
+  uint64_t flushes_checked_ = 0, durable_writes_checked_ = 0;
   std::vector<Stream> streams_;
   std::vector<std::unique_ptr<Request>> pool_;
   std::vector<Request*> free_;

@@ -10,8 +10,9 @@ IntegrityChecker::IntegrityChecker(uint64_t logical_sectors)
   writes_.reserve(1 << 20);
 }
 
-uint32_t IntegrityChecker::write_submitted(uint64_t lba, uint32_t nsect, uint64_t t_ns, ssd_sector_tag* data) {
-  writes_.push_back(WriteRecord{lba, nsect, t_ns, UINT64_MAX});
+uint32_t IntegrityChecker::write_submitted(uint64_t lba, uint32_t nsect, uint64_t t_ns, ssd_sector_tag* data,
+                                           bool durable) {
+  writes_.push_back(WriteRecord{lba, nsect, t_ns, UINT64_MAX, durable});
   const uint32_t seq = uint32_t(writes_.size());
   for (uint32_t i = 0; i < nsect; i++) data[i] = ssd_sector_tag{uint32_t(lba + i), seq};
   return seq;
@@ -33,6 +34,22 @@ void IntegrityChecker::durable_required(uint64_t flush_submit_ns, std::vector<ui
   for (const TrimRecord& t : trims_)
     for (uint64_t lba = t.lba; lba < t.lba + t.nsect && lba < seq_out.size(); lba++)
       if (seq_out[lba] && t.submit_ns >= writes_[seq_out[lba] - 1].submit_ns) seq_out[lba] = 0;
+}
+
+std::string IntegrityChecker::durable_write_missing(uint32_t seq, const std::vector<uint32_t>& held) const {
+  const WriteRecord& w = writes_.at(seq - 1);
+  for (uint32_t k = 0; k < w.nsect; k++) {
+    const uint64_t lba = w.lba + k;
+    const uint32_t h = lba < held.size() ? held[lba] : 0;
+    if (h >= seq) continue;
+    bool trimmed = false;
+    for (const TrimRecord& t : trims_) trimmed |= lba - t.lba < t.nsect && t.submit_ns >= w.submit_ns;
+    if (trimmed) continue;
+    return "durable write #" + std::to_string(seq) + " (FUA or write cache off) of LBA " + std::to_string(lba) +
+           " completed while the flash held " + (h ? "write #" + std::to_string(h) : std::string("nothing")) +
+           " there";
+  }
+  return "";
 }
 
 void IntegrityChecker::write_completed(uint32_t seq, bool ok, uint64_t t_ns) {

@@ -22,7 +22,8 @@ class IntegrityChecker {
 
   // A write of nsect sectors at lba submitted at t_ns: returns its sequence number and fills
   // the host buffer with the tags.
-  uint32_t write_submitted(uint64_t lba, uint32_t nsect, uint64_t t_ns, ssd_sector_tag* data);
+  // `durable`: FUA, or the write cache is off (it completes only once on flash).
+  uint32_t write_submitted(uint64_t lba, uint32_t nsect, uint64_t t_ns, ssd_sector_tag* data, bool durable = false);
   void write_completed(uint32_t seq, bool ok, uint64_t t_ns);
   void trim_submitted(uint64_t lba, uint32_t nsect, uint64_t t_ns);
   void trim_completed(uint64_t lba, uint32_t nsect, uint64_t t_submit_ns, bool ok, uint64_t t_complete_ns);
@@ -49,6 +50,10 @@ class IntegrityChecker {
   // sequence number of its newest write acknowledged before then (0: none, or a trim came
   // after it).  Flash holding that write or a newer one satisfies the flush.
   void durable_required(uint64_t flush_submit_ns, std::vector<uint32_t>& seq_out) const;
+  // A durable write just completed: "" if `held` (per sector, the newest write on flash) has
+  // it or a newer write of each of its sectors (or a trim submitted after it may have dropped
+  // it), else what is missing.
+  std::string durable_write_missing(uint32_t seq, const std::vector<uint32_t>& held) const;
 
   uint64_t sectors_checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
@@ -59,6 +64,7 @@ class IntegrityChecker {
     uint64_t lba;
     uint32_t nsect;
     uint64_t submit_ns, complete_ns;   // complete_ns = UINT64_MAX while in flight
+    bool durable;                      // FUA, or the write cache off
   };
   std::vector<WriteRecord> writes_;      // index = seq - 1
   struct TrimRecord {

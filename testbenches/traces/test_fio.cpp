@@ -271,4 +271,31 @@ TEST(FioGenerator, DescribeIsOneLine) {
 }
 
 }  // namespace
+
+TEST(Fio, DurabilityMixFlushesEveryNWritesAndMarksFuaAndTrims) {
+  auto w = make_workload("fio:rw=randwrite,bs=4k,io=20000,fsync=10,fua_percent=25,trim_percent=10", kContext);
+  const std::vector<Request> all = drain(*w);
+  uint64_t writes = 0, fua = 0, trims = 0, flushes = 0, since = 0;
+  for (const Request& r : all) {
+    if (r.op == Op::Flush) {
+      EXPECT_EQ(since, 10u);
+      since = 0;
+      flushes++;
+    } else if (r.op == Op::Trim) {
+      EXPECT_FALSE(r.fua);
+      EXPECT_EQ(r.length, 4096u);
+      trims++;
+    } else {
+      ASSERT_EQ(r.op, Op::Write);
+      writes++;
+      since++;
+      fua += r.fua;
+    }
+  }
+  EXPECT_EQ(writes + trims, 20000u);                       // io= counts writes and trims
+  EXPECT_NEAR(double(trims) / 20000, 0.10, 0.01);
+  EXPECT_NEAR(double(fua) / double(writes), 0.25, 0.015);
+  EXPECT_EQ(flushes, writes / 10);
+}
+
 }  // namespace ssdvp::workload::test

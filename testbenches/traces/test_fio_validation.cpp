@@ -17,7 +17,7 @@ TEST(FioValidation, RejectsEveryBadOption) {
   const InvalidSpec cases[] = {
       {"fio:rw=randread,foo=1",
        "unknown option 'foo' (known: rw, bs, bsrange, iodepth, numjobs, size, offset, rwmixread, io, "
-       "io_size, random_distribution, seed, align, scramble)"},
+       "io_size, random_distribution, seed, align, scramble, fsync, fua_percent, trim_percent)"},
       {"fio:rw=randomread",
        "rw=randomread: unknown pattern (read, write, trim, rw, readwrite, randread, randwrite, "
        "randtrim, randrw; sequential ones may add :SKIP)"},
@@ -72,6 +72,10 @@ TEST(FioValidation, RejectsEveryBadOption) {
        "random_distribution=hotcold:20/80: hotcold needs at least two blocks in the range"},
       {"fio:seed=-1", "seed=-1: not a non-negative integer"},
       {"fio:scramble=2", "scramble=2: must be 0 or 1"},
+      {"fio:rw=randwrite,fua_percent=101", "fua_percent=101: must be in 0..100"},
+      {"fio:rw=randwrite,trim_percent=200", "trim_percent=200: must be in 0..100"},
+      {"fio:rw=randwrite,fsync=2000000", "fsync=2000000: must be in 0..1000000 (writes between flushes; 0: none)"},
+      {"fio:rw=randread,fsync=8", "fsync=8: needs a pattern with writes"},
   };
   for (const InvalidSpec& c : cases) {
     EXPECT_EQ(workload_error([&] { make_workload(c.spec, kContext); }),

@@ -138,3 +138,22 @@ TEST(Integrity, SectorZeroReadAsZerosAfterATrim) {
   EXPECT_EQ(c.read_completed(0, 1, sn, zeros), 0u);
   EXPECT_EQ(c.read_completed(0, 1, sn, w), 1u);       // the trimmed write: stale
 }
+
+// A durable write (FUA, or the write cache off) must be on flash when it completes: it or a
+// newer write of each of its sectors, unless a later trim may have dropped it.
+TEST(Integrity, DurableWriteMustBeOnFlashWhenItCompletes) {
+  IntegrityChecker c(100);
+  ssd_sector_tag w[4];
+  const uint32_t s1 = c.write_submitted(20, 2, 100, w, true);
+  c.write_completed(s1, true, 200);
+  std::vector<uint32_t> held(100, 0);
+  EXPECT_NE(c.durable_write_missing(s1, held).find("LBA 20"), std::string::npos);
+  held[20] = s1;
+  EXPECT_NE(c.durable_write_missing(s1, held).find("LBA 21"), std::string::npos);
+  held[21] = s1 + 5;                                   // a newer write of the sector is fine
+  EXPECT_EQ(c.durable_write_missing(s1, held), "");
+  const uint32_t s2 = c.write_submitted(30, 1, 300, w, true);
+  c.trim_submitted(30, 1, 310);                        // a trim after it may drop it
+  c.write_completed(s2, true, 400);
+  EXPECT_EQ(c.durable_write_missing(s2, held), "");
+}
