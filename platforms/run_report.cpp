@@ -11,6 +11,8 @@ namespace ssdvp {
 
 int exit_status(const nlohmann::json& r) {
   if (!r.value("completed", false)) return 3;
+  if (r.contains("recovery") && r["recovery"].contains("check") && r["recovery"]["check"]["lost"].get<uint64_t>() != 0)
+    return 4;
   if (!r.contains("integrity")) return 0;
   if (r["integrity"]["mismatches"].get<uint64_t>() != 0) return 4;
   if (r["integrity"]["unexplained_errors"].get<uint64_t>() != 0) return 5;
@@ -65,6 +67,20 @@ void print_summary(std::ostream& out, const nlohmann::json& r) {
     if (const uint64_t n = i["unexplained_errors"].get<uint64_t>()) {
       out << fmt::format("  ERROR: {} requests failed without a cause:\n", n);
       for (const auto& e : i["first_unexplained"]) out << "    " << e.get<std::string>() << "\n";
+    }
+  }
+  if (r.contains("recovery")) {
+    const auto& v = r["recovery"];
+    out << fmt::format("  recovery: ready {:.3f} ms after power-on, {} plane reads, {} superblocks with data ({} partly written, {} unreadable superpages)\n",
+                       v["boot_to_ready_s"].get<double>() * 1e3, v["plane_reads"].get<uint64_t>(),
+                       v["used_superblocks"].get<uint64_t>(), v["partly_written_superblocks"].get<uint64_t>(),
+                       v["unreadable_superpages"].get<uint64_t>());
+    if (v.contains("check")) {
+      const auto& c = v["check"];
+      out << fmt::format("  after the power cut: {} sectors read back, {} lost, {} newer than their durable write, {} zeros\n",
+                         c["sectors_checked"].get<uint64_t>(), c["lost"].get<uint64_t>(),
+                         c["newer_than_durable"].get<uint64_t>(), c["zeros"].get<uint64_t>());
+      for (const auto& e : c["first_lost"]) out << "    " << e.get<std::string>() << "\n";
     }
   }
 }

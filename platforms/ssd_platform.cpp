@@ -1,6 +1,7 @@
 #include "platforms/ssd_platform.h"
 
 #include <chrono>
+#include <filesystem>
 #include <cstring>
 
 #include "models/bus/router.h"
@@ -21,6 +22,7 @@
 #include "models/host/host_driver.h"
 #include "models/host/host_interface.h"
 #include "models/nand/die.h"
+#include "models/nand/nand_image.h"
 
 extern "C" {
 #include "ftl-sw/core/ftl.h"
@@ -66,7 +68,8 @@ uint32_t sched_code(const std::string& s) {
 }
 }  // namespace
 
-SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), p_(PlatformParams::from(cfg)) {
+SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
+    : cfg_(cfg), p_(PlatformParams::from(cfg)), opt_(opt) {
   // Busy-time counters read sc_time::value() as picoseconds.
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     throw std::logic_error("ssdvp needs the SystemC time resolution of 1 ps");
@@ -173,6 +176,8 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
       case SSD_BADCFG_PLACEMENT: return "configuration: ftl.placement, ftl.mapping";
       case SSD_BADCFG_PLACEMENT_REGIONS: return "configuration: ftl.placement needs nand.slc_dies or nand.pslc.blocks_per_plane";
       case SSD_BADCFG_UNIT_QUOTA: return "configuration: ftl.combo.unit_blocks, ftl.combo.unit_extra_blocks";
+      case SSD_BADCFG_RECOVERY: return "configuration: ftl.mapping, ftl.placement (--power-cut / --load-nand)";
+      case SSD_BADCFG_FORMAT: return "configuration: nand.*, ftl.op (the NAND image's drive was another)";
       default: return "a configuration the firmware refuses";
     }
   };
@@ -290,6 +295,26 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt) : cfg_(cfg), 
     ended_ = true;
   };
   driver_->on_finished = [] { sc_core::sc_stop(); };
+  if (!opt.power_on_dir.empty()) {
+    nand::load_nand_image(opt.power_on_dir + "/nand.img", dies_, sysctl_->nvram());
+    driver_->check_against(DurableState::load(opt.power_on_dir + "/durable.bin"));
+  }
+  if (opt.power_cut_ops) {
+    auto chained = fctl_->observer;
+    fctl_->observer = [this, chained](const FlashOp& op) {
+      if (chained) chained(op);
+      if (started_ && power_cut_.is_null() && ++ops_since_start_ == opt_.power_cut_ops)
+        cut_power("after " + std::to_string(opt_.power_cut_ops) + " flash operations of the workload");
+    };
+  }
+  if (opt.power_cut_ns) {
+    sc_core::sc_spawn([this] {
+      while (!started_) sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
+      sc_core::wait(sc_core::sc_time(double(opt_.power_cut_ns), sc_core::SC_NS));
+      if (power_cut_.is_null() && !driver_->finished())
+        cut_power(std::to_string(opt_.power_cut_ns) + " ns into the workload");
+    });
+  }
   if (p_.check_flush_durability)
     driver_->flash_versions = [this](std::vector<uint32_t>& newest) {
       // Every host sector's tag in the array, of programs that have completed.
@@ -352,6 +377,29 @@ SsdPlatform::Snapshot SsdPlatform::snapshot() {
   return s;
 }
 
+// Power goes now: what the dies were doing is left as power loss leaves it, the NAND image and
+// the host's durability record are saved, and the simulation stops (DRAM, SRAM, the models'
+// state are lost with the process).
+void SsdPlatform::cut_power(const std::string& cause) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  nlohmann::json interrupted = nlohmann::json::array();
+  for (auto& d : dies_) {
+    const std::string what = d->power_cut(now, p_.nand.paired_page_loss);
+    if (!what.empty()) interrupted.push_back(what);
+  }
+  std::filesystem::create_directories(opt_.power_cut_dir);
+  nand::save_nand_image(opt_.power_cut_dir + "/nand.img", dies_, sysctl_->nvram());
+  driver_->durable_state().save(opt_.power_cut_dir + "/durable.bin");
+  power_cut_ = {{"cause", cause},
+                {"at_s", now.to_seconds()},
+                {"into_workload_s", (now - driver_->measure_start()).to_seconds()},
+                {"flash_ops_into_workload", ops_since_start_},
+                {"interrupted", interrupted},
+                {"host_requests_done", driver_->requests_done()},
+                {"image", opt_.power_cut_dir + "/nand.img"}};
+  sc_core::sc_stop();
+}
+
 nlohmann::json SsdPlatform::run() {
   const auto wall0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
@@ -368,7 +416,22 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   for (const auto& [k, v] : cfg_.echo()) cfg[k] = v;
   r["config"] = cfg;
   r["errors"] = fatal_errors();
-  r["completed"] = driver_->finished() && fatal_errors().empty();
+  r["completed"] = (driver_->finished() || !power_cut_.is_null()) && fatal_errors().empty();
+  if (!power_cut_.is_null()) r["power_cut"] = power_cut_;
+  if (const ssd_fw_stats* fs = firmware_stats(); fs && fs->recovered) {
+    const auto& rc = driver_->recovery_check();
+    r["recovery"] = {{"boot_to_ready_s", driver_->ready_at().to_seconds()},
+                     {"plane_reads", fs->recovery_reads},
+                     {"used_superblocks", fs->recovery_used_blocks},
+                     {"partly_written_superblocks", fs->recovery_open_blocks},
+                     {"unreadable_superpages", fs->recovery_unreadable_pages}};
+    if (!opt_.power_on_dir.empty())
+      r["recovery"]["check"] = {{"sectors_checked", rc.sectors},
+                                {"lost", rc.lost},
+                                {"newer_than_durable", rc.newer},
+                                {"zeros", rc.zeros},
+                                {"first_lost", rc.first_lost}};
+  }
   const auto* wl = driver_->workload();
   r["workload"] = wl ? wl->describe() : std::string();
   if (wl) r["workload_skipped_lines"] = wl->skipped_lines();

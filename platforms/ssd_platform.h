@@ -39,6 +39,13 @@ struct RunOptions {
   bool precondition = true;
   uint16_t gdb_port = 0;         // > 0: a GDB server on 127.0.0.1:port for core gdb_core (iss)
   uint32_t gdb_core = 0;
+  // Power loss (docs/reliability.md): power goes `power_cut_ns` of simulated time after the
+  // workload starts, or at the completion of its `power_cut_ops`-th flash operation (0: never);
+  // the NAND image (nand.img) and the host's durability record (durable.bin) go to
+  // power_cut_dir.  power_on_dir: power on over such a directory's image and check every read
+  // against its record.
+  uint64_t power_cut_ns = 0, power_cut_ops = 0;
+  std::string power_cut_dir, power_on_dir;
 };
 
 class SsdPlatform {
@@ -99,6 +106,12 @@ class SsdPlatform {
   std::unique_ptr<HostDriver> driver_;
   Snapshot start_, end_;
   bool started_ = false, ended_ = false;
+  // Power loss
+  RunOptions opt_;
+  void cut_power(const std::string& cause);
+  nlohmann::json power_cut_;          // what the cut did (empty: no cut)
+  uint64_t ops_since_start_ = 0;
+  sc_core::sc_time boot_ready_;       // when the firmware let the host in
 };
 
 }  // namespace ssdvp

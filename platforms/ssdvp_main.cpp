@@ -4,7 +4,10 @@
 // configuration reference.
 #include <systemc>
 
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <filesystem>
 
 #include <cstdio>
 #include <fstream>
@@ -39,10 +42,9 @@ std::string quote(const std::string& s) {
 
 int run_command(const std::string& platform, const std::string& workload, const std::vector<std::string>& sets,
                 const std::string& out_dir, bool quiet, bool precondition, const std::string& dump_map,
-                uint16_t gdb_port, uint32_t gdb_core) {
+                uint16_t gdb_port, uint32_t gdb_core, ssdvp::RunOptions opt = {}) {
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   ssdvp::Config cfg = ssdvp::Config::load(platform, sets);
-  ssdvp::RunOptions opt;
   opt.workload_spec = workload;
   opt.precondition = precondition;
   opt.gdb_port = gdb_port;
@@ -66,6 +68,84 @@ int run_command(const std::string& platform, const std::string& workload, const 
   // A run that failed says why on stderr, whatever --quiet says.
   for (const auto& e : r["errors"]) std::cerr << "ssdvp: " << e.get<std::string>() << "\n";
   return ssdvp::exit_status(r);
+}
+
+// --power-cut AT: "5ms", "250us", "800ns" of simulated time into the workload, or "ops:N"
+// (at the completion of its N-th flash operation).
+void parse_power_cut(const std::string& at, ssdvp::RunOptions& opt) {
+  const auto fail = [&] {
+    throw ssdvp::ConfigError("--power-cut " + at + ": give a simulated time into the workload (e.g. 5ms, 250us, 800ns) or ops:N");
+  };
+  try {
+    size_t used = 0;
+    if (at.rfind("ops:", 0) == 0) {
+      opt.power_cut_ops = std::stoull(at.substr(4), &used);
+      if (used != at.size() - 4 || opt.power_cut_ops == 0) fail();
+      return;
+    }
+    const double v = std::stod(at, &used);
+    const std::string unit = at.substr(used);
+    const double ns = unit == "ms" ? v * 1e6 : unit == "us" ? v * 1e3 : unit == "ns" ? v : unit == "s" ? v * 1e9 : -1;
+    if (ns < 1) fail();
+    opt.power_cut_ns = uint64_t(ns + 0.5);
+  } catch (const std::logic_error&) {
+    fail();
+  }
+}
+
+// Runs `body` in a child process (SystemC elaborates once per process); returns its exit status.
+template <class F>
+int in_child(F body) {
+  std::cout.flush();
+  std::cerr.flush();
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    int rc = 2;
+    try {
+      rc = body();
+    } catch (const ssdvp::ConfigError& e) {
+      std::cerr << "ssdvp: configuration error: " << e.what() << "\n";
+    } catch (const std::exception& e) {
+      std::cerr << "ssdvp: " << e.what() << "\n";
+    }
+    std::cout.flush();
+    std::cerr.flush();
+    _exit(rc);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// A run with a power cut: the workload runs until the cut (its results in OUT/before-cut/,
+// the NAND image and the host's durability record in OUT/power-cut/), then the platform
+// powers on again over that image, the firmware recovers, and the host reads every sector back
+// checking it against the record (results in OUT/run.json).
+int power_cut_command(const std::string& platform, const std::string& workload, const std::vector<std::string>& sets,
+                      const std::string& out_dir, bool quiet, bool precondition, const ssdvp::RunOptions& cut) {
+  const ssdvp::Config cfg = ssdvp::Config::load(platform, sets);
+  for (const auto& [key, want] : {std::pair<std::string, std::string>{"ftl.mapping", "opt"}, {"ftl.placement", "none"}})
+    if (cfg.get_string(key) != want)
+      throw ssdvp::ConfigError("--power-cut: recovery of " + key + " = \"" + cfg.get_string(key) +
+                               "\" is not built yet (" + key + " = \"" + want + "\" only; docs/reliability.md)");
+  const std::string dir = out_dir.empty() ? cfg.get_string("sim.output_dir") : out_dir;
+  ssdvp::RunOptions first = cut;
+  first.power_cut_dir = dir + "/power-cut";
+  std::filesystem::remove_all(first.power_cut_dir);
+  int rc = in_child([&] {
+    return run_command(platform, workload, sets, dir + "/before-cut", true, precondition, "", 0, 0, first);
+  });
+  if (rc != 0) return rc;
+  if (!std::filesystem::exists(first.power_cut_dir + "/nand.img")) {
+    std::cerr << "ssdvp: the workload ended before the power cut (" << dir << "/before-cut/run.json)\n";
+    return 3;
+  }
+  ssdvp::RunOptions second;
+  second.power_on_dir = first.power_cut_dir;
+  return in_child([&] {
+    return run_command(platform, "fio:rw=read,bs=128k,iodepth=16,size=100%", sets, dir, quiet, false, "", 0, 0, second);
+  });
 }
 
 // Runs one benchmark case in a child process and returns its results.
@@ -113,6 +193,10 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--dump-map", dump_map, "write the firmware's final logical-to-physical map (uint32 per sector)");
   run->add_option("--gdb", gdb_port, "firmware.mode = iss: wait for gdb on 127.0.0.1:PORT before the core starts");
   run->add_option("--gdb-core", gdb_core, "which core --gdb debugs (default 0)");
+  std::string power_cut;
+  run->add_option("--power-cut", power_cut,
+                  "cut the power at AT (a simulated time into the workload: 5ms, 250us; or ops:N, the N-th flash "
+                  "operation), power on again, recover and read every sector back (docs/reliability.md)");
 
   auto* bench = app.add_subcommand("bench", "simulation speed: 4 KiB random read and random write at QD32");
   uint64_t bench_requests = 300000;
@@ -257,6 +341,11 @@ int sc_main(int argc, char* argv[]) {
         std::cout << fmt::format("  (busy channel: bus {:.1f}% busy)\n", 100 * rtl["utilisation"]["channels"][0].get<double>());
       }
       return 0;
+    }
+    if (!power_cut.empty()) {
+      ssdvp::RunOptions cut;
+      parse_power_cut(power_cut, cut);
+      return power_cut_command(platform, workload, sets, out_dir, quiet, !no_precondition, cut);
     }
     return run_command(platform, workload, sets, out_dir, quiet, !no_precondition, dump_map, gdb_port, gdb_core);
   } catch (const ssdvp::ConfigError& e) {

@@ -27,6 +27,7 @@ void wbuf_init(struct ftl *f, uint32_t parts) {
   w->nslots = w->part_slots * parts;
   w->base_addr = hal_dram_addr(fw_alloc(f, w->nslots * SECTOR_BYTES, SECTOR_BYTES));
   w->lpa = fw_alloc(f, w->nslots * 4u, 64);
+  w->seq = fw_alloc(f, w->nslots * 4u, 64);
   w->state = fw_alloc(f, w->nslots, 64);
   w->pins = fw_alloc(f, w->nslots * 2u, 64);
   w->region = fw_alloc(f, w->nslots, 64);
@@ -120,6 +121,7 @@ void wbuf_commit_sector(struct ftl *f, uint32_t slot, uint32_t lpa, uint32_t req
   if (old != NONE32) slot_supersede(f, old);
   hash_put(w, lpa, slot);
   w->lpa[slot] = lpa;
+  w->seq[slot] = next_version(f);
   w->state[slot] = SL_LIVE;
   w->region[slot] = place_region_of_write(f, lpa, req_nsect);
   struct wfifo *q = &p->q[w->region[slot]];
@@ -257,7 +259,8 @@ static uint32_t take_slots(struct ftl *f, struct wbuf_part *p, uint32_t region, 
     op->slots[n] = s;
     op->sgl[n] = wbuf_slot_addr(f, s);
     op->oob[n].lpa = w->lpa[s];
-    op->oob[n].seq = ++f->write_seq;
+    op->oob[n].seq = w->seq[s];
+    f->write_seq++;
     n++;
   }
   return n;
@@ -304,7 +307,8 @@ int wbuf_flush_step(struct ftl *f, struct wbuf_part *p, int force) {
     op->slots[n] = NONE32;
     op->sgl[n] = f->zero_sector_addr;
     op->oob[n].lpa = NONE32;
-    op->oob[n].seq = ++f->write_seq;
+    op->oob[n].seq = next_version(f);
+    f->write_seq++;
     f->stats->pad_sectors++;
   }
   op->prog_id = f->prog_next++;

@@ -94,6 +94,10 @@ struct wbuf {
   uint32_t part_slots;             /* each part's */
   uint32_t base_addr;              /* DRAM address of slot 0 */
   uint32_t *lpa;
+  uint32_t *seq;                   /* version of the slot's data (ftl.write_seq when it was
+                                      committed): its OOB sequence number on flash, so a
+                                      power-loss scan sees versions in the order the host's
+                                      writes were taken, whatever order they are programmed in */
   uint8_t  *state;
   uint16_t *pins;                  /* host reads in progress from this slot */
   uint8_t  *region;                /* [nslots] placement region of the slot's data */

@@ -6,6 +6,7 @@
  * firmware batches MMIO writes. */
 #include "core/ftl.h"
 #include "hal/hal.h"
+#include "recovery/recovery.h"
 
 uint32_t fop_alloc(struct ftl *f, uint8_t kind) {
   uint32_t t = f->fop_free;
@@ -97,6 +98,7 @@ static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
     case FOP_ERASE: gc_erase_done(f, tag); break;
     case FOP_MAP_READ: dmap_read_done(f, tag); break;
     case FOP_MAP_PROG: dmap_program_done(f, tag); break;
+    case FOP_RECOVERY_READ: recovery_read_done(f, tag, c->status); break;
     case FOP_PREFETCH:
       ra_prefetch_done(f, tag, c->status, ((uint64_t)c->t_done_hi << 32) | c->t_done_lo);
       break;

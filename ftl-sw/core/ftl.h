@@ -7,8 +7,8 @@
  * blocks of one cell mode: its native blocks, and its SLC-mode blocks when the device has a
  * pSLC cache), greedy/FIFO/cost-benefit garbage collection of data and translation blocks,
  * SLC/MLC placement on mixed devices and pSLC caches (place/) and functional preconditioning.
- * Leaves out: power-loss recovery (the OOB carries what a scan would need), bad-block
- * management, wear levelling beyond taking free blocks in erase order. */
+ * Power-on recovery is recovery/recovery.h's.  Leaves out: bad-block management, wear
+ * levelling beyond taking free blocks in erase order. */
 #ifndef SSDVP_FTL_H
 #define SSDVP_FTL_H
 
@@ -140,7 +140,7 @@ struct hcmd {
 
 /* ---- flash operations in flight */
 enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_PROG, FOP_ERASE,
-                FOP_MAP_READ, FOP_MAP_PROG, FOP_PREFETCH };
+                FOP_MAP_READ, FOP_MAP_PROG, FOP_PREFETCH, FOP_RECOVERY_READ };
 
 struct fop {
   uint8_t  kind;
@@ -154,7 +154,8 @@ struct fop {
                                       FOP_GC_PROG: the victim's pool;
                                       FOP_MAP_READ: the load it serves;
                                       FOP_HOST_READ: the command's first sector it reads;
-                                      FOP_PREFETCH: the die queue it came from */
+                                      FOP_PREFETCH: the die queue it came from;
+                                      FOP_RECOVERY_READ: its GC buffer entry */
   uint32_t prog_id;                /* FOP_HOST_PROG: its write-buffer program id */
   uint32_t *sgl;                   /* programs: unit sector addresses */
   struct ssd_oob *oob;             /* programs: unit OOB entries */
@@ -301,7 +302,12 @@ struct ftl {
   uint32_t free_superblocks;       /* free superblocks of every pool (blocks.c keeps it) */
   uint32_t blocked_epoch[PLACE_REGIONS];   /* space_epoch when no pool of the region could
                                               take host data */
-  uint32_t write_seq;
+  uint32_t write_seq;              /* sectors programmed (host, GC, padding, map): the clock of
+                                      superblock ages (sb_closed_seq) */
+  uint32_t version_seq;            /* the OOB sequence number (next_version): a host sector's
+                                      version, taken when the write buffer takes it; a padding
+                                      sector's or translation page's when programmed.  A GC copy
+                                      carries its source's plus one (copy_version) */
 
   /* buffers */
   struct wbuf wb;
@@ -340,6 +346,13 @@ struct ftl {
   struct fop fop[FOP_MAX];
 
 };
+
+/* OOB versions (recovery/recovery.h): new versions step by 4; the two low bits count how many
+ * times GC copied that version (at most 3), so after a power loss a copy beats the original
+ * it was made from (the victim may not have been erased yet) and any newer write beats both. */
+#define VERSION_STEP 4u
+static inline uint32_t next_version(struct ftl *f) { return f->version_seq += VERSION_STEP; }
+static inline uint32_t copy_version(uint32_t seq) { return (seq & (VERSION_STEP - 1u)) == VERSION_STEP - 1u ? seq : seq + 1u; }
 
 /* heap.c */
 void *fw_alloc(struct ftl *f, uint32_t bytes, uint32_t align);

@@ -6,6 +6,7 @@
  * pass finds nothing to do. */
 #include "core/ftl.h"
 #include "hal/hal.h"
+#include "recovery/recovery.h"
 
 
 static void fatal(const char *why, uint32_t code) {
@@ -183,6 +184,8 @@ static struct ftl *boot(void) {
   f->wait_read_head = f->wait_read_tail = NONE32;
   f->flush_head = NONE32;
   f->trim_head = NONE32;
+
+  recovery_power_on(f);   /* a new drive is formatted, a used one recovered */
 
   f->stats->l2p_addr = f->demand ? 0u : hal_dram_addr(f->l2p);
   f->stats->logical_sectors = g->logical_sectors;

@@ -32,10 +32,14 @@ uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool) {
   const uint32_t policy = slc ? SSD_GC_FIFO : f->cfg.gc_policy;
   const uint32_t capacity = ps->sb_capacity;
   const uint32_t first = ps->die * g->blocks + ps->first_block;
+  /* No free superblock left (GC took the reserve for a victim it did not finish: after a power
+   * loss): only a victim whose valid data fits the open GC superblock can be cleaned. */
+  const uint32_t room = ps->free_count ? NONE32 : ps->gc_sb == NONE32 ? 0u : (ps->pages - ps->gc_page) * g->unit;
   for (uint32_t sb = first; sb < first + ps->blocks; sb++) {
     if (f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb]) continue;
     uint32_t valid = f->sb_valid[sb];
     if (valid >= capacity && !slc) continue;   /* nothing to gain (SLC data may move on) */
+    if (valid > room) continue;
     uint64_t score;
     switch (policy) {
       case SSD_GC_FIFO: score = (uint64_t)(f->write_seq - f->sb_closed_seq[sb]) + 1u; break;
@@ -156,11 +160,15 @@ static int gc_issue_program(struct ftl *f, uint32_t pool) {
   for (uint32_t k = 0; k < g->unit; k++) {
     uint32_t i = gc_index(f, pool, half, k);
     op->slots[k] = k;
-    op->oob[k].seq = ++f->write_seq;
+    f->write_seq++;
     if (k < ps->gc_gathered) {
       op->sgl[k] = f->gc_sgl[i];
       op->oob[k].lpa = f->gc_lpa[i];
+      /* A copy keeps its version (plus a copy count): a newer write of the sector made while
+       * the copy was under way must still win when the OOB is scanned after a power loss. */
+      op->oob[k].seq = copy_version(f->gc_oob[i].seq);
     } else {
+      op->oob[k].seq = next_version(f);
       op->sgl[k] = f->zero_sector_addr;
       op->oob[k].lpa = NONE32;
       f->stats->pad_sectors++;

@@ -51,6 +51,14 @@
 #define SYSCTL_IPI            0x2Cu  /* WO: raise SSD_IRQ_IPI on core `value` (a wake-up     */
                                      /*     without a message; out of range: ignored)        */
 
+#define SYSCTL_NVRAM          0x80u  /* RW: SSD_NVRAM_WORDS words of non-volatile memory (a   */
+                                     /*     controller's SPI NOR boot area): they survive     */
+                                     /*     power loss with the NAND array, zeros when new    */
+#define SSD_NVRAM_WORDS       16u
+#define SSD_NVRAM_FORMAT      0u     /* word: SSD_FORMAT_MAGIC once the drive was formatted  */
+#define SSD_NVRAM_GEOMETRY    1u     /* word: the geometry it was formatted with (a hash)    */
+#define SSD_FORMAT_MAGIC      0x464D5444u   /* "DTMF" */
+
 #define SSD_MAX_CORES         8u     /* firmware cores at most                               */
 
 #define SSD_IRQ_HIF    (1u << 0)   /* host command fetched or host DMA completed */
@@ -79,6 +87,8 @@
 #define SSD_BADCFG_PLACEMENT         0x21u   /* unknown policy, or with a demand-based map   */
 #define SSD_BADCFG_PLACEMENT_REGIONS 0x22u   /* no SLC region, or no MLC region              */
 #define SSD_BADCFG_UNIT_QUOTA        0x31u   /* a combo unit's quota does not fit            */
+#define SSD_BADCFG_RECOVERY          0x41u   /* power-loss recovery of a scheme not built yet */
+#define SSD_BADCFG_FORMAT            0x42u   /* the NAND was formatted with another geometry  */
 
 #define SSD_FW_STATE_BOOT     0u
 #define SSD_FW_STATE_READY    1u   /* rings set up, commands accepted */
@@ -498,6 +508,12 @@ struct ssd_fw_stats {
   uint64_t ring_l2p_updates;    /* ring: synced entries whose LPA left the index on reuse */
   uint64_t durable_writes;      /* host writes completed only once on flash (FUA, or the
                                    write cache off) */
+  /* power-on recovery (recovery/recovery.h) */
+  uint64_t recovery_reads;      /* plane reads the scan issued */
+  uint32_t recovered;           /* 1: this boot recovered a used drive */
+  uint32_t recovery_used_blocks;   /* superblocks found holding data ... */
+  uint32_t recovery_open_blocks;   /* ... of them partly written (closed as they were) */
+  uint32_t recovery_unreadable_pages; /* superpages left unreadable by power loss */
   uint32_t ring_stripe_sectors;
   uint32_t ring_user_limit_min; /* ring: the smallest share the limiter left users */
   uint32_t ring_mem, ring_sync, ring_used;   /* ring: core 0's part's pointers (entries) and

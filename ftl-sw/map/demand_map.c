@@ -421,7 +421,8 @@ static int writer_step(struct ftl *f) {
     uint32_t tag = fop_alloc(f, FOP_MAP_PROG);
     struct fop *op = &f->fop[tag];
     for (uint32_t k = 0; k < g->unit; k++) {
-      op->oob[k].seq = ++f->write_seq;
+      op->oob[k].seq = next_version(f);
+      f->write_seq++;
       if (d->wq_count) {
         uint32_t s = d->wq[d->wq_head];
         d->wq_head = (d->wq_head + 1u) % d->wq_size;

@@ -70,6 +70,7 @@ const std::vector<KeySpec>& config_schema() {
       {"nand.pslc.t_prog_us", K::DoubleList, "[300]", 0, kInf, nullptr, "tPROG of a block in SLC mode on an MLC/TLC die, us."},
       {"nand.pslc.t_erase_us", K::Double, "0", 0, kInf, nullptr, "tBERS of a block in SLC mode, us; 0 = the die's own (nand.mlc/tlc.t_erase_us)."},
       {"nand.multiplane_extra_us", K::Double, "0", 0, kInf, nullptr, "Extra array time of a multi-plane operation over a single-plane one, us."},
+      {"nand.paired_page_loss", K::Bool, "false", 0, 0, nullptr, "Power loss during the program of an upper page (MLC/TLC: page p with p mod bits-per-cell > 0) also leaves the lower pages of its word line (p-1 ... ) unreadable, as on parts that program a word line's pages in place (docs/reliability.md)."},
       {"nand.uncorrectable_per_million", K::Double, "0", 0, 1000000, nullptr, "Fault injection: sector reads per million that fail ECC (reported as media errors)."},
       {"nand.corrected_per_million", K::Double, "0", 0, 1000000, nullptr, "Sector reads per million that need ECC correction (extra decode time nand.ecc_retry_us)."},
       {"nand.ecc_retry_us", K::Double, "0", 0, kInf, nullptr, "Extra time of a read that needed ECC correction, us."},

@@ -208,6 +208,7 @@ PlatformParams PlatformParams::from(const Config& c) {
   }
   n.multiplane_extra = sc_time(c.get_double("nand.multiplane_extra_us"), SC_US);
   n.uncorrectable_per_million = c.get_double("nand.uncorrectable_per_million");
+  n.paired_page_loss = c.get_bool("nand.paired_page_loss");
   n.corrected_per_million = c.get_double("nand.corrected_per_million");
   n.ecc_retry = sc_time(c.get_double("nand.ecc_retry_us"), SC_US);
   n.fault_seed = uint64_t(c.get_int("nand.fault_seed"));

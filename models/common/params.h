@@ -35,6 +35,7 @@ struct NandParams {
   CellTiming pslc;                        // SLC mode on nand.cell dies: pages = theirs / bits
   sc_core::sc_time multiplane_extra;
   double uncorrectable_per_million = 0, corrected_per_million = 0;
+  bool paired_page_loss = false;          // power loss in an upper page's program takes its lower pages
   sc_core::sc_time ecc_retry;
   uint64_t fault_seed = 0;
 

@@ -30,7 +30,9 @@ uint32_t SysCtl::read32(uint32_t offset, sc_core::sc_time&) {
     case SYSCTL_CONFIG_ADDR: return config_addr_;
     case SYSCTL_FW_STATE: return fw_state_;
     case SYSCTL_DEBUG_ADDR: return debug_addr_;
-    default: return 0;
+    default:
+      if (offset >= SYSCTL_NVRAM && offset < SYSCTL_NVRAM + 4 * SSD_NVRAM_WORDS) return nvram_[(offset - SYSCTL_NVRAM) / 4];
+      return 0;
   }
 }
 
@@ -74,7 +76,9 @@ void SysCtl::write32(uint32_t offset, uint32_t value, sc_core::sc_time&) {
         ipis_++;
       }
       break;
-    default: break;
+    default:
+      if (offset >= SYSCTL_NVRAM && offset < SYSCTL_NVRAM + 4 * SSD_NVRAM_WORDS) nvram_[(offset - SYSCTL_NVRAM) / 4] = value;
+      break;
   }
 }
 

@@ -2,7 +2,9 @@
 // configuration, each core's interrupt lines (pending/enable, write-1-to-clear: the device
 // lines of the HIF, flash controller and timer go to the core whose register bank raised them,
 // a mailbox line to the core it addresses, an inter-processor interrupt (SYSCTL_IPI) to the
-// core named), "sleep until interrupt", the firmware's state and halt register.
+// core named), "sleep until interrupt", the firmware's state and halt register, and a few
+// words of non-volatile memory (SYSCTL_NVRAM: a controller's SPI NOR boot area) that the
+// platform keeps with the NAND image across power loss.
 // Leaves out: interrupt priorities, routing a device line anywhere but its bank's core.
 #pragma once
 
@@ -14,6 +16,10 @@
 #include <vector>
 
 #include "models/bus/mmio_device.h"
+
+extern "C" {
+#include "ftl-sw/hal/regs.h"
+}
 
 namespace ssdvp {
 
@@ -29,6 +35,7 @@ class SysCtl : public MmioDevice {
   uint64_t ipis() const { return ipis_; }
 
   uint32_t fw_state() const { return fw_state_; }
+  std::vector<uint32_t>& nvram() { return nvram_; }
   uint32_t debug_addr() const { return debug_addr_; }
   // The core whose access is in progress (native cores set it; the ISS passes it too).
   void set_current_core(uint32_t c) { current_core_ = c; }
@@ -59,6 +66,7 @@ class SysCtl : public MmioDevice {
   std::vector<CoreLines> cores_state_;
   uint32_t fw_state_ = 0, debug_addr_ = 0, current_core_ = 0;
   uint64_t ipis_ = 0;
+  std::vector<uint32_t> nvram_ = std::vector<uint32_t>(SSD_NVRAM_WORDS, 0);
 };
 
 }  // namespace ssdvp

@@ -79,6 +79,7 @@ HostDriver::Request* HostDriver::alloc_request() {
 void HostDriver::main_thread() {
   wall_start_ = last_progress_ = std::chrono::steady_clock::now();
   if (!hif_.ready()) wait(hif_.ready_event());
+  ready_at_ = sc_core::sc_time_stamp();
   capacity_ = hif_.namespace_sectors();
   checker_ = std::make_unique<IntegrityChecker>(capacity_);
   try {
@@ -345,7 +346,10 @@ void HostDriver::count_status(uint16_t status) {
 void HostDriver::command_done(HostCommand* c) {
   const uint64_t idx = c->user >> 16;
   if (idx == UINT32_MAX) {   // admin / end-of-run command
-    if (c->opcode == SSD_HOP_FLUSH && c->status == SSD_ST_OK) check_flush(admin_submit_ns_);
+    if (c->opcode == SSD_HOP_FLUSH && c->status == SSD_ST_OK) {
+      checker_->flush_completed(admin_submit_ns_);
+      check_flush(admin_submit_ns_);
+    }
     admin_done_.notify(sc_core::SC_ZERO_TIME);
     return;
   }
@@ -369,6 +373,29 @@ void HostDriver::check_flush(uint64_t submit_ns) {
           "flush submitted at " + std::to_string(submit_ns) + " ns completed while LBA " + std::to_string(lba) +
           " held " + (lba < held.size() && held[lba] ? "write #" + std::to_string(held[lba]) : std::string("nothing")) +
           " on flash, not write #" + std::to_string(required[lba]) + " acknowledged before the flush");
+  }
+}
+
+DurableState HostDriver::durable_state() const {
+  return checker_->durable_state(ns_of(sc_core::sc_time_stamp()));
+}
+
+// A read after a power cut: each sector against what may survive (power_cut_check.h).  A media
+// error fails every sector of the command that had durable data.
+void HostDriver::check_after_cut(const Request* rq, bool media_error) {
+  RecoveryCheck& rc = recovery_check_;
+  for (uint32_t i = 0; i < rq->nsect; i++) {
+    const uint64_t lba = rq->lba + i;
+    const ssd_sector_tag& t = rq->data[i];
+    const std::string why = after_cut_->check(lba, t, media_error);
+    rc.sectors++;
+    if (!why.empty()) {
+      rc.lost++;
+      if (rc.first_lost.size() < 10) rc.first_lost.push_back(why);
+      continue;
+    }
+    if (!media_error && t.seq == 0 && t.lba == 0 && lba != 0) rc.zeros++;
+    else if (!media_error && t.seq > after_cut_->durable[lba]) rc.newer++;
   }
 }
 
@@ -427,7 +454,11 @@ void HostDriver::request_done(Request* rq) {
       }
       break;
     case Op::Read:
-      if (ok) {
+      if (after_cut_ && (ok || outcome == Outcome::MediaError)) {
+        check_after_cut(rq, !ok);
+        if (ok) outcomes_.reads_verified++;
+        else outcomes_.reads_media_error++;
+      } else if (ok) {
         checker_->read_completed(rq->lba, rq->nsect, rq->snap, rq->data.data());
         if (o_.payload) check_payload(rq);
         outcomes_.reads_verified++;
@@ -439,7 +470,10 @@ void HostDriver::request_done(Request* rq) {
       if (rq->lba + rq->nsect <= capacity_) checker_->trim_completed(rq->lba, rq->nsect, rq->t_issue_ns, ok, now_ns);
       break;
     case Op::Flush:
-      if (ok) check_flush(rq->t_issue_ns);
+      if (ok) {
+        checker_->flush_completed(rq->t_issue_ns);
+        check_flush(rq->t_issue_ns);
+      }
       break;
     default: break;
   }

@@ -97,6 +97,19 @@ class HostDriver : public sc_core::sc_module {
   const IntegrityChecker* integrity() const { return checker_.get(); }
   uint64_t flushes_checked() const { return flushes_checked_; }
   uint64_t durable_writes_checked() const { return durable_writes_checked_; }
+  // Power cut: what the host may read back afterwards (the state now).
+  DurableState durable_state() const;
+  // After a power cut: reads are checked against `s` instead of this run's writes (the
+  // workload reads the namespace back); results in recovery_check().
+  void check_against(DurableState s) { after_cut_ = std::make_unique<DurableState>(std::move(s)); }
+  struct RecoveryCheck {
+    uint64_t sectors = 0, lost = 0;            // sectors checked; not an allowed answer
+    uint64_t newer = 0, zeros = 0;             // of the good ones: a newer write than the durable one; zeros
+    std::vector<std::string> first_lost;
+  };
+  const RecoveryCheck& recovery_check() const { return recovery_check_; }
+  // When the firmware let the host in (power-on to ready).
+  sc_core::sc_time ready_at() const { return ready_at_; }
   const Outcomes& outcomes() const { return outcomes_; }
   const ThroughputSeries& series() const { return series_; }
   const CpuScheduler* cpu_scheduler() const { return sched_.get(); }
@@ -164,6 +177,10 @@ class HostDriver : public sc_core::sc_module {
   void check_durable_write(uint32_t seq);
   uint64_t admin_submit_ns_ = 0;
   uint64_t flushes_checked_ = 0, durable_writes_checked_ = 0;
+  std::unique_ptr<DurableState> after_cut_;
+  sc_core::sc_time ready_at_;
+  RecoveryCheck recovery_check_;
+  void check_after_cut(const Request* rq, bool media_error);
   std::vector<Stream> streams_;
   std::vector<std::unique_ptr<Request>> pool_;
   std::vector<Request*> free_;

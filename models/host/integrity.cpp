@@ -71,6 +71,32 @@ void IntegrityChecker::trim_submitted(uint64_t lba, uint32_t nsect, uint64_t t_n
       }
   }
   trims_.push_back({lba, nsect, t_ns, UINT64_MAX});
+  all_trims_.push_back({lba, nsect, t_ns});
+}
+
+DurableState IntegrityChecker::durable_state(uint64_t cut_ns) const {
+  DurableState s;
+  s.cut_ns = cut_ns;
+  s.precond_below = precond_below_;
+  const size_t n = acked_.size();
+  s.durable.assign(n, 0);
+  s.zeros_ok.assign(n, 0);
+  s.writes.reserve(writes_.size());
+  for (size_t i = 0; i < writes_.size(); i++) {
+    const WriteRecord& w = writes_[i];
+    s.writes.push_back({w.lba, w.nsect, w.submit_ns, w.complete_ns});
+    const bool acked = w.complete_ns != UINT64_MAX;
+    if (!acked || !(w.durable || w.complete_ns <= flushed_before_)) continue;
+    for (uint32_t k = 0; k < w.nsect; k++) s.durable[w.lba + k] = uint32_t(i + 1);   // seq order = submit order
+  }
+  for (size_t lba = 0; lba < n; lba++) s.zeros_ok[lba] = s.durable[lba] == 0 && lba >= precond_below_;
+  // A trim submitted after the durable write (or with none): zeros are allowed.
+  for (const TrimEvent& t : all_trims_)
+    for (uint64_t lba = t.lba; lba < t.lba + t.nsect && lba < n; lba++) {
+      const uint32_t d = s.durable[lba];
+      if (d == 0 || t.submit_ns >= writes_[d - 1].submit_ns) s.zeros_ok[lba] = 1;
+    }
+  return s;
 }
 
 // A trim covering lba was in flight at some moment after the read was submitted.

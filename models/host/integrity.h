@@ -8,7 +8,10 @@
 
 #include <cstdint>
 #include <string>
+#include <algorithm>
 #include <vector>
+
+#include "models/host/power_cut_check.h"
 
 extern "C" {
 #include "ftl-sw/hal/regs.h"
@@ -55,6 +58,11 @@ class IntegrityChecker {
   // it), else what is missing.
   std::string durable_write_missing(uint32_t seq, const std::vector<uint32_t>& held) const;
 
+  // A flush submitted at submit_ns completed successfully.
+  void flush_completed(uint64_t submit_ns) { flushed_before_ = std::max(flushed_before_, submit_ns); }
+  // What may be read back after power is lost now (power_cut_check.h).
+  DurableState durable_state(uint64_t cut_ns) const;
+
   uint64_t sectors_checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
   const std::vector<std::string>& first_errors() const { return errors_; }
@@ -79,6 +87,13 @@ class IntegrityChecker {
   std::vector<uint64_t> acked_;
   static constexpr uint64_t kTrim = uint64_t(1) << 63;
   uint64_t checked_ = 0, mismatches_ = 0, precond_below_ = 0;
+  uint64_t flushed_before_ = 0;          // writes completed by then are durable (a flush done)
+  struct TrimEvent {
+    uint64_t lba;
+    uint32_t nsect;
+    uint64_t submit_ns;
+  };
+  std::vector<TrimEvent> all_trims_;     // every trim (the durability state needs them all)
   std::vector<std::string> errors_;
 };
 

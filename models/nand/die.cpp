@@ -100,6 +100,10 @@ sc_time Die::start_array(sc_time now) {
           }
           SectorStatus& st = status_[pl * spp_ + s];
           st = SectorStatus{};
+          if (b.corrupt && b.corrupt[page_]) {
+            st.uncorrectable = 1;
+            continue;
+          }
           if (p_uncorrectable_ > 0 || p_corrected_ > 0) {
             double u = std::uniform_real_distribution<double>(0.0, 1.0)(faults_);
             if (u < p_uncorrectable_) st.uncorrectable = 1;
@@ -142,6 +146,7 @@ sc_time Die::start_array(sc_time now) {
         b.sectors.reset();
         b.payload.reset();
         b.meta.reset();
+        b.corrupt.reset();
         b.next_page = 0;
         b.erases++;
       }
@@ -151,10 +156,45 @@ sc_time Die::start_array(sc_time now) {
   }
   if (multi) t += multiplane_extra_;
   op_counts_[size_t(latched_)]++;
+  running_ = latched_;
   latched_ = ArrayOp::None;
   busy_until_ = now + t;
   busy_ps_ += uint64_t(t.value());
   return busy_until_;
+}
+
+void Die::mark_corrupt(Block& b, uint32_t block, uint32_t page) {
+  if (!b.corrupt) b.corrupt.reset(new uint8_t[pages_in(block)]());
+  b.corrupt[page] = 1;
+}
+
+std::string Die::power_cut(sc_time now, bool paired_page_loss) {
+  latched_ = ArrayOp::None;                 // a command latched but not started does nothing
+  if (running_ == ArrayOp::None || now >= busy_until_) return "";
+  const ArrayOp op = running_;
+  running_ = ArrayOp::None;
+  busy_until_ = now;
+  std::string what;
+  for (uint32_t pl = 0; pl < planes_; pl++) {
+    if (!(mask_ >> pl & 1u)) continue;
+    Block& b = block_at(pl, block_);
+    if (op == ArrayOp::Program) {
+      mark_corrupt(b, block_, page_);
+      const uint32_t types = pslc(block_) ? 1u : uint32_t(cell_);
+      if (paired_page_loss)
+        for (uint32_t k = 1; k <= page_ % types; k++) mark_corrupt(b, block_, page_ - k);
+    } else if (op == ArrayOp::Erase) {
+      b.next_page = pages_in(block_);      // neither erased nor intact: erase before programming
+      for (uint32_t pg = 0; pg < pages_in(block_); pg++) mark_corrupt(b, block_, pg);
+    }
+  }
+  if (op == ArrayOp::Program)
+    what = "program of " + address(0, block_, page_) + (paired_page_loss && page_ % (pslc(block_) ? 1u : uint32_t(cell_)) ? " (and its paired pages)" : "");
+  else if (op == ArrayOp::Erase)
+    what = "erase of " + address(0, block_, 0);
+  else
+    what = "read of " + address(0, block_, page_);
+  return what;
 }
 
 uint32_t Die::erase_count(uint32_t plane, uint32_t block) const { return block_at(plane, block).erases; }

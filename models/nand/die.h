@@ -8,6 +8,10 @@
 // plane of the mask), erase-before-write and in-order programming inside a block (violations
 // are firmware bugs: RuleViolation with the full address), erase counts per block, the data
 // tag and OOB words of every 4 KiB sector (full payloads optional), and injected ECC faults.
+// Power loss (power_cut): the page a program was writing reads back uncorrectable (and, with
+// paired-page loss, the lower pages of its word line: page p's are p-1 ... p-type, type = p
+// mod bits per cell), a block being erased is neither erased nor intact (every page reads
+// uncorrectable, none can be programmed before an erase); the array persists (save/load).
 // Leaves out: cache/read-retry command variants, program/erase suspend, bad blocks from the
 // factory, disturb and retention effects, the LSB/MSB pairing order of real MLC parts.
 #pragma once
@@ -15,6 +19,7 @@
 #include <systemc>
 
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -123,9 +128,24 @@ class Die {
   // A program of this page is still under way at `now` (its data is in the array already,
   // but not yet durable).
   bool programming(uint32_t plane, uint32_t block, uint32_t page, sc_core::sc_time now) const {
-    return latched_ == ArrayOp::Program && now < busy_until_ && (mask_ >> plane & 1u) && block == block_ &&
+    return running_ == ArrayOp::Program && now < busy_until_ && (mask_ >> plane & 1u) && block == block_ &&
            page == page_;
   }
+  // The page reads back uncorrectable (a program or erase that power loss interrupted).
+  bool corrupt(uint32_t plane, uint32_t block, uint32_t page) const {
+    const Block& b = block_at(plane, block);
+    return b.corrupt && page < pages_in(block) && b.corrupt[page];
+  }
+
+  // Power is lost at `now`: the array operation under way, if any, is left as power loss
+  // leaves it (see the header).  Returns what it interrupted ("" if nothing), for the run's
+  // report, e.g. "program of die 3 ... page 7 (and its paired pages)".
+  std::string power_cut(sc_core::sc_time now, bool paired_page_loss);
+
+  // The array's contents (pages, OOB, payloads, erase counts, interrupted pages), in a
+  // versioned binary form; load() refuses another geometry naming what differs.
+  void save(std::ostream& out) const;
+  void load(std::istream& in, const std::string& source);
   uint64_t array_busy_ps() const { return busy_ps_; }
   uint64_t total_erases() const { return op_counts_[size_t(ArrayOp::Erase)]; }
   // Sectors committed to the array by programs, timed or functional: the die's own count,
@@ -141,7 +161,9 @@ class Die {
     std::unique_ptr<Sector[]> sectors;       // allocated at the first program
     std::unique_ptr<uint8_t[]> payload;      // with payloads
     std::unique_ptr<uint8_t[]> meta;         // without: payloads of metadata pages only
+    std::unique_ptr<uint8_t[]> corrupt;      // per page: interrupted by power loss (lazily)
   };
+  void mark_corrupt(Block& b, uint32_t block, uint32_t page);
   Block& block_at(uint32_t plane, uint32_t block) { return blocks_[plane * blocks_per_plane_ + block]; }
   const Block& block_at(uint32_t plane, uint32_t block) const {
     return blocks_[plane * blocks_per_plane_ + block];
@@ -167,6 +189,7 @@ class Die {
   std::vector<SectorStatus> status_;
 
   ArrayOp latched_ = ArrayOp::None;
+  ArrayOp running_ = ArrayOp::None;        // the array operation that ends at busy_until_
   uint8_t mask_ = 0;
   uint32_t block_ = 0, page_ = 0;
   sc_core::sc_time busy_until_ = sc_core::SC_ZERO_TIME;

@@ -3,6 +3,8 @@
 // injected ECC faults.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "models/common/config.h"
 #include "models/common/params.h"
 #include "models/nand/die.h"
@@ -202,4 +204,94 @@ TEST(Die, FunctionalOperationsLeaveTimingAlone) {
   EXPECT_EQ(d.next_page(0, 0), 1u);
   EXPECT_EQ(d.stored(0, 0, 0)[0].tag.lba, 42u);
   EXPECT_THROW(d.functional(ArrayOp::Program, 0x1, 0, 0, [](uint32_t) {}, [](uint32_t) {}), RuleViolation);
+}
+
+namespace {
+// Reads page `page` of plane 0 and returns how many of its sectors are uncorrectable.
+uint32_t uncorrectable(Die& d, uint32_t block, uint32_t page, sc_time& t) {
+  d.latch(ArrayOp::Read, 0x1, block, page, t);
+  t = d.start_array(t);
+  uint32_t n = 0;
+  for (uint32_t s = 0; s < d.sectors_per_page(); s++) n += d.read_status(0, s).uncorrectable;
+  return n;
+}
+}  // namespace
+
+TEST(Die, PowerCutDuringAProgramLeavesThePageUnreadable) {
+  NandParams p = small_nand({"nand.mlc.t_prog_us=[500, 1500]"});
+  Die d(0, CellType::MLC, p, false);
+  sc_time t = program(d, 0x3, 4, 0, sc_time(0, SC_US));
+  d.latch(ArrayOp::Program, 0x3, 4, 1, t);   // an MSB page: its pair is page 0
+  d.start_array(t);
+  EXPECT_TRUE(d.programming(0, 4, 1, t + sc_time(100, SC_US)));
+  EXPECT_NE(d.power_cut(t + sc_time(100, SC_US), false).find("program of die 0"), std::string::npos);
+  EXPECT_TRUE(d.corrupt(0, 4, 1));
+  EXPECT_TRUE(d.corrupt(1, 4, 1));
+  EXPECT_FALSE(d.corrupt(0, 4, 0));            // no paired-page loss
+  t += sc_time(100, SC_US);
+  EXPECT_EQ(uncorrectable(d, 4, 1, t), d.sectors_per_page());
+  EXPECT_EQ(uncorrectable(d, 4, 0, t), 0u);
+  EXPECT_EQ(d.power_cut(t, false), "");          // nothing under way: nothing lost
+}
+
+TEST(Die, PairedPageLossTakesTheLowerPageOfTheWordLine) {
+  NandParams p = small_nand();
+  Die d(0, CellType::MLC, p, false);
+  sc_time t = program(d, 0x1, 4, 0, sc_time(0, SC_US));
+  d.latch(ArrayOp::Program, 0x1, 4, 1, t);
+  d.start_array(t);
+  EXPECT_NE(d.power_cut(t + sc_time(1, SC_US), true).find("paired"), std::string::npos);
+  EXPECT_TRUE(d.corrupt(0, 4, 0));
+  EXPECT_TRUE(d.corrupt(0, 4, 1));
+}
+
+TEST(Die, PowerCutDuringAnEraseLeavesABlockNeitherErasedNorIntact) {
+  NandParams p = small_nand();
+  Die d(0, CellType::MLC, p, false);
+  sc_time t = program(d, 0x1, 5, 0, sc_time(0, SC_US));
+  d.latch(ArrayOp::Erase, 0x1, 5, 0, t);
+  d.start_array(t);
+  EXPECT_NE(d.power_cut(t + sc_time(10, SC_US), false).find("erase of"), std::string::npos);
+  t += sc_time(10, SC_US);
+  EXPECT_EQ(uncorrectable(d, 5, 0, t), d.sectors_per_page());
+  EXPECT_EQ(uncorrectable(d, 5, 3, t), d.sectors_per_page());
+  EXPECT_THROW(d.latch(ArrayOp::Program, 0x1, 5, 0, t), RuleViolation);   // erase first
+  d.latch(ArrayOp::Erase, 0x1, 5, 0, t);
+  t = d.start_array(t);
+  EXPECT_EQ(uncorrectable(d, 5, 0, t), 0u);
+  EXPECT_EQ(d.erase_count(0, 5), 2u);
+}
+
+TEST(Die, ImageRoundTripsContentsAndRefusesAnotherGeometry) {
+  NandParams p = small_nand();
+  Die a(3, CellType::MLC, p, false);
+  sc_time t = program(a, 0x3, 1, 0, sc_time(0, SC_US), 700);
+  t = program(a, 0x3, 1, 1, t, 800);
+  a.latch(ArrayOp::Program, 0x1, 1, 2, t);
+  a.start_array(t);
+  a.power_cut(t + sc_time(1, SC_US), false);
+  std::stringstream img;
+  a.save(img);
+  Die b(3, CellType::MLC, p, false);
+  b.load(img, "test.img");
+  EXPECT_EQ(b.next_page(0, 1), 3u);
+  EXPECT_EQ(b.next_page(1, 1), 2u);
+  EXPECT_EQ(b.stored(1, 1, 1)[1].tag.lba, 800u + 8 + 1);
+  EXPECT_EQ(b.stored(0, 1, 0)[0].oob.lpa, 700u);
+  EXPECT_TRUE(b.corrupt(0, 1, 2));
+  EXPECT_FALSE(b.corrupt(0, 1, 1));
+
+  std::stringstream img2;
+  a.save(img2);
+  NandParams other = small_nand({"nand.mlc.pages_per_block=64"});
+  Die c(3, CellType::MLC, other, false);
+  try {
+    c.load(img2, "test.img");
+    FAIL() << "an image of another geometry loaded";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("pages per block"), std::string::npos) << e.what();
+  }
+  std::stringstream cut(img.str().substr(0, 100));
+  Die e(3, CellType::MLC, p, false);
+  EXPECT_THROW(e.load(cut, "cut.img"), std::runtime_error);
 }

@@ -1,0 +1,208 @@
+/* Power-on format or recovery: see recovery.h. */
+#include "recovery/recovery.h"
+#include "core/ftl.h"
+#include "hal/hal.h"
+
+/* One die's scan: the superblocks of its pools in order, one superpage (a read per plane)
+ * in flight at a time. */
+struct rec_die {
+  uint32_t pool;            /* pool being scanned (NONE32: die done) */
+  uint32_t k;               /* its k-th superblock */
+  uint32_t page;            /* superpage being read */
+  uint32_t reads_left;      /* plane reads of it not yet back */
+  uint8_t  erased;          /* plane 0 read back erased: the superblock ends here */
+  uint8_t  unreadable;      /* a plane read back uncorrectable */
+  uint8_t  copies;          /* the superblock holds GC copies (versions with a copy count) */
+};
+
+struct rec_state {
+  struct rec_die *die;
+  uint32_t *seq;            /* [logical] version of the mapping found so far */
+  uint32_t busy;            /* dies with a superpage in flight */
+  uint32_t max_seq;
+};
+
+static struct rec_state rec;
+
+static void fatal_config(struct ftl *f, const char *why, uint32_t reason) {
+  (void)f;
+  hal_puts(why);
+  hal_halt(SSD_HALT_BAD_CONFIG | reason);
+  for (;;) hal_sleep();
+}   /* only while recovering (core 0, before the host is let in) */
+
+static uint32_t geometry_hash(const struct ftl *f) {
+  const struct ftl_geo *g = &f->geo;
+  uint32_t h = 2166136261u;
+  const uint32_t v[] = {g->channels, g->ways, g->planes, g->spp, g->blocks, g->pages, g->pslc_blocks,
+                        g->pslc_pages, g->slc_mask_lo, g->slc_mask_hi, g->logical_sectors};
+  for (uint32_t i = 0; i < sizeof v / sizeof v[0]; i++) h = (h ^ v[i]) * 16777619u;
+  return h;
+}
+
+/* The superblock die d's scan is at. */
+static uint32_t rec_sb(const struct ftl *f, const struct rec_die *r) {
+  const struct pool_state *ps = &f->pool[r->pool];
+  return ps->die * f->geo.blocks + ps->first_block + r->k;
+}
+
+/* The next pool of die d after `pool` (its native pool, then its SLC-mode pool). */
+static uint32_t next_pool(const struct ftl *f, uint32_t d, uint32_t pool) {
+  const struct ftl_geo *g = &f->geo;
+  if (pool == NONE32) return d;
+  if (pool == d && g->pools > g->dies) return g->dies + d;
+  return NONE32;
+}
+
+static void submit_superpage(struct ftl *f, uint32_t d) {
+  struct rec_die *r = &rec.die[d];
+  const struct ftl_geo *g = &f->geo;
+  const uint32_t ppa = rec_sb(f, r) * g->sb_sectors + r->page * g->unit;
+  r->reads_left = g->planes;
+  r->erased = 0;
+  r->unreadable = 0;
+  for (uint32_t pl = 0; pl < g->planes; pl++) {
+    uint32_t tag = fop_alloc(f, FOP_RECOVERY_READ);
+    const uint32_t first = d * 2u * g->unit + pl * g->spp;   /* die d's GC buffer half 0 */
+    f->fop[tag].gc_index = first;
+    flash_submit(f, tag, SSD_FOP_READ, ppa + pl * g->spp, g->spp, hal_dram_addr(&f->gc_sgl[first]),
+                 hal_dram_addr(&f->gc_oob[first]), SSD_FDF_SGL);
+  }
+  f->stats->recovery_reads += g->planes;
+  rec.busy++;
+}
+
+/* The superpage just read: take its sectors' mappings, then move on. */
+static void superpage_done(struct ftl *f, uint32_t d) {
+  struct rec_die *r = &rec.die[d];
+  const struct ftl_geo *g = &f->geo;
+  struct pool_state *ps = &f->pool[r->pool];
+  const uint32_t sb = rec_sb(f, r);
+  rec.busy--;
+  if (!r->erased) {
+    if (!r->unreadable) {
+      const uint32_t base = sb * g->sb_sectors + r->page * g->unit;
+      for (uint32_t k = 0; k < g->unit; k++) {
+        const struct ssd_oob *o = &f->gc_oob[d * 2u * g->unit + k];
+        if (o->seq != NONE32 && o->seq > rec.max_seq) rec.max_seq = o->seq;
+        if (o->lpa != NONE32 && (o->seq & (VERSION_STEP - 1u))) r->copies = 1;
+        if (o->lpa >= g->logical_sectors) continue;   /* padding, translation pages */
+        if (f->l2p[o->lpa] != NONE32 && o->seq < rec.seq[o->lpa]) continue;
+        map_set(f, o->lpa, base + k);
+        rec.seq[o->lpa] = o->seq;
+        if (o->seq > f->sb_closed_seq[sb]) f->sb_closed_seq[sb] = o->seq;
+      }
+    } else {
+      f->stats->recovery_unreadable_pages++;
+    }
+    if (r->page == 0) {
+      /* It holds data: closed, out of the free list, until GC erases it. */
+      f->stats->recovery_used_blocks++;
+    }
+    if (++r->page < ps->pages) return;   /* the next superpage */
+  } else if (r->page > 0 && r->page < ps->pages) {
+    /* Partly written: it is the pool's open GC superblock again if it holds copies, else its
+     * host superblock (the other one if that is taken), from the next superpage on (closing
+     * it would waste what a full drive may not have to spare); any further one is closed. */
+    f->stats->recovery_open_blocks++;
+    if (ps->gc_sb == NONE32 && (r->copies || ps->host_sb != NONE32)) {
+      ps->gc_sb = sb;
+      ps->gc_page = r->page;
+      f->sb_state[sb] = SB_OPEN;
+    } else if (ps->host_sb == NONE32) {
+      ps->host_sb = sb;
+      ps->host_page = r->page;
+      f->sb_state[sb] = SB_OPEN;
+    }
+  }
+  if (r->page > 0 && f->sb_state[sb] == SB_FREE) f->sb_state[sb] = SB_FULL;   /* out of the free list below */
+  r->page = 0;
+  r->copies = 0;
+  if (++r->k == ps->blocks) {
+    r->k = 0;
+    r->pool = next_pool(f, d, r->pool);
+  }
+}
+
+void recovery_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
+  const struct ftl_geo *g = &f->geo;
+  const uint32_t first = f->fop[tag].gc_index;
+  const uint32_t d = first / (2u * g->unit);
+  struct rec_die *r = &rec.die[d];
+  if (status == SSD_FST_UNCORRECTABLE) r->unreadable = 1;
+  else if (first % g->unit == 0 && f->gc_oob[first].lpa == NONE32 && f->gc_oob[first].seq == NONE32)
+    r->erased = 1;   /* plane 0's first sector: programs write every plane, erased pages read all ones */
+  fop_release(f, tag);
+  if (--r->reads_left == 0) superpage_done(f, d);
+}
+
+/* Rebuilds the free lists: superblocks found with data are taken out. */
+static void rebuild_free_lists(struct ftl *f) {
+  const struct ftl_geo *g = &f->geo;
+  for (uint32_t p = 0; p < g->pools; p++) {
+    struct pool_state *ps = &f->pool[p];
+    uint32_t *link = &ps->free_head, last = NONE32;
+    while (*link != NONE32) {
+      const uint32_t sb = *link;
+      if (f->sb_state[sb] != SB_FREE) {
+        *link = f->sb_next[sb];
+        ps->free_count--;
+        f->free_superblocks--;
+        continue;
+      }
+      last = sb;
+      link = &f->sb_next[sb];
+    }
+    ps->free_tail = last;
+    if (ps->free_count < f->cfg.gc_low_blocks) gc_watch(f, p);
+  }
+}
+
+static void recover(struct ftl *f) {
+  const struct ftl_geo *g = &f->geo;
+  if (f->demand || f->cfg.placement != SSD_PLACE_NONE)
+    fatal_config(f, "fw: power-loss recovery supports ftl.mapping = opt without placement so far\n",
+                 SSD_BADCFG_RECOVERY);
+  rec.die = fw_alloc(f, g->dies * (uint32_t)sizeof(struct rec_die), 16);
+  rec.seq = fw_alloc(f, g->logical_sectors * 4u, 64);
+  rec.busy = 0;
+  rec.max_seq = 0;
+  for (uint32_t d = 0; d < g->dies; d++) {
+    rec.die[d].pool = d;
+    rec.die[d].k = 0;
+    rec.die[d].page = 0;
+    rec.die[d].reads_left = 0;
+    rec.die[d].copies = 0;
+  }
+  f->cur = f->core[0];
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, SSD_IRQ_FCTL);
+  for (;;) {
+    for (uint32_t d = 0; d < g->dies; d++) {
+      struct rec_die *r = &rec.die[d];
+      if (r->pool == NONE32 || r->reads_left) continue;
+      if (f->fops_inflight + g->planes > FOP_MAX || flash_ring_space(f, g->planes) < g->planes) break;
+      submit_superpage(f, d);
+    }
+    flash_commit(f);
+    if (!rec.busy) break;
+    if (!flash_poll(f)) hal_wait_for_event();
+  }
+  rebuild_free_lists(f);
+  f->version_seq = rec.max_seq & ~(VERSION_STEP - 1u);
+  f->write_seq = rec.max_seq;
+  f->stats->recovered = 1;
+}
+
+void recovery_power_on(struct ftl *f) {
+  const uint32_t nv = SSD_SYSCTL_BASE + SYSCTL_NVRAM;
+  const uint32_t want = geometry_hash(f);
+  if (hal_read32(nv + 4u * SSD_NVRAM_FORMAT) != SSD_FORMAT_MAGIC) {
+    /* A new drive: every block is erased. */
+    hal_write32(nv + 4u * SSD_NVRAM_GEOMETRY, want);
+    hal_write32(nv + 4u * SSD_NVRAM_FORMAT, SSD_FORMAT_MAGIC);
+    return;
+  }
+  if (hal_read32(nv + 4u * SSD_NVRAM_GEOMETRY) != want)
+    fatal_config(f, "fw: the NAND was formatted with another geometry or capacity\n", SSD_BADCFG_FORMAT);
+  recover(f);
+}

@@ -1,0 +1,25 @@
+/* Power-on: a new drive is formatted, a used one recovered (docs/reliability.md).
+ *
+ * The controller's NVRAM (SYSCTL_NVRAM) says whether the NAND was formatted and with which
+ * geometry.  Recovery rebuilds the page map from the NAND alone: every superblock is read
+ * superpage by superpage (every plane, its sectors' OOB: LPA and version) up to its first
+ * erased superpage, all dies in parallel; the newest version of each LPA wins (versions are
+ * taken when the write buffer takes a write, and GC copies keep them, so a stale copy never
+ * beats a newer write).  A superblock with data is closed (its unwritten pages wait for GC to
+ * erase it); a page left unreadable by an interrupted program or erase is skipped.
+ * Leaves out (for now): demand-based maps (their translation pages and GTD), trims (a sector
+ * trimmed before the cut may read its last data again: allowed by the contract), erase
+ * counts (restart from zero), checkpoints (the scan reads every written page). */
+#ifndef SSDVP_RECOVERY_H
+#define SSDVP_RECOVERY_H
+
+#include <stdint.h>
+
+struct ftl;
+
+/* At boot, before the host may send commands: format (NVRAM empty) or recover. */
+void recovery_power_on(struct ftl *f);
+/* A read recovery issued completed (flash_queue.c's completion switch). */
+void recovery_read_done(struct ftl *f, uint32_t tag, uint16_t status);
+
+#endif /* SSDVP_RECOVERY_H */

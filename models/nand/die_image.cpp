@@ -1,0 +1,114 @@
+// A die's array in binary (Die::save / Die::load): what survives power loss.  Per block: its
+// write pointer, erase count, the tags and OOB words of its programmed pages, their payloads
+// (with sim.payload) or metadata payloads, and the pages power loss left unreadable.  Page
+// registers, ready/busy state and statistics are not part of it (they do not survive).
+#include <cstring>
+#include <istream>
+#include <ostream>
+#include <stdexcept>
+
+#include "models/nand/die.h"
+
+namespace ssdvp::nand {
+
+namespace {
+
+constexpr uint32_t kDieMagic = 0x45494444u;   // "DDIE"
+constexpr uint32_t kDieVersion = 1;
+
+template <class T>
+void put(std::ostream& out, const T& v) {
+  out.write(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+void put_bytes(std::ostream& out, const void* p, size_t n) { out.write(static_cast<const char*>(p), std::streamsize(n)); }
+
+template <class T>
+T get(std::istream& in, const std::string& source) {
+  T v{};
+  if (!in.read(reinterpret_cast<char*>(&v), sizeof v)) throw std::runtime_error(source + ": NAND image is truncated");
+  return v;
+}
+
+void get_bytes(std::istream& in, void* p, size_t n, const std::string& source) {
+  if (!in.read(static_cast<char*>(p), std::streamsize(n))) throw std::runtime_error(source + ": NAND image is truncated");
+}
+
+enum : uint8_t { kHasSectors = 1, kHasPayload = 2, kHasMeta = 4, kHasCorrupt = 8 };
+
+}  // namespace
+
+void Die::save(std::ostream& out) const {
+  put(out, kDieMagic);
+  put(out, kDieVersion);
+  for (uint32_t v : {index_, uint32_t(cell_), planes_, blocks_per_plane_, spp_, timing_.pages_per_block,
+                     pslc_blocks_, pslc_timing_.pages_per_block, uint32_t(payload_)})
+    put(out, v);
+  for (uint32_t pl = 0; pl < planes_; pl++)
+    for (uint32_t blk = 0; blk < blocks_per_plane_; blk++) {
+      const Block& b = block_at(pl, blk);
+      const size_t pages = pages_in(blk);
+      const uint8_t flags = uint8_t((b.sectors ? kHasSectors : 0) | (b.payload ? kHasPayload : 0) |
+                                    (b.meta ? kHasMeta : 0) | (b.corrupt ? kHasCorrupt : 0));
+      put(out, b.next_page);
+      put(out, b.erases);
+      put(out, flags);
+      // Only the programmed pages' contents (the rest reads as erased).
+      const size_t used = std::min<size_t>(b.next_page, pages) * spp_;
+      if (b.sectors) put_bytes(out, b.sectors.get(), used * sizeof(Sector));
+      if (b.payload) put_bytes(out, b.payload.get(), used * 4096);
+      if (b.meta) put_bytes(out, b.meta.get(), used * 4096);
+      if (b.corrupt) put_bytes(out, b.corrupt.get(), pages);
+    }
+  if (!out) throw std::runtime_error("cannot write the NAND image of die " + std::to_string(index_));
+}
+
+void Die::load(std::istream& in, const std::string& source) {
+  if (get<uint32_t>(in, source) != kDieMagic) throw std::runtime_error(source + ": not a ssdvp NAND image (bad die record)");
+  const uint32_t version = get<uint32_t>(in, source);
+  if (version != kDieVersion)
+    throw std::runtime_error(source + ": die record version " + std::to_string(version) + ", this build reads " +
+                             std::to_string(kDieVersion));
+  const char* names[] = {"die index", "cell type", "planes", "blocks per plane", "sectors per page", "pages per block",
+                         "pSLC blocks per plane", "pSLC pages per block", "sim.payload"};
+  const uint32_t mine[] = {index_, uint32_t(cell_), planes_, blocks_per_plane_, spp_, timing_.pages_per_block,
+                           pslc_blocks_, pslc_timing_.pages_per_block, uint32_t(payload_)};
+  for (size_t k = 0; k < 9; k++) {
+    const uint32_t theirs = get<uint32_t>(in, source);
+    if (theirs != mine[k])
+      throw std::runtime_error(source + ": the image's die " + std::to_string(index_) + " has " + names[k] + " " +
+                               std::to_string(theirs) + ", this platform " + std::to_string(mine[k]) +
+                               " (an image loads only into the geometry that saved it)");
+  }
+  for (uint32_t pl = 0; pl < planes_; pl++)
+    for (uint32_t blk = 0; blk < blocks_per_plane_; blk++) {
+      Block& b = block_at(pl, blk);
+      const size_t pages = pages_in(blk), sectors = pages * spp_;
+      b = Block{};
+      b.next_page = get<uint32_t>(in, source);
+      b.erases = get<uint32_t>(in, source);
+      const uint8_t flags = get<uint8_t>(in, source);
+      if (b.next_page > pages)
+        throw std::runtime_error(source + ": " + address(pl, blk, b.next_page) + ": write pointer past the block");
+      const size_t used = size_t(b.next_page) * spp_;
+      if (flags & kHasSectors) {
+        b.sectors.reset(new Sector[sectors]);
+        get_bytes(in, b.sectors.get(), used * sizeof(Sector), source);
+      }
+      if (flags & kHasPayload) {
+        b.payload.reset(new uint8_t[sectors * 4096]);
+        get_bytes(in, b.payload.get(), used * 4096, source);
+      }
+      if (flags & kHasMeta) {
+        b.meta.reset(new uint8_t[sectors * 4096]);
+        get_bytes(in, b.meta.get(), used * 4096, source);
+      }
+      if (flags & kHasCorrupt) {
+        b.corrupt.reset(new uint8_t[pages]);
+        get_bytes(in, b.corrupt.get(), pages, source);
+      }
+    }
+  latched_ = running_ = ArrayOp::None;
+}
+
+}  // namespace ssdvp::nand
