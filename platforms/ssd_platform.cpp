@@ -289,6 +289,12 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     if (auto* iss = dynamic_cast<IssCore*>(core_)) iss->reset_profile();   // profile the measured phase
     start_ = snapshot();
     started_ = true;
+    if (opt_.power_cut_ns)
+      sc_core::sc_spawn([this] {
+        sc_core::wait(sc_core::sc_time(double(opt_.power_cut_ns), sc_core::SC_NS));
+        if (power_cut_.is_null() && !driver_->finished())
+          cut_power(std::to_string(opt_.power_cut_ns) + " ns into the workload");
+      });
   };
   driver_->on_measure_end = [this] {
     end_ = snapshot();
@@ -306,14 +312,6 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
       if (started_ && power_cut_.is_null() && ++ops_since_start_ == opt_.power_cut_ops)
         cut_power("after " + std::to_string(opt_.power_cut_ops) + " flash operations of the workload");
     };
-  }
-  if (opt.power_cut_ns) {
-    sc_core::sc_spawn([this] {
-      while (!started_) sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
-      sc_core::wait(sc_core::sc_time(double(opt_.power_cut_ns), sc_core::SC_NS));
-      if (power_cut_.is_null() && !driver_->finished())
-        cut_power(std::to_string(opt_.power_cut_ns) + " ns into the workload");
-    });
   }
   if (p_.check_flush_durability)
     driver_->flash_versions = [this](std::vector<uint32_t>& newest) {

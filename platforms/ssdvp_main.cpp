@@ -93,6 +93,19 @@ void parse_power_cut(const std::string& at, ssdvp::RunOptions& opt) {
   }
 }
 
+// Runs `body`; an exception becomes its message on stderr and exit status 2 (bad input).
+template <class F>
+int reporting_errors(F body) {
+  try {
+    return body();
+  } catch (const ssdvp::ConfigError& e) {
+    std::cerr << "ssdvp: configuration error: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "ssdvp: " << e.what() << "\n";
+  }
+  return 2;
+}
+
 // Runs `body` in a child process (SystemC elaborates once per process); returns its exit status.
 template <class F>
 int in_child(F body) {
@@ -101,14 +114,7 @@ int in_child(F body) {
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
-    int rc = 2;
-    try {
-      rc = body();
-    } catch (const ssdvp::ConfigError& e) {
-      std::cerr << "ssdvp: configuration error: " << e.what() << "\n";
-    } catch (const std::exception& e) {
-      std::cerr << "ssdvp: " << e.what() << "\n";
-    }
+    const int rc = reporting_errors(body);
     std::cout.flush();
     std::cerr.flush();
     _exit(rc);
@@ -220,7 +226,7 @@ int sc_main(int argc, char* argv[]) {
   auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");
   CLI11_PARSE(app, argc, argv);
 
-  try {
+  return reporting_errors([&]() -> int {
     if (doc->parsed()) {
       std::cout << ssdvp::config_reference_markdown();
       return 0;
@@ -348,11 +354,5 @@ int sc_main(int argc, char* argv[]) {
       return power_cut_command(platform, workload, sets, out_dir, quiet, !no_precondition, cut);
     }
     return run_command(platform, workload, sets, out_dir, quiet, !no_precondition, dump_map, gdb_port, gdb_core);
-  } catch (const ssdvp::ConfigError& e) {
-    std::cerr << "ssdvp: configuration error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "ssdvp: " << e.what() << "\n";
-    return 2;
-  }
+  });
 }

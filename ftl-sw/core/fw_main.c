@@ -9,11 +9,6 @@
 #include "recovery/recovery.h"
 
 
-static void fatal(const char *why, uint32_t code) {
-  hal_puts(why);
-  hal_halt(code);
-  for (;;) hal_sleep();
-}
 
 static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
   struct ftl_geo *g = &f->geo;
@@ -34,7 +29,7 @@ static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
   g->pools = g->pslc_blocks ? 2u * g->dies : g->dies;
   if (g->pslc_blocks && (g->slc_mask_lo || g->slc_mask_hi || g->pslc_blocks >= g->blocks || g->pslc_pages == 0 ||
                          g->pslc_pages > hw->pages_per_block))
-    fatal("fw: pSLC cache geometry out of range\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_PSLC);
+    hal_fatal("fw: pSLC cache geometry out of range\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_PSLC);
   g->unit = g->planes * g->spp;
   g->pages = hw->pages_per_block;
   for (uint32_t d = 0; d < g->dies; d++)
@@ -56,7 +51,7 @@ static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
   uint64_t logical = (uint64_t)native_sectors * (1000u - f->cfg.op_permille) / 1000u;
   uint64_t min_spare =
       (uint64_t)g->dies * (f->cfg.gc_high_blocks + f->host_reserve + (f->cfg.mapping != SSD_MAP_OPT ? 3u : 2u)) * g->sb_sectors;
-  if (native_sectors <= min_spare) fatal("fw: device too small for its GC thresholds\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DEVICE_TOO_SMALL);
+  if (native_sectors <= min_spare) hal_fatal("fw: device too small for its GC thresholds\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DEVICE_TOO_SMALL);
   if (logical + min_spare > native_sectors) logical = native_sectors - min_spare;
   g->logical_sectors = (uint32_t)logical;
 }
@@ -109,7 +104,7 @@ static uint32_t core_irqs(struct ftl *f, const struct fw_core *c) {
 static struct ftl *boot(void) {
   const struct ssd_fw_config *cfg =
       hal_dram_ptr(hal_read32(SSD_SYSCTL_BASE + SYSCTL_CONFIG_ADDR));
-  if (cfg->magic != SSD_FW_CONFIG_MAGIC) fatal("fw: bad configuration block\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_BLOCK);
+  if (cfg->magic != SSD_FW_CONFIG_MAGIC) hal_fatal("fw: bad configuration block\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_BLOCK);
   uint32_t base = (cfg->dram_heap_addr + 63u) & ~63u;
   struct ftl *f = hal_dram_ptr(base);
   uint8_t *raw = (uint8_t *)f;
@@ -119,26 +114,26 @@ static struct ftl *boot(void) {
   f->heap.size = cfg->dram_heap_bytes;
   f->heap.used = base - cfg->dram_heap_addr + (uint32_t)sizeof(*f);
   f->host_reserve = GC_RESERVE + (cfg->mapping != SSD_MAP_OPT ? MAP_RESERVE : 0u);
-  if (f->heap.used > f->heap.size) fatal("fw: DRAM heap too small\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DRAM);
+  if (f->heap.used > f->heap.size) hal_fatal("fw: DRAM heap too small\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DRAM);
 
   const struct ssd_geometry *hw = hal_dram_ptr(hal_read32(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR));
   derive_geometry(f, hw);
   const struct ftl_geo *g = &f->geo;
-  if (f->cfg.die_prog_limit == 0) fatal("fw: die_prog_limit is 0\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DIE_QUEUE);
+  if (f->cfg.die_prog_limit == 0) hal_fatal("fw: die_prog_limit is 0\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DIE_QUEUE);
   if (f->cfg.mapping > SSD_MAP_ADAPTIVE || f->cfg.sched > SSD_SCHED_ADAPTIVE)
-    fatal("fw: unknown mapping scheme or scheduler\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_SCHEME);
+    hal_fatal("fw: unknown mapping scheme or scheduler\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_SCHEME);
   if (f->cfg.mapping != SSD_MAP_OPT &&
       (f->cfg.cmt_permille == 0 || f->cfg.cmt_permille > 1000 || f->cfg.cmt_clean_permille == 0 ||
        f->cfg.cmt_clean_permille >= 1000 || f->cfg.adapt_window == 0))
-    fatal("fw: mapping cache configuration out of range\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_MAP_CACHE);
+    hal_fatal("fw: mapping cache configuration out of range\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_MAP_CACHE);
   f->ncores = hal_read32(SSD_SYSCTL_BASE + SYSCTL_NUM_CORES);
-  if (f->ncores == 0 || f->ncores > SSD_MAX_CORES) fatal("fw: core count out of range\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_CORES);
+  if (f->ncores == 0 || f->ncores > SSD_MAX_CORES) hal_fatal("fw: core count out of range\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_CORES);
   const uint32_t part = f->cfg.wbuf_sectors / f->ncores;
   if (part < 2u * SSD_MDTS_SECTORS + g->unit || f->cfg.wbuf_sectors > SSD_WBUF_MAX_SECTORS)
-    fatal("fw: write buffer size out of range\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_WBUF_SIZE);
-  if (f->cfg.wbuf_kind >= WBUF_KINDS) fatal("fw: unknown write buffer kind\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_WBUF_KIND);
+    hal_fatal("fw: write buffer size out of range\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_WBUF_SIZE);
+  if (f->cfg.wbuf_kind >= WBUF_KINDS) hal_fatal("fw: unknown write buffer kind\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_WBUF_KIND);
   if (f->cfg.wbuf_kind == SSD_WBUF_RING && part < wbuf_stripe_sectors(f))
-    fatal("fw: ring write buffer smaller than one stripe per core\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_RING_STRIPE);
+    hal_fatal("fw: ring write buffer smaller than one stripe per core\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_RING_STRIPE);
 
   f->stats = fw_alloc(f, sizeof(struct ssd_fw_stats), 64);
   f->stats->magic = SSD_FW_STATS_MAGIC;

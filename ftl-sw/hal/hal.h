@@ -74,6 +74,14 @@ static inline void hal_put_u32(const char *label, uint32_t v) {
 
 static inline void hal_halt(uint32_t code) { hal_write32(SSD_SYSCTL_BASE + SYSCTL_HALT, code); }
 
+/* A line on the UART, the halt, and no return: what the firmware does with a configuration
+ * it cannot run (code SSD_HALT_BAD_CONFIG | SSD_BADCFG_*). */
+static inline void hal_fatal(const char *why, uint32_t code) {
+  hal_puts(why);
+  hal_halt(code);
+  for (;;) hal_sleep();
+}
+
 #ifdef __cplusplus
 }
 #endif

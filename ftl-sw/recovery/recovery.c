@@ -23,13 +23,7 @@ struct rec_state {
 };
 
 static struct rec_state rec;
-
-static void fatal_config(struct ftl *f, const char *why, uint32_t reason) {
-  (void)f;
-  hal_puts(why);
-  hal_halt(SSD_HALT_BAD_CONFIG | reason);
-  for (;;) hal_sleep();
-}   /* only while recovering (core 0, before the host is let in) */
+   /* only while recovering (core 0, before the host is let in) */
 
 static uint32_t geometry_hash(const struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
@@ -161,8 +155,8 @@ static void rebuild_free_lists(struct ftl *f) {
 static void recover(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   if (f->demand || f->cfg.placement != SSD_PLACE_NONE)
-    fatal_config(f, "fw: power-loss recovery supports ftl.mapping = opt without placement so far\n",
-                 SSD_BADCFG_RECOVERY);
+    hal_fatal("fw: power-loss recovery supports ftl.mapping = opt without placement so far\n",
+                 SSD_HALT_BAD_CONFIG | SSD_BADCFG_RECOVERY);
   rec.die = fw_alloc(f, g->dies * (uint32_t)sizeof(struct rec_die), 16);
   rec.seq = fw_alloc(f, g->logical_sectors * 4u, 64);
   rec.busy = 0;
@@ -203,6 +197,6 @@ void recovery_power_on(struct ftl *f) {
     return;
   }
   if (hal_read32(nv + 4u * SSD_NVRAM_GEOMETRY) != want)
-    fatal_config(f, "fw: the NAND was formatted with another geometry or capacity\n", SSD_BADCFG_FORMAT);
+    hal_fatal("fw: the NAND was formatted with another geometry or capacity\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_FORMAT);
   recover(f);
 }
