@@ -289,12 +289,8 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     if (auto* iss = dynamic_cast<IssCore*>(core_)) iss->reset_profile();   // profile the measured phase
     start_ = snapshot();
     started_ = true;
-    if (opt_.power_cut_ns)
-      sc_core::sc_spawn([this] {
-        sc_core::wait(sc_core::sc_time(double(opt_.power_cut_ns), sc_core::SC_NS));
-        if (power_cut_.is_null() && !driver_->finished())
-          cut_power(std::to_string(opt_.power_cut_ns) + " ns into the workload");
-      });
+    ops_before_start_ = ops_since_power_on_;
+    if (opt_.power_cut_ns && !opt_.cut_from_power_on) spawn_timed_cut(" into the workload");
   };
   driver_->on_measure_end = [this] {
     end_ = snapshot();
@@ -305,14 +301,21 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     nand::load_nand_image(opt.power_on_dir + "/nand.img", dies_, sysctl_->nvram());
     driver_->check_against(DurableState::load(opt.power_on_dir + "/durable.bin"));
   }
-  if (opt.power_cut_ops) {
+  {
+    // Flash operations of the workload (run.json flash_operations, what --power-cut ops:N counts).
     auto chained = fctl_->observer;
     fctl_->observer = [this, chained](const FlashOp& op) {
       if (chained) chained(op);
-      if (started_ && power_cut_.is_null() && ++ops_since_start_ == opt_.power_cut_ops)
-        cut_power("after " + std::to_string(opt_.power_cut_ops) + " flash operations of the workload");
+      ops_since_power_on_++;
+      if (started_ && !ended_) ops_since_start_++;
+      if (!opt_.power_cut_ops || !power_cut_.is_null()) return;
+      if (opt_.cut_from_power_on ? ops_since_power_on_ == opt_.power_cut_ops
+                                 : started_ && ops_since_start_ == opt_.power_cut_ops)
+        cut_power("after " + std::to_string(opt_.power_cut_ops) + " flash operations" +
+                  (opt_.cut_from_power_on ? " from power-on" : " of the workload"));
     };
   }
+  if (opt.power_cut_ns && opt.cut_from_power_on) spawn_timed_cut(" after power-on");
   if (p_.check_flush_durability)
     driver_->flash_versions = [this](std::vector<uint32_t>& newest) {
       // Every host sector's tag in the array, of programs that have completed.
@@ -375,6 +378,14 @@ SsdPlatform::Snapshot SsdPlatform::snapshot() {
   return s;
 }
 
+// Spawns the cut power_cut_ns from now (`when` says from what, for the cause).
+void SsdPlatform::spawn_timed_cut(const std::string& when) {
+  sc_core::sc_spawn([this, when] {
+    sc_core::wait(sc_core::sc_time(double(opt_.power_cut_ns), sc_core::SC_NS));
+    if (power_cut_.is_null() && !driver_->finished()) cut_power(std::to_string(opt_.power_cut_ns) + " ns" + when);
+  });
+}
+
 // Power goes now: what the dies were doing is left as power loss leaves it, the NAND image and
 // the host's durability record are saved, and the simulation stops (DRAM, SRAM, the models'
 // state are lost with the process).
@@ -387,10 +398,16 @@ void SsdPlatform::cut_power(const std::string& cause) {
   }
   std::filesystem::create_directories(opt_.power_cut_dir);
   nand::save_nand_image(opt_.power_cut_dir + "/nand.img", dies_, sysctl_->nvram());
-  driver_->durable_state().save(opt_.power_cut_dir + "/durable.bin");
+  if (opt_.power_on_dir.empty())
+    driver_->durable_state().save(opt_.power_cut_dir + "/durable.bin");
+  else   // powered on over an earlier cut: the host has only read since, its record stands
+    std::filesystem::copy_file(opt_.power_on_dir + "/durable.bin", opt_.power_cut_dir + "/durable.bin",
+                               std::filesystem::copy_options::overwrite_existing);
   power_cut_ = {{"cause", cause},
                 {"at_s", now.to_seconds()},
-                {"into_workload_s", (now - driver_->measure_start()).to_seconds()},
+                {"during_recovery", !opt_.power_on_dir.empty() && !started_},
+                {"flash_ops_from_power_on", ops_since_power_on_},
+                {"into_workload_s", started_ ? (now - driver_->measure_start()).to_seconds() : 0.0},
                 {"flash_ops_into_workload", ops_since_start_},
                 {"interrupted", interrupted},
                 {"host_requests_done", driver_->requests_done()},
@@ -414,15 +431,23 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   for (const auto& [k, v] : cfg_.echo()) cfg[k] = v;
   r["config"] = cfg;
   r["errors"] = fatal_errors();
-  r["completed"] = (driver_->finished() || !power_cut_.is_null()) && fatal_errors().empty();
+  if (!driver_->finished() && power_cut_.is_null() && fatal_errors().empty())   // nothing left to happen
+    r["errors"].push_back("the simulation ran out of events at " + std::to_string(sc_core::sc_time_stamp().to_seconds()) +
+                          " s with the workload unfinished (" + std::to_string(driver_->requests_done()) +
+                          " host requests done): the firmware is stuck (firmware.cores[].pc_at_end)");
+  r["completed"] = (driver_->finished() || !power_cut_.is_null()) && r["errors"].empty();
+  r["flash_operations"] = ops_since_start_;   // completed during the workload (what --power-cut ops:N counts)
   if (!power_cut_.is_null()) r["power_cut"] = power_cut_;
   if (const ssd_fw_stats* fs = firmware_stats(); fs && fs->recovered) {
     const auto& rc = driver_->recovery_check();
     r["recovery"] = {{"boot_to_ready_s", driver_->ready_at().to_seconds()},
                      {"plane_reads", fs->recovery_reads},
+                     {"flash_operations", ops_before_start_},
                      {"used_superblocks", fs->recovery_used_blocks},
                      {"partly_written_superblocks", fs->recovery_open_blocks},
-                     {"unreadable_superpages", fs->recovery_unreadable_pages}};
+                     {"unreadable_superpages", fs->recovery_unreadable_pages},
+                     {"translation_pages_found", fs->recovery_tp_found},
+                     {"translation_pages_written", fs->recovery_tp_writes}};
     if (!opt_.power_on_dir.empty())
       r["recovery"]["check"] = {{"sectors_checked", rc.sectors},
                                 {"lost", rc.lost},

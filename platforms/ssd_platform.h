@@ -43,8 +43,11 @@ struct RunOptions {
   // workload starts, or at the completion of its `power_cut_ops`-th flash operation (0: never);
   // the NAND image (nand.img) and the host's durability record (durable.bin) go to
   // power_cut_dir.  power_on_dir: power on over such a directory's image and check every read
-  // against its record.
+  // against its record.  cut_from_power_on: the cut's time and operations count from power-on
+  // instead (a cut during recovery; the record saved is the one powered on with: the reading
+  // host writes nothing).
   uint64_t power_cut_ns = 0, power_cut_ops = 0;
+  bool cut_from_power_on = false;
   std::string power_cut_dir, power_on_dir;
 };
 
@@ -109,8 +112,10 @@ class SsdPlatform {
   // Power loss
   RunOptions opt_;
   void cut_power(const std::string& cause);
+  void spawn_timed_cut(const std::string& when);
   nlohmann::json power_cut_;          // what the cut did (empty: no cut)
-  uint64_t ops_since_start_ = 0;
+  uint64_t ops_since_start_ = 0;      // flash operations completed since the workload started
+  uint64_t ops_since_power_on_ = 0, ops_before_start_ = 0;
   sc_core::sc_time boot_ready_;       // when the firmware let the host in
 };
 

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "models/common/fatal.h"
 #include "platforms/run_report.h"
 #include "platforms/ssd_platform.h"
+#include "traces/random.h"
 
 namespace {
 
@@ -70,27 +72,52 @@ int run_command(const std::string& platform, const std::string& workload, const 
   return ssdvp::exit_status(r);
 }
 
-// --power-cut AT: "5ms", "250us", "800ns" of simulated time into the workload, or "ops:N"
-// (at the completion of its N-th flash operation).
-void parse_power_cut(const std::string& at, ssdvp::RunOptions& opt) {
-  const auto fail = [&] {
-    throw ssdvp::ConfigError("--power-cut " + at + ": give a simulated time into the workload (e.g. 5ms, 250us, 800ns) or ops:N");
+// A cut point: a simulated time, the N-th flash operation, or a random operation (drawn from
+// `seed` once the run without a cut has told how many there are).
+struct CutPoint {
+  uint64_t ns = 0, ops = 0, seed = 0;
+  bool random = false;
+  // The cut as RunOptions, `total` flash operations to draw a random one from.
+  void apply(ssdvp::RunOptions& opt, uint64_t total) const {
+    opt.power_cut_ns = ns;
+    opt.power_cut_ops = random ? 1 + ssdvp::workload::Rng(seed).below(std::max<uint64_t>(total, 1)) : ops;
+  }
+};
+
+// AT: "5ms", "250us", "800ns", "1.5s"; "ops:N" (at the completion of the N-th flash operation);
+// "random:SEED" (a flash operation drawn uniformly).  `what` names the option in errors.
+CutPoint parse_cut_point(const std::string& what, const std::string& at) {
+  const auto fail = [&]() -> CutPoint {
+    throw ssdvp::ConfigError(what + " " + at + ": give a simulated time (e.g. 5ms, 250us, 800ns), ops:N or random:SEED");
   };
+  CutPoint c;
   try {
     size_t used = 0;
-    if (at.rfind("ops:", 0) == 0) {
-      opt.power_cut_ops = std::stoull(at.substr(4), &used);
-      if (used != at.size() - 4 || opt.power_cut_ops == 0) fail();
-      return;
+    for (const char* prefix : {"ops:", "random:"}) {
+      const std::string p = prefix;
+      if (at.rfind(p, 0) != 0) continue;
+      const std::string n = at.substr(p.size());
+      if (n.empty() || n[0] == '-' || n[0] == '+') return fail();
+      const uint64_t v = std::stoull(n, &used);
+      if (used != n.size()) return fail();
+      if (p == "ops:") {
+        if (v == 0) return fail();
+        c.ops = v;
+      } else {
+        c.random = true;
+        c.seed = v;
+      }
+      return c;
     }
     const double v = std::stod(at, &used);
     const std::string unit = at.substr(used);
     const double ns = unit == "ms" ? v * 1e6 : unit == "us" ? v * 1e3 : unit == "ns" ? v : unit == "s" ? v * 1e9 : -1;
-    if (ns < 1) fail();
-    opt.power_cut_ns = uint64_t(ns + 0.5);
+    if (!(ns >= 1 && ns < 1e18)) return fail();
+    c.ns = uint64_t(ns + 0.5);
   } catch (const std::logic_error&) {
-    fail();
+    return fail();
   }
+  return c;
 }
 
 // Runs `body`; an exception becomes its message on stderr and exit status 2 (bad input).
@@ -124,19 +151,44 @@ int in_child(F body) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// After a power-on: the host reads the whole namespace back (each sector checked).
+const std::string read_back_workload = "fio:rw=read,bs=128k,iodepth=16,size=100%";
+
+nlohmann::json read_results(const std::string& dir) {
+  std::ifstream in(dir + "/run.json");
+  if (!in) throw std::runtime_error("no results in " + dir);
+  return nlohmann::json::parse(in);
+}
+
 // A run with a power cut: the workload runs until the cut (its results in OUT/before-cut/,
 // the NAND image and the host's durability record in OUT/power-cut/), then the platform
 // powers on again over that image, the firmware recovers, and the host reads every sector back
-// checking it against the record (results in OUT/run.json).
+// checking it against the record (results in OUT/run.json).  With `again`, power goes a second
+// time during that recovery (OUT/during-recovery/, OUT/recovery-cut/) and the check is made
+// after a third power-on.  A random cut point first runs without the cut to count the
+// operations to draw from (OUT/uncut/: the workload, or the recovery).
 int power_cut_command(const std::string& platform, const std::string& workload, const std::vector<std::string>& sets,
-                      const std::string& out_dir, bool quiet, bool precondition, const ssdvp::RunOptions& cut) {
+                      const std::string& out_dir, bool quiet, bool precondition, const CutPoint& cut,
+                      const std::optional<CutPoint>& again) {
   const ssdvp::Config cfg = ssdvp::Config::load(platform, sets);
-  for (const auto& [key, want] : {std::pair<std::string, std::string>{"ftl.mapping", "opt"}, {"ftl.placement", "none"}})
-    if (cfg.get_string(key) != want)
-      throw ssdvp::ConfigError("--power-cut: recovery of " + key + " = \"" + cfg.get_string(key) +
-                               "\" is not built yet (" + key + " = \"" + want + "\" only; docs/reliability.md)");
+  if (cfg.get_string("ftl.placement") != "none")
+    throw ssdvp::ConfigError("--power-cut: recovery of ftl.placement = \"" + cfg.get_string("ftl.placement") +
+                             "\" is not built yet (ftl.placement = \"none\" only; docs/reliability.md)");
   const std::string dir = out_dir.empty() ? cfg.get_string("sim.output_dir") : out_dir;
-  ssdvp::RunOptions first = cut;
+  const std::string& read_back = read_back_workload;
+  const auto announce = [&](const std::string& what, const ssdvp::RunOptions& o, uint64_t total) {
+    if (!quiet) std::cout << "ssdvp: " << what << " at flash operation " << o.power_cut_ops << " of " << total << "\n";
+  };
+
+  ssdvp::RunOptions first;
+  uint64_t total = 0;
+  if (cut.random) {
+    int rc = in_child([&] { return run_command(platform, workload, sets, dir + "/uncut", true, precondition, "", 0, 0); });
+    if (rc != 0) return rc;
+    total = read_results(dir + "/uncut")["flash_operations"].get<uint64_t>();
+  }
+  cut.apply(first, total);
+  if (cut.random) announce("power cut (random:" + std::to_string(cut.seed) + ")", first, total);
   first.power_cut_dir = dir + "/power-cut";
   std::filesystem::remove_all(first.power_cut_dir);
   int rc = in_child([&] {
@@ -147,11 +199,42 @@ int power_cut_command(const std::string& platform, const std::string& workload, 
     std::cerr << "ssdvp: the workload ended before the power cut (" << dir << "/before-cut/run.json)\n";
     return 3;
   }
-  ssdvp::RunOptions second;
-  second.power_on_dir = first.power_cut_dir;
-  return in_child([&] {
-    return run_command(platform, "fio:rw=read,bs=128k,iodepth=16,size=100%", sets, dir, quiet, false, "", 0, 0, second);
-  });
+  std::string image = first.power_cut_dir;
+  if (again) {
+    ssdvp::RunOptions second;
+    second.power_on_dir = image;
+    uint64_t reads = 0;
+    if (again->random) {
+      rc = in_child([&] { return run_command(platform, read_back, sets, dir + "/uncut-recovery", true, false, "", 0, 0, second); });
+      if (rc != 0) return rc;
+      reads = read_results(dir + "/uncut-recovery")["recovery"]["flash_operations"].get<uint64_t>();
+    }
+    again->apply(second, reads);
+    if (again->random) announce("second power cut (random:" + std::to_string(again->seed) + ")", second, reads);
+    second.cut_from_power_on = true;
+    second.power_cut_dir = dir + "/recovery-cut";
+    std::filesystem::remove_all(second.power_cut_dir);
+    rc = in_child([&] { return run_command(platform, read_back, sets, dir + "/during-recovery", true, false, "", 0, 0, second); });
+    if (rc != 0) return rc;
+    const bool during = std::filesystem::exists(second.power_cut_dir + "/nand.img") &&
+                        read_results(dir + "/during-recovery")["power_cut"].value("during_recovery", false);
+    if (!during) {
+      std::cerr << "ssdvp: the recovery was over before the second power cut (" << dir << "/during-recovery/run.json)\n";
+      return 3;
+    }
+    image = second.power_cut_dir;
+  }
+  ssdvp::RunOptions last;
+  last.power_on_dir = image;
+  rc = in_child([&] { return run_command(platform, read_back, sets, dir, quiet, false, "", 0, 0, last); });
+  // The final run.json tells the whole story: what the cut(s) interrupted, then the recovery.
+  if (std::filesystem::exists(dir + "/run.json")) {
+    nlohmann::json r = read_results(dir);
+    r["power_cut"] = read_results(dir + "/before-cut")["power_cut"];
+    if (again) r["recovery_cut"] = read_results(dir + "/during-recovery")["power_cut"];
+    std::ofstream(dir + "/run.json") << r.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  }
+  return rc;
 }
 
 // Runs one benchmark case in a child process and returns its results.
@@ -199,10 +282,17 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--dump-map", dump_map, "write the firmware's final logical-to-physical map (uint32 per sector)");
   run->add_option("--gdb", gdb_port, "firmware.mode = iss: wait for gdb on 127.0.0.1:PORT before the core starts");
   run->add_option("--gdb-core", gdb_core, "which core --gdb debugs (default 0)");
-  std::string power_cut;
+  std::string power_cut, recovery_cut;
   run->add_option("--power-cut", power_cut,
-                  "cut the power at AT (a simulated time into the workload: 5ms, 250us; or ops:N, the N-th flash "
-                  "operation), power on again, recover and read every sector back (docs/reliability.md)");
+                  "cut the power at AT (a simulated time into the workload: 5ms, 250us; ops:N, the N-th flash "
+                  "operation; random:SEED), power on again, recover and read every sector back (docs/reliability.md)");
+  std::string power_on;
+  run->add_option("--power-on", power_on,
+                  "power on over the NAND image of an earlier cut (its folder: OUT/power-cut), recover and read every "
+                  "sector back against its durability record (the platform and --set as for that run)");
+  run->add_option("--recovery-cut", recovery_cut,
+                  "with --power-cut: cut the power again during the recovery, AT after power-on (a time, ops:N or "
+                  "random:SEED), then power on a third time and check");
 
   auto* bench = app.add_subcommand("bench", "simulation speed: 4 KiB random read and random write at QD32");
   uint64_t bench_requests = 300000;
@@ -348,10 +438,22 @@ int sc_main(int argc, char* argv[]) {
       }
       return 0;
     }
+    if (!recovery_cut.empty() && power_cut.empty())
+      throw ssdvp::ConfigError("--recovery-cut needs --power-cut (the first cut makes the recovery to cut)");
+    if (!power_on.empty()) {
+      if (!power_cut.empty() || !workload.empty())
+        throw ssdvp::ConfigError("--power-on reads the drive back: no --power-cut or --workload with it");
+      if (!std::filesystem::exists(power_on + "/nand.img") || !std::filesystem::exists(power_on + "/durable.bin"))
+        throw ssdvp::ConfigError("--power-on " + power_on + ": no nand.img and durable.bin there (a cut's OUT/power-cut)");
+      ssdvp::RunOptions on;
+      on.power_on_dir = power_on;
+      return run_command(platform, read_back_workload, sets, out_dir, quiet, false, "", 0, 0, on);
+    }
     if (!power_cut.empty()) {
-      ssdvp::RunOptions cut;
-      parse_power_cut(power_cut, cut);
-      return power_cut_command(platform, workload, sets, out_dir, quiet, !no_precondition, cut);
+      std::optional<CutPoint> again;
+      if (!recovery_cut.empty()) again = parse_cut_point("--recovery-cut", recovery_cut);
+      return power_cut_command(platform, workload, sets, out_dir, quiet, !no_precondition,
+                               parse_cut_point("--power-cut", power_cut), again);
     }
     return run_command(platform, workload, sets, out_dir, quiet, !no_precondition, dump_map, gdb_port, gdb_core);
   });

@@ -245,6 +245,8 @@ struct dmap {
   uint32_t *wq;                    /* slots waiting to be programmed */
   uint32_t wq_size, wq_head, wq_count;
   uint32_t next_map_die;           /* round robin of translation page programs */
+  uint32_t tp_reserve;             /* free superblocks a die keeps from translation pages (1
+                                      while recovery rewrites them: GC has not run yet) */
   /* writeopt dirty entries */
   struct dirty_entry *e;
   uint32_t e_cap, e_used, e_free;
@@ -375,42 +377,7 @@ void map_set(struct ftl *f, uint32_t lpa, uint32_t ppa);
 #define MAP_MISS 0xFFFFFFFEu
 uint32_t map_lookup(struct ftl *f, uint32_t lpa, int count_stats);
 int  map_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie);
-/* demand-based mapping (map/demand_map.c) */
-void dmap_init(struct ftl *f);
-uint32_t dmap_lookup(struct ftl *f, uint32_t lpa, int count_stats);
-int  dmap_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie);
-void dmap_load_for_read(struct ftl *f, uint32_t tp, uint16_t host_slot);
-int  dmap_trim(struct ftl *f, uint32_t lpa, uint32_t n, uint32_t cookie);
-int  dmap_has_work(const struct ftl *f);
-void dmap_dump(struct ftl *f);
-int  dmap_step(struct ftl *f);
-void dmap_read_done(struct ftl *f, uint32_t tag);
-void dmap_program_done(struct ftl *f, uint32_t tag);
-void dmap_page_placed(struct ftl *f, uint32_t tp, uint32_t ppa, uint32_t cond);
-int  dmap_reads_protected(const struct ftl *f);   /* the scheduler holds writes back now */
-/* writeopt dirty entries (map/dirty_entries.c) */
-void dent_init(struct ftl *f, uint32_t bytes);
-uint32_t dent_find(const struct ftl *f, uint32_t lpa);
-int  dent_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie);
-int  dent_trim(struct ftl *f, uint32_t lpa, uint32_t n, uint32_t cookie);
-void dent_batch_loaded(struct ftl *f, uint32_t l);
-int  dent_batch_step(struct ftl *f);
-void dent_apply_to_image(struct ftl *f, uint32_t tp, uint32_t *image);
-/* adaptive split (map/cache_adapt.c) */
-void adapt_note_read_miss(struct ftl *f);
-void adapt_note_write_cost(struct ftl *f, uint32_t cost);
-void adapt_access(struct ftl *f);
-void adapt_init(struct ftl *f);
-void dent_set_limit(struct ftl *f, uint32_t high);
-void dmap_shrink_region(struct ftl *f, uint32_t region);
-int  dmap_start_batch(struct ftl *f, uint32_t tp);
-/* shared by the map files */
-uint32_t *dmap_slot_page(struct ftl *f, uint32_t slot);
-void dmap_slot_grant(struct ftl *f, uint32_t region);
-void dmap_queue_write(struct ftl *f, uint32_t slot);
-void dmap_waiter_free(struct dmap *d, uint32_t w);
-uint32_t dmap_waiter_new(struct ftl *f, uint8_t kind, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie);
-void dmap_resume_update(struct ftl *f, uint32_t w);
+#include "map/demand_map.h"   /* demand-based mapping: dmap_*, dent_*, adapt_* */
 static inline uint32_t ppa_sb(const struct ftl *f, uint32_t ppa) { return ppa / f->geo.sb_sectors; }
 static inline uint32_t sb_die(const struct ftl *f, uint32_t sb) { return sb / f->geo.blocks; }
 /* The pool superblock sb belongs to. */

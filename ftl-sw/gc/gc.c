@@ -33,13 +33,15 @@ uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool) {
   const uint32_t capacity = ps->sb_capacity;
   const uint32_t first = ps->die * g->blocks + ps->first_block;
   /* No free superblock left (GC took the reserve for a victim it did not finish: after a power
-   * loss): only a victim whose valid data fits the open GC superblock can be cleaned. */
+   * loss): only a victim whose valid data fits the open GC (or translation) superblock can be
+   * cleaned. */
   const uint32_t room = ps->free_count ? NONE32 : ps->gc_sb == NONE32 ? 0u : (ps->pages - ps->gc_page) * g->unit;
+  const uint32_t map_room = ps->free_count ? NONE32 : ps->map_sb == NONE32 ? 0u : (ps->pages - ps->map_page) * g->unit;
   for (uint32_t sb = first; sb < first + ps->blocks; sb++) {
     if (f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb]) continue;
     uint32_t valid = f->sb_valid[sb];
     if (valid >= capacity && !slc) continue;   /* nothing to gain (SLC data may move on) */
-    if (valid > room) continue;
+    if (valid > (f->sb_map[sb] ? map_room : room)) continue;
     uint64_t score;
     switch (policy) {
       case SSD_GC_FIFO: score = (uint64_t)(f->write_seq - f->sb_closed_seq[sb]) + 1u; break;

@@ -512,8 +512,10 @@ struct ssd_fw_stats {
   uint64_t recovery_reads;      /* plane reads the scan issued */
   uint32_t recovered;           /* 1: this boot recovered a used drive */
   uint32_t recovery_used_blocks;   /* superblocks found holding data ... */
-  uint32_t recovery_open_blocks;   /* ... of them partly written (closed as they were) */
+  uint32_t recovery_open_blocks;   /* ... of them partly written */
   uint32_t recovery_unreadable_pages; /* superpages left unreadable by power loss */
+  uint32_t recovery_tp_found;   /* demand-based maps: translation pages found on flash ... */
+  uint32_t recovery_tp_writes;  /* ... and written afresh from the scan */
   uint32_t ring_stripe_sectors;
   uint32_t ring_user_limit_min; /* ring: the smallest share the limiter left users */
   uint32_t ring_mem, ring_sync, ring_used;   /* ring: core 0's part's pointers (entries) and

@@ -18,8 +18,8 @@
  * their own superblocks (STREAM_MAP), a superpage at a time (pages of several evictions
  * share one program), with MAP_BIT | page in the OOB; GC cleans translation blocks like data
  * blocks and moves the GTD (dmap_page_placed).
- * Leaves out: power-loss recovery of the GTD and of dirty pages (the OOB has what a scan needs);
- * the reverse map stays in DRAM as GC's valid-page table (a real DFTL keeps a bitmap and reads
+ * After a power cut the GTD and the pages are rebuilt from a scan (recovery/map_rebuild.c).
+ * Leaves out: the reverse map stays in DRAM as GC's valid-page table (a real DFTL keeps a bitmap and reads
  * the LPA from the OOB). */
 #include "core/ftl.h"
 #include "hal/hal.h"
@@ -406,16 +406,23 @@ void dmap_page_placed(struct ftl *f, uint32_t tp, uint32_t ppa, uint32_t cond) {
   f->sb_valid[ppa_sb(f, ppa)]++;
 }
 
-static int writer_step(struct ftl *f) {
+int dmap_writer_step(struct ftl *f) {
   struct dmap *d = &f->dm;
   const struct ftl_geo *g = &f->geo;
   int n = 0;
   while (d->wq_count && flash_can_submit(f)) {
     uint32_t ppa = NONE32, die = 0;
-    for (uint32_t k = 0; k < g->dies && ppa == NONE32; k++) {
-      die = (d->next_map_die + k) % g->dies;
-      ppa = blocks_next_superpage(f, die, STREAM_MAP);
-    }
+    /* A die's last free superblock is left to its GC while GC runs there (its copies need it)
+     * if another die can take the page; recovery's rewrite leaves it in any case. */
+    for (uint32_t spare = 1; spare < 3u && ppa == NONE32; spare++)
+      for (uint32_t k = 0; k < g->dies && ppa == NONE32; k++) {
+        die = (d->next_map_die + k) % g->dies;
+        const struct pool_state *ps = &f->pool[die];
+        if (ps->map_sb == NONE32 &&
+            (ps->free_count <= d->tp_reserve || (spare == 1u && ps->free_count <= 1u && ps->victim != NONE32)))
+          continue;
+        ppa = blocks_next_superpage(f, die, STREAM_MAP);
+      }
     if (ppa == NONE32) break;          /* no die has space: GC frees some */
     d->next_map_die = (die + 1u) % g->dies;
     uint32_t tag = fop_alloc(f, FOP_MAP_PROG);
@@ -445,6 +452,30 @@ static int writer_step(struct ftl *f) {
     n++;
   }
   return n;
+}
+
+/* Recovery (recovery/map_rebuild.c): translation page tp is written afresh with `n` entries
+ * (the rest unmapped) through a clean slot; 0 if no slot is free now (a program in flight
+ * frees one).  The GTD moves when the program completes, as for any write-back. */
+int dmap_write_page(struct ftl *f, uint32_t tp, const uint32_t *entries, uint32_t n) {
+  struct dmap *d = &f->dm;
+  struct cache_region *r = &d->reg[REG_CLEAN];
+  if (d->nfree == 0 || r->count >= r->cap) return 0;
+  const uint32_t s = d->free_slots[--d->nfree];
+  struct tp_slot *t = &d->slot[s];
+  r->count++;
+  r->writing++;
+  t->region = REG_CLEAN;
+  t->tp = tp;
+  t->pinned = 0;
+  t->prev = t->next = NONE32;
+  t->state = TPS_WRITING;
+  uint32_t *page = dmap_slot_page(f, s);
+  for (uint32_t i = 0; i < TP_ENTRIES; i++) page[i] = i < n ? entries[i] : NONE32;
+  d->tp_where[tp] = s;
+  d->tp_writing[tp] = 1;
+  dmap_queue_write(f, s);
+  return 1;
 }
 
 void dmap_program_done(struct ftl *f, uint32_t tag) {
@@ -635,7 +666,7 @@ int dmap_step(struct ftl *f) {
   if (entry_mode(f)) n += dent_batch_step(f);
   /* part-sched: a full buffer does not flush while reads wait (write_stop): translation
    * writes (the flush's map work) wait with it. */
-  if (!(f->cfg.sched == SSD_SCHED_WRITE_STOP && dmap_reads_protected(f))) n += writer_step(f);
+  if (!(f->cfg.sched == SSD_SCHED_WRITE_STOP && dmap_reads_protected(f))) n += dmap_writer_step(f);
   return n;
 }
 

@@ -1,5 +1,6 @@
 /* Power-on format or recovery: see recovery.h. */
 #include "recovery/recovery.h"
+#include "recovery/map_rebuild.h"
 #include "core/ftl.h"
 #include "hal/hal.h"
 
@@ -13,11 +14,14 @@ struct rec_die {
   uint8_t  erased;          /* plane 0 read back erased: the superblock ends here */
   uint8_t  unreadable;      /* a plane read back uncorrectable */
   uint8_t  copies;          /* the superblock holds GC copies (versions with a copy count) */
+  uint8_t  map;             /* ... translation pages */
 };
 
 struct rec_state {
   struct rec_die *die;
-  uint32_t *seq;            /* [logical] version of the mapping found so far */
+  uint32_t *l2p;            /* [logical] the mapping found so far (opt: the map itself) */
+  uint32_t *seq;            /* [logical] its version */
+  uint32_t *tp_seq;         /* [translation pages] version of the GTD's copy */
   uint32_t busy;            /* dies with a superpage in flight */
   uint32_t max_seq;
 };
@@ -66,6 +70,27 @@ static void submit_superpage(struct ftl *f, uint32_t d) {
   rec.busy++;
 }
 
+/* A host sector's version at ppa: the newest wins (the older location becomes invalid). */
+static void host_sector_found(struct ftl *f, uint32_t lpa, uint32_t seq, uint32_t ppa) {
+  const uint32_t old = rec.l2p[lpa];
+  if (old != NONE32 && seq < rec.seq[lpa]) return;
+  if (old != NONE32) map_invalidate(f, old);
+  rec.l2p[lpa] = ppa;
+  rec.seq[lpa] = seq;
+  f->p2l[ppa] = lpa;
+  f->sb_valid[ppa_sb(f, ppa)]++;
+}
+
+/* A copy of translation page tp at ppa: the newest becomes the GTD's (only the GTD's copy is
+ * valid: GC keeps it, the rebuild replaces it). */
+static void translation_page_found(struct ftl *f, uint32_t tp, uint32_t seq, uint32_t ppa) {
+  if (!f->demand || tp >= f->dm.n_tp) return;   /* not this map's: left invalid */
+  if (f->dm.gtd[tp] != NONE32 && seq < rec.tp_seq[tp]) return;
+  if (f->dm.gtd[tp] == NONE32) f->stats->recovery_tp_found++;
+  dmap_page_placed(f, tp, ppa, NONE32);
+  rec.tp_seq[tp] = seq;
+}
+
 /* The superpage just read: take its sectors' mappings, then move on. */
 static void superpage_done(struct ftl *f, uint32_t d) {
   struct rec_die *r = &rec.die[d];
@@ -80,10 +105,14 @@ static void superpage_done(struct ftl *f, uint32_t d) {
         const struct ssd_oob *o = &f->gc_oob[d * 2u * g->unit + k];
         if (o->seq != NONE32 && o->seq > rec.max_seq) rec.max_seq = o->seq;
         if (o->lpa != NONE32 && (o->seq & (VERSION_STEP - 1u))) r->copies = 1;
-        if (o->lpa >= g->logical_sectors) continue;   /* padding, translation pages */
-        if (f->l2p[o->lpa] != NONE32 && o->seq < rec.seq[o->lpa]) continue;
-        map_set(f, o->lpa, base + k);
-        rec.seq[o->lpa] = o->seq;
+        if (o->lpa != NONE32 && (o->lpa & MAP_BIT)) {
+          r->map = 1;
+          translation_page_found(f, o->lpa & ~MAP_BIT, o->seq, base + k);
+        } else if (o->lpa < g->logical_sectors) {
+          host_sector_found(f, o->lpa, o->seq, base + k);
+        } else {
+          continue;   /* padding */
+        }
         if (o->seq > f->sb_closed_seq[sb]) f->sb_closed_seq[sb] = o->seq;
       }
     } else {
@@ -99,7 +128,13 @@ static void superpage_done(struct ftl *f, uint32_t d) {
      * host superblock (the other one if that is taken), from the next superpage on (closing
      * it would waste what a full drive may not have to spare); any further one is closed. */
     f->stats->recovery_open_blocks++;
-    if (ps->gc_sb == NONE32 && (r->copies || ps->host_sb != NONE32)) {
+    if (r->map) {
+      if (ps->map_sb == NONE32) {
+        ps->map_sb = sb;
+        ps->map_page = r->page;
+        f->sb_state[sb] = SB_OPEN;
+      }
+    } else if (ps->gc_sb == NONE32 && (r->copies || ps->host_sb != NONE32)) {
       ps->gc_sb = sb;
       ps->gc_page = r->page;
       f->sb_state[sb] = SB_OPEN;
@@ -110,8 +145,10 @@ static void superpage_done(struct ftl *f, uint32_t d) {
     }
   }
   if (r->page > 0 && f->sb_state[sb] == SB_FREE) f->sb_state[sb] = SB_FULL;   /* out of the free list below */
+  f->sb_map[sb] = r->map;
   r->page = 0;
   r->copies = 0;
+  r->map = 0;
   if (++r->k == ps->blocks) {
     r->k = 0;
     r->pool = next_pool(f, d, r->pool);
@@ -154,11 +191,23 @@ static void rebuild_free_lists(struct ftl *f) {
 
 static void recover(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
-  if (f->demand || f->cfg.placement != SSD_PLACE_NONE)
-    hal_fatal("fw: power-loss recovery supports ftl.mapping = opt without placement so far\n",
-                 SSD_HALT_BAD_CONFIG | SSD_BADCFG_RECOVERY);
+  if (f->cfg.placement != SSD_PLACE_NONE)
+    hal_fatal("fw: power-loss recovery supports ftl.placement = none so far\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_RECOVERY);
+  /* What the scan needs is freed when it is done (nothing is allocated after recovery). */
+  const uint32_t heap_mark = f->heap.used;
+  const uint32_t need = g->dies * (uint32_t)sizeof(struct rec_die) + g->logical_sectors * 4u +
+                        (f->demand ? g->logical_sectors * 4u + f->dm.n_tp * 4u : 0u) + 256u;
+  if (f->heap.size - f->heap.used < need)
+    hal_fatal("fw: not enough free DRAM for the recovery scan (4 bytes per logical sector, 8 with a "
+              "demand-based map)\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_RECOVERY);
   rec.die = fw_alloc(f, g->dies * (uint32_t)sizeof(struct rec_die), 16);
   rec.seq = fw_alloc(f, g->logical_sectors * 4u, 64);
+  rec.l2p = f->l2p;
+  if (f->demand) {
+    rec.l2p = fw_alloc(f, g->logical_sectors * 4u, 64);
+    for (uint32_t i = 0; i < g->logical_sectors; i++) rec.l2p[i] = NONE32;
+    rec.tp_seq = fw_alloc(f, f->dm.n_tp * 4u, 64);
+  }
   rec.busy = 0;
   rec.max_seq = 0;
   for (uint32_t d = 0; d < g->dies; d++) {
@@ -167,6 +216,7 @@ static void recover(struct ftl *f) {
     rec.die[d].page = 0;
     rec.die[d].reads_left = 0;
     rec.die[d].copies = 0;
+    rec.die[d].map = 0;
   }
   f->cur = f->core[0];
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, SSD_IRQ_FCTL);
@@ -184,6 +234,8 @@ static void recover(struct ftl *f) {
   rebuild_free_lists(f);
   f->version_seq = rec.max_seq & ~(VERSION_STEP - 1u);
   f->write_seq = rec.max_seq;
+  if (f->demand) map_rebuild_translation_pages(f, rec.l2p);
+  f->heap.used = heap_mark;
   f->stats->recovered = 1;
 }
 

@@ -44,9 +44,9 @@ def check(experiment, script, directory, parts):
     return 1 if errors else 0
 
 
-def main(name, doc):
+def main(name, doc, script=None):
     experiment = load_all()[name]
-    script = f"{name.replace('-', '_')}_experiment.py"
+    script = script or f"{name.replace('-', '_')}_experiment.py"
     ap = argparse.ArgumentParser(prog=script, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=str(ROOT / "build"), help="build folder (its platforms/ssdvp runs)")
     ap.add_argument("--binary", default=None, help="ssdvp binary (default BUILD/platforms/ssdvp)")

@@ -1,6 +1,6 @@
 """What identifies a run's result: the ssdvp build (a content hash of the binary, plus the
 RV32 firmware image when the firmware runs on the ISS), the workload (its spec, with a content
-hash of every trace file it names) and the resolved configuration; run_hash() combines them
+hash of every trace file it names), the resolved configuration and any further run options; run_hash() combines them
 into the store's key. Leaves out the host machine: simulated figures do not depend on it."""
 import hashlib
 import json
@@ -54,7 +54,9 @@ def workload_identity(workload):
     return ";".join(phases)
 
 
-def run_hash(config, workload, build):
+def run_hash(config, workload, build, args=()):
     body = {"config": {k: v for k, v in config.items() if k not in PRESENTATION_KEYS},
             "workload": workload_identity(workload), "build": build}
+    if args:   # options beyond the configuration (a power cut); absent keeps older stores' keys
+        body["args"] = list(args)
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:20]

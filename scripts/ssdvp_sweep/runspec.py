@@ -23,6 +23,7 @@ class RunSpec:
     swept: tuple = ()                  # keys the sweep varies (shown, and columns of the store)
     repeat: int = 0
     tag: str = ""                      # a name the caller gives the run (experiments: "paper/dftl")
+    args: tuple = ()                   # more `ssdvp run` options (e.g. ("--power-cut", "random:3"))
 
 
 @dataclass
@@ -51,6 +52,7 @@ class PlannedRun:
             cmd += ["--workload", self.workload]
         for s in self.sets + ["sim.progress=false"]:
             cmd += ["--set", s]
+        cmd += list(self.spec.args)
         return {"hash": self.hash, "command": cmd, "timeout_s": timeout_s, "binary_sha256": file_digest(binary)}
 
 
@@ -115,5 +117,5 @@ def plan(spec, schema, binary):
         sets.append(f"{key}={format_value(config[key])}")
     workload = absolute_workload(spec.workload or config["workload.spec"], "--workload")
     build = build_id(binary, config)
-    return PlannedRun(spec, config, workload if spec.workload else "", path, run_hash(config, workload, build),
-                      build, sets)
+    return PlannedRun(spec, config, workload if spec.workload else "", path,
+                      run_hash(config, workload, build, spec.args), build, sets)

@@ -70,6 +70,8 @@ def run_one(task):
             result["status"] = EXIT_STATUS.get(proc.returncode, "error")
         if os.path.isdir(out):
             for name in sorted(os.listdir(out)):
+                if not os.path.isfile(os.path.join(out, name)):
+                    continue   # a power cut's folders (images): the top-level run.json tells the story
                 with open(os.path.join(out, name), errors="replace") as f:
                     result["files"][name] = f.read()
         if "run.json" in result["files"]:
