@@ -97,13 +97,15 @@ TEST(MultiCore, FourCoresNativeRingBufferDemandMapping) {
 // writing and reading 64 sectors (one translation page of the demand-based map, with a
 // mapping cache of a few pages), on 4 ISS cores whose quanta of 50 instructions interleave
 // the cores finely.
-// DISABLED: it exposes a latent race, found on 2026-11-24 (issue 15 note): with four ISS cores
+#ifdef SSDVP_KNOWN_DEFECTS
+// A known open defect (cmake -DSSDVP_KNOWN_DEFECTS=ON builds it): a latent race, found on
+// 2026-11-24 (issue 15 note): with four ISS cores
 // writing, reading and trimming one translation page's 64 sectors, a read can return zeros
 // for a sector whose newer write was acknowledged before it.  It depends on the cores'
 // interleaving: the firmware of f56fcc1 fails at firmware.quantum_instructions = 40, 55 and
 // 60 and passes at 45, 50 and 70; a change of the firmware's instruction counts moved 50 to
-// failing.  Re-enable (with several quanta) once the race is found and fixed.
-TEST(MultiCore, DISABLED_FourIssCoresHammerOneTranslationPage) {
+// failing.  Build it always again (with several quanta) once the race is found and fixed.
+TEST(MultiCore, FourIssCoresHammerOneTranslationPage) {
   const std::string trace = mixed_trace("mc-hammer.trace", 8, 300, 64);
   auto run = test::run_platform(sets_with({"firmware.cores=4", "firmware.mode=iss", "firmware.quantum_instructions=50",
                                            "ftl.mapping=dftl", "ftl.cmt_ratio=0.05"}),
@@ -115,6 +117,7 @@ TEST(MultiCore, DISABLED_FourIssCoresHammerOneTranslationPage) {
   for (const auto& c : r["firmware"]["cores"]) waits += c["lock_waits"].get<uint64_t>();
   EXPECT_GT(waits, 100u) << "the cores never met at the lock";
 }
+#endif
 
 // Bad configurations name the key.
 TEST(MultiCore, MoreCoresThanQueuesIsAConfigError) {
