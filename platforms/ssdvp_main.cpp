@@ -244,8 +244,7 @@ nlohmann::json bench_case(const std::string& platform, const std::string& worklo
   if (!platform.empty()) cmd += " --platform " + quote(platform);
   for (const auto& s : sets) cmd += " --set " + quote(s);
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("benchmark case failed: " + cmd);
-  std::ifstream in(dir + "/run.json");
-  return nlohmann::json::parse(in);
+  return read_results(dir);
 }
 
 // The fastest of `repeat` runs of a case (the machine's noise only ever slows a run down).

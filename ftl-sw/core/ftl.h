@@ -368,6 +368,7 @@ int  ftl_poll(struct ftl *f);                       /* one pass; returns work do
 void map_init(struct ftl *f);
 void map_invalidate(struct ftl *f, uint32_t ppa);
 void map_set(struct ftl *f, uint32_t lpa, uint32_t ppa);
+void map_set_in(struct ftl *f, uint32_t *l2p, uint32_t lpa, uint32_t ppa);
 /* The mapping seen by everyone, whichever scheme:
  * map_lookup: the physical sector of lpa, NONE32 if unmapped, MAP_MISS if its translation
  *   page is not in DRAM (demand-based: map_load_for_read starts or joins its load);

@@ -22,15 +22,19 @@ void map_invalidate(struct ftl *f, uint32_t ppa) {
   f->sb_valid[ppa_sb(f, ppa)]--;
 }
 
-/* opt: points lpa at ppa, invalidating its previous location. */
-void map_set(struct ftl *f, uint32_t lpa, uint32_t ppa) {
-  uint32_t old = f->l2p[lpa];
+/* Points lpa at ppa in `l2p` (the page map, or recovery's scanned one), invalidating its
+ * previous location. */
+void map_set_in(struct ftl *f, uint32_t *l2p, uint32_t lpa, uint32_t ppa) {
+  uint32_t old = l2p[lpa];
   if (old != NONE32) map_invalidate(f, old);
-  f->l2p[lpa] = ppa;
+  l2p[lpa] = ppa;
   if (ppa == NONE32) return;
   f->p2l[ppa] = lpa;
   f->sb_valid[ppa_sb(f, ppa)]++;
 }
+
+/* opt: points lpa at ppa, invalidating its previous location. */
+void map_set(struct ftl *f, uint32_t lpa, uint32_t ppa) { map_set_in(f, f->l2p, lpa, ppa); }
 
 uint32_t map_lookup(struct ftl *f, uint32_t lpa, int count_stats) {
   if (f->demand) return dmap_lookup(f, lpa, count_stats);

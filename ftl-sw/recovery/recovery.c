@@ -72,13 +72,9 @@ static void submit_superpage(struct ftl *f, uint32_t d) {
 
 /* A host sector's version at ppa: the newest wins (the older location becomes invalid). */
 static void host_sector_found(struct ftl *f, uint32_t lpa, uint32_t seq, uint32_t ppa) {
-  const uint32_t old = rec.l2p[lpa];
-  if (old != NONE32 && seq < rec.seq[lpa]) return;
-  if (old != NONE32) map_invalidate(f, old);
-  rec.l2p[lpa] = ppa;
+  if (rec.l2p[lpa] != NONE32 && seq < rec.seq[lpa]) return;
+  map_set_in(f, rec.l2p, lpa, ppa);
   rec.seq[lpa] = seq;
-  f->p2l[ppa] = lpa;
-  f->sb_valid[ppa_sb(f, ppa)]++;
 }
 
 /* A copy of translation page tp at ppa: the newest becomes the GTD's (only the GTD's copy is
