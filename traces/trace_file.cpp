@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "traces/text_fields.h"
 #include "traces/workload.h"
@@ -22,18 +23,22 @@ TraceFile::TraceFile(std::string path) : path_(std::move(path)) {
   if (std::filesystem::is_directory(path_, error)) {
     throw WorkloadError(path_ + ": is a directory, not a trace file");
   }
-  stream_.open(path_, std::ios::in | std::ios::binary);
-  if (!stream_) {
+  auto file = std::make_unique<std::ifstream>(path_, std::ios::in | std::ios::binary);
+  if (!*file) {
     throw WorkloadError(path_ + ": cannot open trace file (" + std::strerror(errno) + ")");
   }
+  stream_ = std::move(file);
 }
 
+TraceFile::TraceFile(std::string name, std::unique_ptr<std::istream> stream)
+    : path_(std::move(name)), stream_(std::move(stream)) {}
+
 bool TraceFile::next_content_line() {
-  while (std::getline(stream_, line_)) {
+  while (std::getline(*stream_, line_)) {
     ++line_number_;
     if (!is_blank_or_comment(line_)) return true;
   }
-  if (stream_.bad())
+  if (stream_->bad())
     throw WorkloadError(path_ + ": read error after line " + std::to_string(line_number_));
   return false;
 }

@@ -3,11 +3,14 @@
 //
 // Models: streaming line access with bounded memory (one line at a time), however large the
 // file; error messages "PATH:LINE: what is wrong (line text)" and "PATH: what is wrong".
+// The lines come from the file at PATH or from any stream given with a name for the messages
+// (the fuzzing harnesses feed trace bytes from memory).
 // Leaves out: parsing (TraceLineParser), seeking.
 #pragma once
 
 #include <cstdint>
-#include <fstream>
+#include <istream>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -17,6 +20,8 @@ class TraceFile {
  public:
   // Throws WorkloadError naming `path` when it cannot be opened or is a directory.
   explicit TraceFile(std::string path);
+  // Lines of `stream`; `name` stands for the path in messages.
+  TraceFile(std::string name, std::unique_ptr<std::istream> stream);
 
   // Advances to the next content line; false at end of file.  Throws on a read error.
   bool next_content_line();
@@ -29,7 +34,7 @@ class TraceFile {
 
  private:
   std::string path_;
-  std::ifstream stream_;
+  std::unique_ptr<std::istream> stream_;
   std::string line_;
   uint64_t line_number_ = 0;
 };
