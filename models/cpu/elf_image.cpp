@@ -46,6 +46,11 @@ ElfImage ElfImage::load(const std::string& path, const std::vector<MemoryRegion>
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ElfImageError(path + ": cannot open the firmware image");
   const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  return parse(bytes, path, regions);
+}
+
+ElfImage ElfImage::parse(const std::vector<uint8_t>& bytes, const std::string& path,
+                         const std::vector<MemoryRegion>& regions) {
   const Reader r{bytes, path};
   r.need(0, 52);
   if (std::memcmp(bytes.data(), "\x7f" "ELF", 4) != 0) r.fail("not an ELF file");
