@@ -46,7 +46,9 @@ for h in "${harnesses[@]}"; do
   touch "$marker"
   echo "fuzz.sh: $h for ${seconds} s (log $log)"
   # -timeout: one input running longer is a hang; -rss_limit_mb: memory blow-up is a finding.
-  "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  dict=()
+  [ -f "$root/testbenches/fuzz/$h.dict" ] && dict=(-dict="$root/testbenches/fuzz/$h.dict")
+  "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
     -artifact_prefix="$dir/crashes/" "$dir/corpus" "$root/testbenches/fuzz/corpus/$h" >"$log" 2>&1
   status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -62,7 +62,7 @@ void run(const std::string& spec, uint64_t capacity) {
   } catch (const WorkloadError& e) {
     // Generator specs are named in the message; a trace names its file (and line).
     const std::string what = e.what();
-    check(what.find("workload '") != std::string::npos || (spec.find("trace:") != std::string::npos && !what.empty()),
+    check(what.rfind("workload ", 0) == 0 || (spec.find("trace:") != std::string::npos && !what.empty()),
           "an error that names no workload: " + what);
   }
 }
