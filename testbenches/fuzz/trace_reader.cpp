@@ -8,6 +8,8 @@
 // but a flush, views into the line).
 // Leaves out: traces larger than libFuzzer's -max_len, read errors of the file system.
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -45,13 +47,19 @@ void read_all(const std::string& bytes, const TraceFormat& format, char action, 
   }
 }
 
-// A scratch file of this process for the replay, which reads by path.
-const std::string& scratch_path() {
-  static const std::string path = [] {
+// A scratch file of this process for the replay, which reads by path; removed at exit.
+struct ScratchFile {
+  std::string path;
+  ScratchFile() {
     const char* dir = std::getenv("TMPDIR");
-    return std::string(dir && *dir ? dir : "/tmp") + "/ssdvp-fuzz-trace-" + std::to_string(getpid()) + ".trace";
-  }();
-  return path;
+    path = std::string(dir && *dir ? dir : "/tmp") + "/ssdvp-fuzz-trace-" + std::to_string(getpid()) + ".trace";
+  }
+  ~ScratchFile() { std::remove(path.c_str()); }
+};
+
+const std::string& scratch_path() {
+  static const ScratchFile file;
+  return file.path;
 }
 
 void replay(const std::string& bytes, uint8_t selector) {

@@ -25,17 +25,20 @@ using ssdvp::fuzz::check;
 
 namespace {
 
-// An empty folder of this process as the working folder: a spec naming a file finds none.
-void enter_empty_folder() {
-  static bool done = false;
-  if (done) return;
-  done = true;
-  const char* dir = std::getenv("TMPDIR");
-  const std::string path =
-      std::string(dir && *dir ? dir : "/tmp") + "/ssdvp-fuzz-spec-" + std::to_string(getpid());
-  mkdir(path.c_str(), 0700);
-  check(chdir(path.c_str()) == 0, "cannot enter " + path);
-}
+// An empty folder of this process as the working folder, so that a spec naming a file finds
+// none; removed at exit.
+struct EmptyFolder {
+  std::string path;
+  EmptyFolder() {
+    const char* dir = std::getenv("TMPDIR");
+    path = std::string(dir && *dir ? dir : "/tmp") + "/ssdvp-fuzz-spec-" + std::to_string(getpid());
+    mkdir(path.c_str(), 0700);
+    check(chdir(path.c_str()) == 0, "cannot enter " + path);
+  }
+  ~EmptyFolder() { rmdir(path.c_str()); }
+};
+
+void enter_empty_folder() { static const EmptyFolder folder; }
 
 void run(const std::string& spec, uint64_t capacity) {
   WorkloadContext ctx;
