@@ -5,7 +5,8 @@
 // an ISS core maps (its 1 MiB code region at 0 and core 0's SRAM, as IssCore::loadable_regions
 // gives them), overlapping segments, the entry point, the optional symbol table.  A bad image
 // must end in ElfImageError naming the file; an accepted one must keep its promises
-// (segments inside a region, file bytes no more than memory bytes, the entry inside one).
+// (segments inside a region, file bytes no more than memory bytes, the entry inside one, no
+// more symbols than the file has room for).
 // Leaves out: reading the file (ElfImage::load's two lines), the ISS that runs the image.
 #include <cstdint>
 #include <string>
@@ -36,6 +37,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       entry_inside |= image.entry >= s.vaddr && image.entry < uint64_t(s.vaddr) + s.memsz;
     }
     check(entry_inside, "an entry point outside the segments");
+    // One symbol table of 16-byte entries: a file cannot hold more symbols than this.
+    check(image.symbols.size() <= bytes.size() / 16, "more symbols than the file has entries for");
   } catch (const ssdvp::ElfImageError& e) {
     check(std::string(e.what()).rfind("fuzz.elf: ", 0) == 0, std::string("an error without the file: ") + e.what());
   }
