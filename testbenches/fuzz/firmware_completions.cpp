@@ -5,23 +5,28 @@
 // slots beyond the interface's.
 //
 // The real firmware boots (fw_main, with a configuration and geometry in DRAM as the platform
-// writes them: one core, 2 channels x 1 way x 2 planes x 16 blocks of 8 MLC pages, the page
-// map) on the HAL of firmware_fuzz_hal.cpp, and the harness plays the hardware: it keeps a
-// host's command slots, takes the flash descriptors and DMA descriptors the firmware posts,
-// and answers them in an order and with statuses the input picks.  Each input is 8-byte
-// actions: byte 0 picks one (0 a host command, 1 a flash completion, 2 the next DMA, 3 answer
-// everything pending with success, 4 a DMA done entry with an arbitrary cookie); the other
-// bytes its fields.  After each action the firmware polls (ftl_poll) until it has nothing to
+// writes them: one core, 2 channels x 1 way x 2 planes x 16 blocks of 8 MLC pages, or 32 of 64
+// with demand-based mapping) on the HAL
+// of firmware_fuzz_hal.cpp, and the harness plays the hardware: it keeps a host's command
+// slots, takes the flash descriptors and DMA descriptors the firmware posts, and answers them
+// in an order and with statuses the input picks.  An input is one byte choosing the
+// configuration (write_configuration: page map or demand-based mapping, read cache, ring
+// write buffer, write cache off, GC policy), then 8-byte actions: byte 0 picks one (0 a host
+// command, 1 a flash completion, 2 the next DMA, 3 answer everything pending with success,
+// 4 a DMA done entry with an arbitrary cookie); the other bytes its fields.  After each action the firmware polls (ftl_poll) until it has nothing to
 // do.  Whatever it is given, the firmware must either go on or stop with its own refusal (a
 // halt: hal_fatal / hal_halt); what it posts must be sane: flash addresses inside the
 // geometry, DMA descriptors the host interface accepts (hif_dma_problem: no second completion,
 // sectors inside the command).  DRAM addresses are checked by the HAL, the rest by ASan/UBSan.
-// Leaves out: several cores, demand-based mapping, placement, read-ahead, recovery after a
-// power cut (a fresh drive is formatted), preconditioning commands, timing; the platform tests
-// run those with well-behaved hardware.
+// Leaves out: several cores, SLC/MLC placement, the decision-tree and sequential read-ahead,
+// recovery after a power cut (a fresh drive is formatted), preconditioning commands, timing
+// (the ring buffer's drain timeout never fires); the platform tests run those with
+// well-behaved hardware.
 #include <algorithm>
 #include <csetjmp>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <string>
@@ -39,7 +44,10 @@ constexpr size_t kDramBytes = 64u << 20;
 constexpr uint32_t kConfigAddr = SSD_DRAM_BASE + 0x1000, kGeometryAddr = SSD_DRAM_BASE + 0x2000;
 constexpr uint32_t kHeapAddr = SSD_DRAM_BASE + (1u << 20);
 
-void write_configuration() {
+// The configuration the platform would write, varied by `variant` (the input's first byte):
+// bits 0-1 the mapping (page map, DFTL, part-sched, adaptive), bit 2 an LRU read cache,
+// bit 3 the ring write buffer, bit 4 the write cache off, bit 5 cost-benefit GC.
+void write_configuration(uint8_t variant) {
   auto* fc = static_cast<ssd_fw_config*>(hal_dram_ptr(kConfigAddr));
   *fc = ssd_fw_config{};
   fc->magic = SSD_FW_CONFIG_MAGIC;
@@ -52,17 +60,34 @@ void write_configuration() {
   fc->die_prog_limit = 2;
   fc->dram_heap_addr = kHeapAddr;
   fc->dram_heap_bytes = uint32_t(kDramBytes - (kHeapAddr - SSD_DRAM_BASE));
-  fc->mapping = SSD_MAP_OPT;
-  fc->sched = SSD_SCHED_BYPASS;
-  fc->gc_policy = SSD_GC_GREEDY;
+  static const uint32_t kMappings[] = {SSD_MAP_OPT, SSD_MAP_DFTL, SSD_MAP_PART_SCHED, SSD_MAP_ADAPTIVE};
+  static const uint32_t kScheds[] = {SSD_SCHED_BYPASS, SSD_SCHED_BYPASS, SSD_SCHED_WRITE_STOP, SSD_SCHED_ADAPTIVE};
+  fc->mapping = kMappings[variant & 3];
+  fc->sched = kScheds[variant & 3];
+  fc->cmt_permille = 1000;   // the whole map: a tiny drive's map is a few translation pages
+  fc->cmt_clean_permille = 500;
+  fc->adapt_window = 64;
   fc->map_write_cost = 20000;
+  if (variant & 4) {
+    fc->readahead = SSD_RA_LRU;
+    fc->rc_sectors = 64;
+    fc->item_sectors = 1;
+  }
+  if (variant & 8) {
+    fc->wbuf_kind = SSD_WBUF_RING;
+    fc->ring_timeout_us = 100;
+  }
+  fc->write_through = (variant & 16) ? 1 : 0;
+  fc->gc_policy = (variant & 32) ? SSD_GC_COST_BENEFIT : SSD_GC_GREEDY;
   auto* geo = static_cast<ssd_geometry*>(hal_dram_ptr(kGeometryAddr));
   *geo = ssd_geometry{};
   geo->channels = 2;
   geo->ways = 1;
   geo->planes = 2;
-  geo->blocks_per_plane = 16;
-  geo->pages_per_block = 8;
+  // Demand-based mapping needs two translation pages (1024 entries each) per cache region.
+  const bool demand = (variant & 3) != 0;
+  geo->blocks_per_plane = demand ? 32 : 16;
+  geo->pages_per_block = demand ? 64 : 8;
   geo->sectors_per_page = 1;
   geo->slc_pages_per_block = 4;
   geo->slc_blocks_per_plane = 16;
@@ -139,19 +164,25 @@ struct Hardware {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
   fuzz_hal_reset(kDramBytes);
-  write_configuration();
+  write_configuration(data[0]);
   Hardware hw;
   hw.f = static_cast<ftl*>(hal_dram_ptr((kHeapAddr + 63u) & ~63u));
   static bool booted;
   booted = false;
   const int jumped = setjmp(*fuzz_hal_jump_target());
-  if (jumped == kFuzzHalted) return 0;     // the firmware refused what it was given
+  if (jumped == kFuzzHalted) {            // the firmware refused what it was given
+    if (std::getenv("SSDVP_FUZZ_VERBOSE"))
+      std::fprintf(stderr, "firmware halted with code 0x%x (%s)\n", unsigned(fuzz_hal_halt_code()),
+                   booted ? "running" : "at boot");
+    return 0;
+  }
   if (jumped == 0) fw_main();              // boots, then sleeps in its event loop: kFuzzIdle
   check(!booted, "the firmware slept inside ftl_poll");
   booted = true;
   check(fuzz_hal_register(SSD_HIF_BASE + HIF_ENABLE) == 1, "the firmware did not enable the host interface");
-  for (size_t at = 0; at + 8 <= size; at += 8) {
+  for (size_t at = 1; at + 8 <= size; at += 8) {
     const uint8_t* e = data + at;
     uint32_t word;
     std::memcpy(&word, e + 3, 4);
