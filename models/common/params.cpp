@@ -127,7 +127,7 @@ PlatformParams PlatformParams::from(const Config& c) {
       unsigned io = 0, cpu = 0;
       char colon = 0, extra = 0;
       std::stringstream one(item);
-      if (!(one >> io >> colon >> cpu) || colon != ':' || (one >> extra) || io + cpu != 100)
+      if (!(one >> io >> colon >> cpu) || colon != ':' || (one >> extra) || io > 100 || cpu > 100 || io + cpu != 100)
         throw ConfigError(c.origin("host.cpu.types") + ": host.cpu.types = \"" + list + "\": '" + item +
                           "' is not an I/O:CPU split in percent adding up to 100 (e.g. 70:30)");
       h.cpu_types.emplace_back(io, cpu);

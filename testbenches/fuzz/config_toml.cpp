@@ -3,7 +3,8 @@
 //
 // Input: the TOML text, optionally followed by a line "--set" and one KEY=VALUE override per
 // line.  A bad file or override must end in ConfigError naming the key (or the file:line of a
-// TOML syntax error); nothing else may escape.
+// TOML syntax error); nothing else may escape; what is accepted must keep the promises the
+// harness checks (host.cpu.types percentages, host.thread_cpus in range).
 // Leaves out: what the platform does with accepted parameters (elaboration: one per process),
 // the firmware's own checks of the configuration it reads at boot.
 #include <cstdint>
@@ -35,6 +36,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     config.echo();
     const ssdvp::PlatformParams params = ssdvp::PlatformParams::from(config);
     check(params.nand.dies() > 0, "a platform without dies");
+    for (const auto& [io, cpu] : params.host.cpu_types)
+      check(io <= 100 && cpu <= 100 && io + cpu == 100, "host.cpu.types accepted a split that is not two percentages adding up to 100");
+    for (uint32_t cpu : params.host.thread_cpus) check(cpu < params.host.cpus, "host.thread_cpus accepted a CPU the host does not have");
   } catch (const ssdvp::ConfigError& e) {
     const std::string what = e.what();
     check(what.rfind("fuzz.toml", 0) == 0 || what.rfind("--set", 0) == 0 || what.find("nand") != std::string::npos ||
