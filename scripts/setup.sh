@@ -14,6 +14,7 @@ packages=(
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf libunicorn-dev gdb-multiarch verilator
   python3 python3-matplotlib
+  clang-14 libfuzzer-14-dev libclang-rt-14-dev   # the libFuzzer harnesses (testbenches/fuzz)
 )
 unicorn_prefix=""
 if [ "${SSDVP_UNICORN:-debian}" = "pypi" ]; then

@@ -68,7 +68,8 @@ BlockDistribution::BlockDistribution(const DistributionSpec& spec, uint64_t bloc
     case DistributionSpec::Kind::Pareto:
       // rank = blocks * u^p puts a fraction (1-h) of the draws below h * blocks when
       // p = log(h) / log(1-h).
-      pareto_power_ = std::log(spec_.parameter) / std::log(1 - spec_.parameter);
+      // log1p: for a tiny h, log(1 - h) rounds to 0 and the power to -infinity.
+      pareto_power_ = std::log(spec_.parameter) / std::log1p(-spec_.parameter);
       break;
     case DistributionSpec::Kind::HotCold: {
       const double hot = std::round(static_cast<double>(blocks_) * spec_.parameter);
@@ -85,7 +86,8 @@ uint64_t BlockDistribution::rank(Rng& rng) const {
     case DistributionSpec::Kind::Pareto: {
       const double rank =
           std::floor(static_cast<double>(blocks_) * std::pow(rng.unit(), pareto_power_));
-      return std::min(static_cast<uint64_t>(rank), blocks_ - 1);
+      // Converted only when it fits (an infinite or NaN double does not convert).
+      return rank < static_cast<double>(blocks_ - 1) ? static_cast<uint64_t>(rank) : blocks_ - 1;
     }
     case DistributionSpec::Kind::HotCold:
       if (rng.unit() < spec_.hot_access) return rng.below(hot_blocks_);

@@ -107,6 +107,10 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
   config.block_size_min = uint32_t(bs_min);
   config.offset = extent.offset;
   config.size = extent.size;
+  // A stride of a block and its hole: it must fit the range (and 64 bits: bs + skip wrapped
+  // to 0 and divided by it below).
+  if (config.skip >= config.size || config.skip > std::numeric_limits<uint64_t>::max() - block_size)
+    options.fail("rw", "the skip after ':' must be smaller than the range (size=" + std::to_string(config.size) + ")");
 
   const uint64_t numjobs = options.count("numjobs", 1);
   if (numjobs == 0 || numjobs > 65536) options.fail("numjobs", "must be in 1..65536");

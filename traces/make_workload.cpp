@@ -8,6 +8,7 @@
 #include "traces/fio_workload.h"
 #include "traces/phased_workload.h"
 #include "traces/rr_workload.h"
+#include "traces/text_fields.h"
 #include "traces/trace_workload.h"
 #include "traces/workload.h"
 
@@ -27,6 +28,10 @@ bool names_existing_file(const std::string& spec) {
 }  // namespace
 
 std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadContext& ctx) {
+  // Messages quote the spec (and a trace's path) as a C string: a NUL would cut them short.
+  if (const size_t nul = spec.find('\0'); nul != std::string::npos) {
+    throw WorkloadError("workload '" + printable(spec) + "': a NUL byte at offset " + std::to_string(nul));
+  }
   if (spec.find(';') != std::string::npos && !names_existing_file(spec)) {
     std::vector<std::string> parts;
     for (size_t start = 0;;) {

@@ -25,6 +25,8 @@ RequestExtent parse_request_extent(const SpecOptions& options, uint64_t capacity
   e.size = options.bytes_or_percent("size", capacity - e.offset, capacity, kSector);
   if (e.size == 0) options.fail("size", "must be greater than 0");
   if (e.size < block_size) options.fail("size", "smaller than bs");
+  if (capacity == 0 && e.size > std::numeric_limits<uint64_t>::max() - e.offset)
+    options.fail("size", "offset + size is beyond 2^64 bytes");
   if (capacity != 0 && e.size > capacity - e.offset)
     options.fail("size", "offset + size exceeds the capacity (" + std::to_string(capacity) + " bytes)");
   return e;

@@ -1,15 +1,19 @@
 // A trace file read one content line at a time (blank lines and '#' comments skipped), with
 // errors that point at the file and line.
 //
-// Models: streaming line access with bounded memory (one line at a time), however large the
-// file; error messages "PATH:LINE: what is wrong (line text)" and "PATH: what is wrong".
+// Models: streaming line access with bounded memory (one line at a time, at most 1 MiB: a
+// longer one is an error), however large the file; error messages "PATH:LINE: what is wrong (line text)" and "PATH: what is wrong".
+// The lines come from the file at PATH or from any stream given with a name for the messages
+// (the fuzzing harnesses feed trace bytes from memory).
 // Leaves out: parsing (TraceLineParser), seeking.
 #pragma once
 
 #include <cstdint>
-#include <fstream>
+#include <istream>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ssdvp::workload {
 
@@ -17,6 +21,8 @@ class TraceFile {
  public:
   // Throws WorkloadError naming `path` when it cannot be opened or is a directory.
   explicit TraceFile(std::string path);
+  // Lines of `stream`; `name` stands for the path in messages.
+  TraceFile(std::string name, std::unique_ptr<std::istream> stream);
 
   // Advances to the next content line; false at end of file.  Throws on a read error.
   bool next_content_line();
@@ -29,8 +35,13 @@ class TraceFile {
 
  private:
   std::string path_;
-  std::ifstream stream_;
+  std::unique_ptr<std::istream> stream_;
+  // Reads the next line into line_ (without its '\n'); false at end of file.  Throws for a
+  // line longer than the limit (trace_file.cpp).
+  bool read_line();
+
   std::string line_;
+  std::vector<char> buffer_;   // read_line's, allocated at the first line
   uint64_t line_number_ = 0;
 };
 

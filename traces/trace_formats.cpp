@@ -2,7 +2,6 @@
 #include "traces/trace_formats.h"
 
 #include "traces/text_fields.h"
-#include "traces/trace_file.h"
 #include "traces/workload.h"
 
 namespace ssdvp::workload {
@@ -31,6 +30,11 @@ const TraceFormat* find_trace_format(std::string_view name) {
 
 const TraceFormat& detect_trace_format(const std::string& path) {
   TraceFile file(path);
+  return detect_trace_format(file);
+}
+
+const TraceFormat& detect_trace_format(TraceFile& file) {
+  const std::string& path = file.path();
   uint64_t first_content_line = 0;
   std::string first_text;
   for (int looked_at = 0; looked_at < kDetectionLines && file.next_content_line(); ++looked_at) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "traces/trace_file.h"
 #include "traces/trace_line_parser.h"
 
 namespace ssdvp::workload {
@@ -43,5 +44,7 @@ const TraceFormat* find_trace_format(std::string_view name);
 // first 64 content lines are looked at).  Throws WorkloadError "PATH:LINE: ..." when none
 // is recognised and "PATH: ..." for an unreadable or empty file.
 const TraceFormat& detect_trace_format(const std::string& path);
+// The same for an open trace, read from its current line on (messages name file.path()).
+const TraceFormat& detect_trace_format(TraceFile& file);
 
 }  // namespace ssdvp::workload

@@ -5,7 +5,11 @@ namespace ssdvp::workload {
 
 TraceRecordReader::TraceRecordReader(std::string path, const TraceFormat& format,
                                      const TraceParserOptions& options, bool skip_bad)
-    : file_(std::move(path)), parser_(format.make_parser(options)), skip_bad_(skip_bad) {}
+    : TraceRecordReader(TraceFile(std::move(path)), format, options, skip_bad) {}
+
+TraceRecordReader::TraceRecordReader(TraceFile file, const TraceFormat& format,
+                                     const TraceParserOptions& options, bool skip_bad)
+    : file_(std::move(file)), parser_(format.make_parser(options)), skip_bad_(skip_bad) {}
 
 std::optional<TraceRecord> TraceRecordReader::next() {
   while (file_.next_content_line()) {

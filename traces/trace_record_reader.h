@@ -18,6 +18,9 @@ class TraceRecordReader {
  public:
   TraceRecordReader(std::string path, const TraceFormat& format, const TraceParserOptions& options,
                     bool skip_bad);
+  // The records of an already open trace (a file or a stream).
+  TraceRecordReader(TraceFile file, const TraceFormat& format, const TraceParserOptions& options,
+                    bool skip_bad);
 
   // The next request record, or nullopt at end of file.  The record's views stay valid until
   // the next call.  A malformed line throws WorkloadError "PATH:LINE: what (line)" unless

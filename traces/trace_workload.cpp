@@ -13,6 +13,10 @@ namespace ssdvp::workload {
 
 namespace {
 
+// The latest arrival the simulation can reach: SystemC counts picoseconds in 64 bits (and
+// converts a larger time without a check); 2^62 ps, about 53 days, leaves room for the run.
+constexpr uint64_t kMaxArrivalNs = (uint64_t{1} << 62) / 1000;
+
 const TraceFormat& resolve_format(const TraceOptions& options) {
   return options.format != nullptr ? *options.format : detect_trace_format(options.path);
 }
@@ -164,10 +168,14 @@ bool TraceWorkload::read_ahead() {
 
   Request request;
   const uint64_t elapsed_ns = time_ns - *first_time_ns_;
-  request.arrival_ns = options_.scale == 1.0
-                           ? elapsed_ns
-                           : static_cast<uint64_t>(std::llround(
-                                 static_cast<long double>(elapsed_ns) * options_.scale));
+  const long double scaled_ns = static_cast<long double>(elapsed_ns) * options_.scale;
+  if (!options_.closed && !(scaled_ns <= static_cast<long double>(kMaxArrivalNs))) {
+    std::ostringstream what;
+    what << "arrival " << scaled_ns << " ns after the first request (scale=" << options_.scale
+         << ") is beyond the simulated clock's range (" << kMaxArrivalNs / 1000000000 << " s)";
+    records_.fail_at_line(what.str());
+  }
+  request.arrival_ns = options_.scale == 1.0 ? elapsed_ns : static_cast<uint64_t>(std::llround(scaled_ns));
   request.op = record->op;
   request.offset = record->offset;
   request.length = record->length;

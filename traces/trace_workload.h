@@ -6,7 +6,8 @@
 //
 // Models: streaming replay (one line in memory, plus requests read ahead for streams other
 // than the one asked for); arrival_ns = (t - t_first) * scale; a timestamp that goes
-// backwards is clamped to the previous arrival and counted; streams=by_device|by_pid numbers
+// backwards is clamped to the previous arrival and counted; an arrival beyond the simulated
+// clock's range (2^62 ps, about 53 days) is an error at its line; streams=by_device|by_pid numbers
 // the distinct device or pid values 0, 1, ... in order of first appearance (a pre-scan of the
 // file); max=N stops after N requests.
 // Leaves out: address range checks and folding (the driver's business), think time.

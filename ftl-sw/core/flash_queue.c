@@ -83,11 +83,15 @@ void flash_commit(struct ftl *f) {
 
 static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
   uint32_t tag = c->tag;
+  /* What the controller hands back is checked before the FTL trusts it: a tag that names no
+   * operation in flight, or a status no controller posts, is a platform fault. */
+  if (tag >= FOP_MAX || f->fop[tag].kind == FOP_FREE)
+    hal_fatal("fw: flash completion for no operation in flight\n", 0xF1A5FFFFu);
+  if (c->status > SSD_FST_BAD_DESC) hal_fatal("fw: flash completion with an unknown status\n", 0xF1A60000u | c->status);
   if (c->status == SSD_FST_BAD_DESC || c->status == SSD_FST_PROGRAM_FAIL ||
       c->status == SSD_FST_ERASE_FAIL) {
     /* The platform reports the details; the FTL has no bad-block handling yet. */
-    hal_puts("fw: flash operation failed\n");
-    hal_halt(0xF1A50000u | c->status);
+    hal_fatal("fw: flash operation failed\n", 0xF1A50000u | c->status);
   }
   f->die_ops[f->fop[tag].die]--;
   switch (f->fop[tag].kind) {

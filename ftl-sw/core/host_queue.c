@@ -50,6 +50,7 @@ int hif_poll_done(struct ftl *f, struct fw_core *c) {
     if (e->phase != p->phase) break;
     uint32_t cookie = e->cookie;
     if (++p->head % p->size == 0) p->phase ^= 1u;
+    if (cookie >= SSD_HOST_SLOTS) hal_fatal("fw: DMA done entry for no command slot\n", 0xD3A20000u | (cookie & 0xFFFFu));
     hcmd_dma_done(f, (uint16_t)cookie);
     n++;
   }
@@ -71,6 +72,9 @@ int hif_poll_cmds(struct ftl *f) {
   }
   while (p->head != tail) {
     const struct ssd_host_cmd *e = &c->cmd_ring[p->head & (p->size - 1u)];
+    /* The HIF hands out free slots only: anything else would overwrite a command in flight. */
+    if (e->slot >= SSD_HOST_SLOTS || f->hc[e->slot].state != HC_FREE)
+      hal_fatal("fw: host command in a slot that is not free\n", 0xD3A30000u | e->slot);
     struct hcmd *h = &f->hc[e->slot];
     h->opcode = e->opcode;
     h->lba = e->lba_lo;

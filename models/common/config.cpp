@@ -153,19 +153,13 @@ void Config::set(const std::string& key, const std::string& text, const std::str
   assign(*spec, parse_text(*spec, text, where), where);
 }
 
-Config Config::load(const std::string& path, const std::vector<std::string>& overrides) {
-  Config c;
-  if (!path.empty()) {
-    toml::table t;
-    try {
-      t = toml::parse_file(path);
-    } catch (const toml::parse_error& e) {
-      std::ostringstream s;
-      s << path << ":" << e.source().begin.line << ": " << e.description();
-      throw ConfigError(s.str());
-    }
+namespace {
+
+// Sets every value of a parsed TOML file (`path` for messages), then each override.
+void apply(Config& c, const toml::table* t, const std::string& path, const std::vector<std::string>& overrides) {
+  if (t) {
     std::vector<std::tuple<std::string, const toml::node*, std::string>> flat;
-    flatten(t, "", path, flat);
+    flatten(*t, "", path, flat);
     for (const auto& [key, node, where] : flat) {
       const KeySpec* spec = nullptr;
       for (const auto& s : config_schema())
@@ -197,6 +191,40 @@ Config Config::load(const std::string& path, const std::vector<std::string>& ove
       throw ConfigError("--set " + o + ": expected key=value");
     c.set(o.substr(0, eq), o.substr(eq + 1), "--set " + o.substr(0, eq));
   }
+}
+
+ConfigError parse_error(const std::string& path, const toml::parse_error& e) {
+  std::ostringstream s;
+  s << path << ":" << e.source().begin.line << ": " << e.description();
+  return ConfigError(s.str());
+}
+
+}  // namespace
+
+Config Config::load(const std::string& path, const std::vector<std::string>& overrides) {
+  Config c;
+  toml::table t;
+  if (!path.empty()) {
+    try {
+      t = toml::parse_file(path);
+    } catch (const toml::parse_error& e) {
+      throw parse_error(path, e);
+    }
+  }
+  apply(c, path.empty() ? nullptr : &t, path, overrides);
+  return c;
+}
+
+Config Config::load_text(std::string_view toml, const std::string& source,
+                         const std::vector<std::string>& overrides) {
+  Config c;
+  toml::table t;
+  try {
+    t = toml::parse(toml, source);
+  } catch (const toml::parse_error& e) {
+    throw parse_error(source, e);
+  }
+  apply(c, &t, source, overrides);
   return c;
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -42,6 +43,10 @@ class Config {
   Config();
   // Defaults, then the TOML file (if path is non-empty), then each "key=value" override.
   static Config load(const std::string& path, const std::vector<std::string>& overrides = {});
+  // Defaults, then `toml` (the text of a platform file; `source` names it in messages, as a
+  // path would), then the overrides.
+  static Config load_text(std::string_view toml, const std::string& source,
+                          const std::vector<std::string>& overrides = {});
 
   void set(const std::string& key, const std::string& text, const std::string& where);
 

@@ -43,6 +43,25 @@ uint64_t NandParams::physical_bytes() const {
 
 namespace {
 
+// A time parameter as an sc_time.  SystemC keeps picoseconds in 64 bits and converts a larger
+// value without a check (the time silently wraps), so a value beyond 2^62 ps (about 53 days)
+// is refused naming its key.
+sc_time time_value(const Config& c, const std::string& key, double v, sc_core::sc_time_unit unit) {
+  static const double kPicoseconds[] = {1e-3, 1, 1e3, 1e6, 1e9, 1e12};   // SC_FS .. SC_SEC
+  constexpr double kMaxPicoseconds = 4611686018427387904.0;             // 2^62
+  if (!(v * kPicoseconds[unit] <= kMaxPicoseconds)) {
+    std::ostringstream s;
+    s << c.origin(key) << ": " << key << " = " << v << " is beyond the simulated clock's range ("
+      << kMaxPicoseconds / 1e12 << " s at most)";
+    throw ConfigError(s.str());
+  }
+  return sc_time(v, unit);
+}
+
+sc_time time_of(const Config& c, const std::string& key, sc_core::sc_time_unit unit) {
+  return time_value(c, key, c.get_double(key), unit);
+}
+
 CellTiming cell_timing(const Config& c, const std::string& cell, uint32_t types) {
   CellTiming t;
   t.pages_per_block = uint32_t(c.get_int("nand." + cell + ".pages_per_block"));
@@ -56,9 +75,9 @@ CellTiming cell_timing(const Config& c, const std::string& cell, uint32_t types)
       throw ConfigError(s.str());
     }
     auto& out = std::string(what) == "t_read_us" ? t.t_read : t.t_prog;
-    for (double us : list) out.push_back(sc_time(us, SC_US));
+    for (double us : list) out.push_back(time_value(c, key, us, SC_US));
   }
-  t.t_erase = sc_time(c.get_double("nand." + cell + ".t_erase_us"), SC_US);
+  t.t_erase = time_of(c, "nand." + cell + ".t_erase_us", SC_US);
   if (t.pages_per_block % types != 0)
     throw ConfigError(c.origin("nand." + cell + ".pages_per_block") + ": nand." + cell +
                       ".pages_per_block must be a multiple of " + std::to_string(types));
@@ -108,7 +127,7 @@ PlatformParams PlatformParams::from(const Config& c) {
       unsigned io = 0, cpu = 0;
       char colon = 0, extra = 0;
       std::stringstream one(item);
-      if (!(one >> io >> colon >> cpu) || colon != ':' || (one >> extra) || io + cpu != 100)
+      if (!(one >> io >> colon >> cpu) || colon != ':' || (one >> extra) || io > 100 || cpu > 100 || io + cpu != 100)
         throw ConfigError(c.origin("host.cpu.types") + ": host.cpu.types = \"" + list + "\": '" + item +
                           "' is not an I/O:CPU split in percent adding up to 100 (e.g. 70:30)");
       h.cpu_types.emplace_back(io, cpu);
@@ -127,9 +146,9 @@ PlatformParams PlatformParams::from(const Config& c) {
                         std::to_string(h.cpus) + ")");
   }
   h.link_mbps = c.get_double("host.link_mbps");
-  h.link_latency = sc_time(c.get_double("host.link_latency_ns"), SC_NS);
-  h.irq = sc_time(c.get_double("host.irq_ns"), SC_NS);
-  h.submit = sc_time(c.get_double("host.submit_ns"), SC_NS);
+  h.link_latency = time_of(c, "host.link_latency_ns", SC_NS);
+  h.irq = time_of(c, "host.irq_ns", SC_NS);
+  h.submit = time_of(c, "host.submit_ns", SC_NS);
   h.tlp_overhead_bytes = uint32_t(c.get_int("host.tlp_overhead_bytes"));
   int64_t kib = c.get_int("host.max_transfer_kib");
   if (kib % 4 != 0)
@@ -140,7 +159,7 @@ PlatformParams PlatformParams::from(const Config& c) {
   DramParams& d = p.dram;
   d.size_bytes = uint64_t(c.get_int("dram.size_mib")) << 20;
   d.bandwidth_mbps = c.get_double("dram.bandwidth_mbps");
-  d.latency = sc_time(c.get_double("dram.latency_ns"), SC_NS);
+  d.latency = time_of(c, "dram.latency_ns", SC_NS);
   d.reserved_bytes = uint64_t(c.get_int("dram.firmware_reserved_mib")) << 20;
 
   NandParams& n = p.nand;
@@ -201,16 +220,16 @@ PlatformParams PlatformParams::from(const Config& c) {
       if (list.size() != 1)
         throw ConfigError(c.origin(key) + ": " + key + " has " + std::to_string(list.size()) +
                           " values; give 1 (SLC mode has one page type)");
-      (std::string(what) == "t_read_us" ? n.pslc.t_read : n.pslc.t_prog).push_back(sc_time(list[0], SC_US));
+      (std::string(what) == "t_read_us" ? n.pslc.t_read : n.pslc.t_prog).push_back(time_value(c, key, list[0], SC_US));
     }
     const double erase = c.get_double("nand.pslc.t_erase_us");
-    n.pslc.t_erase = erase > 0 ? sc_time(erase, SC_US) : native.t_erase;
+    n.pslc.t_erase = erase > 0 ? time_value(c, "nand.pslc.t_erase_us", erase, SC_US) : native.t_erase;
   }
-  n.multiplane_extra = sc_time(c.get_double("nand.multiplane_extra_us"), SC_US);
+  n.multiplane_extra = time_of(c, "nand.multiplane_extra_us", SC_US);
   n.uncorrectable_per_million = c.get_double("nand.uncorrectable_per_million");
   n.paired_page_loss = c.get_bool("nand.paired_page_loss");
   n.corrected_per_million = c.get_double("nand.corrected_per_million");
-  n.ecc_retry = sc_time(c.get_double("nand.ecc_retry_us"), SC_US);
+  n.ecc_retry = time_of(c, "nand.ecc_retry_us", SC_US);
   n.fault_seed = uint64_t(c.get_int("nand.fault_seed"));
   if (n.dies() > 255 * 255 || n.channels > 255 || n.ways > 255)
     throw ConfigError("nand.channels/nand.ways: at most 255 of each");
@@ -220,11 +239,14 @@ PlatformParams PlatformParams::from(const Config& c) {
   ch.rtl_trace = c.get_string("channel.rtl_trace");
   ch.bus_mbps = c.get_double("channel.bus_mbps");
   ch.cycle = sc_time::from_value(uint64_t(std::llround(1e6 / ch.bus_mbps)));   // ps
+  if (ch.cycle == sc_core::SC_ZERO_TIME)
+    throw ConfigError(c.origin("channel.bus_mbps") + ": channel.bus_mbps = " + std::to_string(ch.bus_mbps) +
+                      " makes a bus cycle shorter than half a picosecond, the simulated clock's resolution");
   auto cycles = [&](const char* key, uint32_t min) {
     const double n = std::round(c.get_double(key) * 1e3 / double(ch.cycle.value()));
     if (n < min || n > 65535)
       throw ConfigError(c.origin(key) + ": " + key + " = " + std::to_string(c.get_double(key)) + " is " +
-                        std::to_string(int64_t(n)) + " bus cycles of " + std::to_string(ch.cycle.to_seconds() * 1e9) +
+                        std::to_string(std::llround(std::min(n, 9e18))) + " bus cycles of " + std::to_string(ch.cycle.to_seconds() * 1e9) +
                         " ns; it must be " + std::to_string(min) + ".." + "65535 cycles");
     return uint32_t(n);
   };
@@ -238,11 +260,11 @@ PlatformParams PlatformParams::from(const Config& c) {
     throw ConfigError(c.origin("channel.model") + ": channel.model = \"rtl\" drives at most 16 ways (nand.ways = " +
                       std::to_string(n.ways) + ")");
 
-  p.fctl.desc = sc_time(c.get_double("fctl.desc_ns"), SC_NS);
-  p.fctl.cpl = sc_time(c.get_double("fctl.cpl_ns"), SC_NS);
+  p.fctl.desc = time_of(c, "fctl.desc_ns", SC_NS);
+  p.fctl.cpl = time_of(c, "fctl.cpl_ns", SC_NS);
   if (ch.model == "rtl")
     for (const char* key : {"fctl.desc_ns", "fctl.cpl_ns"})
-      if (sc_time(c.get_double(key), SC_NS) < ch.cycle)
+      if (time_of(c, key, SC_NS) < ch.cycle)
         throw ConfigError(c.origin(key) + ": " + key + " = " + std::to_string(c.get_double(key)) +
                           " is shorter than one bus cycle (" + std::to_string(ch.cycle.to_seconds() * 1e9) +
                           " ns); channel.model = \"rtl\" runs ahead of SystemC time by up to that much");
@@ -262,15 +284,15 @@ PlatformParams PlatformParams::from(const Config& c) {
                       ": each firmware core serves its own submission queues (queue q: core q mod cores), "
                       "so there must be at least as many queues as cores");
   fw.cost.resize(HAL_COST_KINDS);
-  fw.cost[HAL_COST_LOOP] = sc_time(c.get_double("firmware.cost.loop_ns"), SC_NS);
-  fw.cost[HAL_COST_HOST_CMD] = sc_time(c.get_double("firmware.cost.host_cmd_ns"), SC_NS);
-  fw.cost[HAL_COST_SECTOR] = sc_time(c.get_double("firmware.cost.sector_ns"), SC_NS);
-  fw.cost[HAL_COST_FLASH_SUBMIT] = sc_time(c.get_double("firmware.cost.flash_submit_ns"), SC_NS);
-  fw.cost[HAL_COST_FLASH_DONE] = sc_time(c.get_double("firmware.cost.flash_done_ns"), SC_NS);
-  fw.cost[HAL_COST_DMA_SUBMIT] = sc_time(c.get_double("firmware.cost.dma_submit_ns"), SC_NS);
-  fw.cost[HAL_COST_GC_SECTOR] = sc_time(c.get_double("firmware.cost.gc_sector_ns"), SC_NS);
-  fw.cost[HAL_COST_SPIN] = sc_time(c.get_double("firmware.cost.lock_spin_ns"), SC_NS);
-  fw.quantum = sc_time(c.get_double("sim.quantum_ns"), SC_NS);
+  fw.cost[HAL_COST_LOOP] = time_of(c, "firmware.cost.loop_ns", SC_NS);
+  fw.cost[HAL_COST_HOST_CMD] = time_of(c, "firmware.cost.host_cmd_ns", SC_NS);
+  fw.cost[HAL_COST_SECTOR] = time_of(c, "firmware.cost.sector_ns", SC_NS);
+  fw.cost[HAL_COST_FLASH_SUBMIT] = time_of(c, "firmware.cost.flash_submit_ns", SC_NS);
+  fw.cost[HAL_COST_FLASH_DONE] = time_of(c, "firmware.cost.flash_done_ns", SC_NS);
+  fw.cost[HAL_COST_DMA_SUBMIT] = time_of(c, "firmware.cost.dma_submit_ns", SC_NS);
+  fw.cost[HAL_COST_GC_SECTOR] = time_of(c, "firmware.cost.gc_sector_ns", SC_NS);
+  fw.cost[HAL_COST_SPIN] = time_of(c, "firmware.cost.lock_spin_ns", SC_NS);
+  fw.quantum = time_of(c, "sim.quantum_ns", SC_NS);
 
   FtlParams& f = p.ftl;
   f.mapping = c.get_string("ftl.mapping");

@@ -46,6 +46,11 @@ ElfImage ElfImage::load(const std::string& path, const std::vector<MemoryRegion>
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ElfImageError(path + ": cannot open the firmware image");
   const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  return parse(bytes, path, regions);
+}
+
+ElfImage ElfImage::parse(const std::vector<uint8_t>& bytes, const std::string& path,
+                         const std::vector<MemoryRegion>& regions) {
   const Reader r{bytes, path};
   r.need(0, 52);
   if (std::memcmp(bytes.data(), "\x7f" "ELF", 4) != 0) r.fail("not an ELF file");
@@ -89,7 +94,7 @@ ElfImage ElfImage::load(const std::string& path, const std::vector<MemoryRegion>
   });
   if (!entry_ok) r.fail("entry point " + hex(img.entry) + " is not inside a loaded segment");
 
-  // Symbols, if the file has a symbol table (optional).
+  // Symbols, if the file has a symbol table (optional; the first SHT_SYMTAB section).
   if (shoff && shnum && shentsize >= 40) {
     for (uint16_t i = 0; i < shnum; i++) {
       const size_t sh = size_t(shoff) + size_t(i) * shentsize;
@@ -106,6 +111,8 @@ ElfImage ElfImage::load(const std::string& path, const std::vector<MemoryRegion>
         const char* s = reinterpret_cast<const char*>(&bytes[stroff + name]);
         img.symbols.emplace_back(std::string(s, strnlen(s, strsize - name)), value);
       }
+      break;   // an ELF file has one symbol table: more section headers naming it would
+               // multiply the work (size squared for a crafted file)
     }
   }
   return img;

@@ -38,6 +38,9 @@ struct ElfImage {
   // Reads and checks `path`; segments must fall inside one of `regions`, the entry inside a
   // segment.
   static ElfImage load(const std::string& path, const std::vector<MemoryRegion>& regions);
+  // The same checks on the bytes of an image already in memory (`path` names it in messages).
+  static ElfImage parse(const std::vector<uint8_t>& bytes, const std::string& path,
+                        const std::vector<MemoryRegion>& regions);
   uint32_t symbol(const std::string& name) const;   // throws if absent
 };
 

@@ -6,6 +6,7 @@
 #include "models/common/fatal.h"
 #include "models/cpu/sysctl.h"
 #include "models/dram/dram.h"
+#include "models/host/hif_dma_check.h"
 
 namespace ssdvp {
 
@@ -81,7 +82,7 @@ void HostInterface::fetch() {
     fetch_queue_.pop_front();
     const uint16_t slot = free_slots_.back();
     free_slots_.pop_back();
-    slots_[slot].cmd = c;
+    slots_[slot] = Slot{c, false};
     c->user = (c->user & ~0xFFFFull) | slot;   // low 16 bits: the slot while in the controller
     batch.push_back(c);
   }
@@ -219,12 +220,9 @@ void HostInterface::run_dma(uint32_t bank, sc_time at) {
     job.bank = bank;
     job.c = c;
     job.sectors.clear();
-    std::string err;
-    auto num = [](uint64_t v) { return std::to_string(v); };
-    if (!c) err = "slot " + num(d.slot) + " holds no command";
-    else if (d.dir != SSD_DMA_NONE && (d.sect_off + d.nsect > c->nsect || d.nsect == 0))
-      err = "sectors " + num(d.sect_off) + "+" + num(d.nsect) + " outside the command's " + num(c->nsect);
-    else if (d.dir > SSD_DMA_FROM_HOST) err = "direction " + num(d.dir);
+    HifSlotState state;
+    if (c) state = HifSlotState{true, c->nsect, slots_[d.slot].completion_posted};
+    std::string err = hif_dma_problem(d, state);
     if (err.empty() && d.dir != SSD_DMA_NONE) {
       try {
         sector_list(d, job.sectors);
@@ -237,6 +235,7 @@ void HostInterface::run_dma(uint32_t bank, sc_time at) {
       report_fatal("host interface: bad DMA descriptor (firmware bug): " + err);
       return;
     }
+    if (d.flags & SSD_DMAF_COMPLETE) slots_[d.slot].completion_posted = true;
     const uint64_t bytes = uint64_t(d.nsect) * 4096;
     sc_time data_done = at;
     if (d.dir == SSD_DMA_TO_HOST) {
@@ -290,7 +289,7 @@ void HostInterface::notify_firmware(uint32_t bank, uint32_t cookie, uint16_t sta
 
 void HostInterface::complete(uint16_t slot, uint16_t status, uint16_t info, sc_time at) {
   HostCommand* c = slots_[slot].cmd;
-  slots_[slot].cmd = nullptr;
+  slots_[slot] = Slot{};
   free_slots_.push_back(slot);
   c->status = status;
   c->info = info;

@@ -76,6 +76,7 @@ class HostInterface : public MmioDevice {
  private:
   struct Slot {
     HostCommand* cmd = nullptr;
+    bool completion_posted = false;   // a completing descriptor for cmd was accepted
   };
   // One core's rings (registers at HIF_BANK_STRIDE apart).
   struct Bank {

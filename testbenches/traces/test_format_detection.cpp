@@ -41,6 +41,16 @@ TEST(FormatDetection, UnrecognisedFileNamesFirstContentLine) {
             trace.path() + ":3: cannot detect the trace format; give format= (hello world)");
 }
 
+// A file without line breaks (a binary file given as a trace) is refused at its first line,
+// not read whole into memory; lines up to the limit, and a last line without '\n', are read.
+TEST(FormatDetection, ALineLongerThanOneMebibyteIsAnError) {
+  TempTrace trace("100 0 8 8 1\n" + std::string((1u << 20) + 10, 'x') + "\n");
+  EXPECT_EQ(workload_error([&] { build_and_drain("trace:" + trace.path() + ",format=disksim"); }),
+            trace.path() + ":2: a line longer than 1048576 bytes: not a trace file?");
+  TempTrace long_comment("# " + std::string((1u << 20) - 2, 'c') + "\n100 0 8 8 1");
+  EXPECT_EQ(detect_trace_format(long_comment.path()).name, "disksim");
+}
+
 TEST(FormatDetection, EmptyFileIsAnError) {
   TempTrace trace("# nothing\n\n");
   EXPECT_EQ(workload_error([&] { make_workload(trace.path(), {}); }),
