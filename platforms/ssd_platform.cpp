@@ -447,7 +447,8 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                      {"partly_written_superblocks", fs->recovery_open_blocks},
                      {"unreadable_superpages", fs->recovery_unreadable_pages},
                      {"translation_pages_found", fs->recovery_tp_found},
-                     {"translation_pages_written", fs->recovery_tp_writes}};
+                     {"translation_pages_written", fs->recovery_tp_writes},
+                     {"trim_records_found", fs->recovery_trim_records}};
     if (!opt_.power_on_dir.empty())
       r["recovery"]["check"] = {{"sectors_checked", rc.sectors},
                                 {"lost", rc.lost},
@@ -681,6 +682,10 @@ nlohmann::json SsdPlatform::results(double wall_s) {
               {"media_errors", b.media_errors - a.media_errors},
               {"write_stalls", b.write_stalls - a.write_stalls},
               {"durable_writes", b.durable_writes - a.durable_writes},
+              {"trim_log", {{"sectors_written", b.trim_log_sectors - a.trim_log_sectors},
+                            {"generations", b.trim_log_generations - a.trim_log_generations},
+                            {"records_peak", b.trim_log_peak},
+                            {"trims_ignored", b.trims_ignored - a.trims_ignored}}},
               {"logical_sectors", b.logical_sectors},
               {"physical_sectors", p_.nand.physical_bytes() / 4096},
               {"firmware_dram_bytes", b.dram_bytes_used}};

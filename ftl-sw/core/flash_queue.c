@@ -65,6 +65,9 @@ void flash_submit(struct ftl *f, uint32_t tag, uint8_t opcode, uint32_t ppa, uin
     d->sect_off = 0;
     d->nsect = (uint16_t)g->spp;
   }
+  if (opcode == SSD_FOP_PROGRAM)   /* the superblock's oldest version (recovery/trim_log.h) */
+    for (uint32_t k = 0; k < g->unit; k++)
+      if (f->fop[tag].oob[k].seq < f->sb_min_ver[sb]) f->sb_min_ver[sb] = f->fop[tag].oob[k].seq;
   f->fop[tag].die = die;
   f->die_ops[die]++;
   f->fop[tag].ppa = ppa;
@@ -103,6 +106,7 @@ static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
     case FOP_MAP_READ: dmap_read_done(f, tag); break;
     case FOP_MAP_PROG: dmap_program_done(f, tag); break;
     case FOP_RECOVERY_READ: recovery_read_done(f, tag, c->status); break;
+    case FOP_TRIM_LOG_PROG: trim_log_program_done(f, tag); break;
     case FOP_PREFETCH:
       ra_prefetch_done(f, tag, c->status, ((uint64_t)c->t_done_hi << 32) | c->t_done_lo);
       break;

@@ -19,13 +19,14 @@
 #include "buffer/write_buffer.h"
 #include "core/timer.h"
 #include "core/fw_core.h"
+#include "recovery/trim_log.h"
 
 #define SECTOR_BYTES     4096u
 #define NONE32           0xFFFFFFFFu
 #define GC_RESERVE       1u      /* free superblocks per die only GC may take */
-#define MAP_RESERVE      1u      /* demand-based mapping: one more that host data may not
-                                    take: GC's erase waits for map updates, which may need
-                                    translation pages written */
+#define MAP_RESERVE      1u      /* one more that host data may not take: GC's erase waits for
+                                    the trim log (every scheme) and for map updates (demand-based
+                                    mapping), which need the translation-page stream written */
 #define FOP_MAX          4096u   /* flash operations in flight */
 #define FLASH_RING       1024u
 /* Consumer indices are reported to the producer lazily, every quarter ring (one MMIO write
@@ -136,11 +137,12 @@ struct hcmd {
                                       write cache is off): it waits like a flush after its DMA */
   uint8_t  waited;                 /* reads: SSD_CPLI_* of the extra work it waited for */
   uint16_t map_pending;            /* reads: translation page loads it waits for */
+  uint32_t trim_ver;               /* trims: the version it took (recovery/trim_log.h) */
 };
 
 /* ---- flash operations in flight */
 enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_PROG, FOP_ERASE,
-                FOP_MAP_READ, FOP_MAP_PROG, FOP_PREFETCH, FOP_RECOVERY_READ };
+                FOP_MAP_READ, FOP_MAP_PROG, FOP_PREFETCH, FOP_RECOVERY_READ, FOP_TRIM_LOG_PROG };
 
 struct fop {
   uint8_t  kind;
@@ -283,6 +285,7 @@ struct ftl {
   uint8_t  demand;                 /* ftl.mapping is demand-based (map in translation pages) */
   uint32_t host_reserve;           /* free superblocks per die host data may not take */
   struct dmap dm;
+  struct trim_log tl;              /* trims made to hold across power loss */
   uint32_t *l2p;                   /* opt: logical sector -> physical sector */
   uint32_t *p2l;                   /* physical sector -> logical sector, or MAP_BIT | translation
                                       page (NONE32: not valid): GC's valid-page table */
@@ -293,6 +296,8 @@ struct ftl {
   uint32_t *sb_closed_seq;         /* when the superblock was filled (FIFO / cost-benefit age) */
   uint16_t *sb_progs_inflight;     /* programs submitted, not completed: never a GC victim */
   uint8_t  *sb_map;                /* holds translation pages (a translation block) */
+  uint32_t *sb_min_ver;            /* smallest OOB version programmed there since its erase
+                                      (NONE32: none; recovery/trim_log.h) */
   struct pool_state *pool;         /* [pools] */
   uint32_t *die_progs;             /* [dies] write-buffer programs queued on the die */
   uint16_t *die_ops;               /* [dies] flash operations of any kind in flight on the die */
@@ -402,6 +407,10 @@ void blocks_put_free(struct ftl *f, uint32_t sb);
 enum stream { STREAM_HOST = 0, STREAM_GC, STREAM_MAP, STREAM_MAP_GC /* GC copies of translation pages */,
               STREAM_MIGRATE /* SLC GC copies into an MLC pool (host reserve applies) */ };
 uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream);
+/* Next superpage of the translation-page stream on any die, round robin from *next_die: a die
+ * whose free superblocks are down to `reserve` is skipped, and so is a die's last free one while
+ * its GC runs if another die can take the page.  NONE32: no die has room now. */
+uint32_t blocks_next_map_superpage(struct ftl *f, uint32_t *next_die, uint32_t reserve);
 
 /* flash submission (core/flash_queue.c) */
 uint32_t fop_alloc(struct ftl *f, uint8_t kind);

@@ -113,7 +113,7 @@ static struct ftl *boot(void) {
   f->heap.base = cfg->dram_heap_addr;
   f->heap.size = cfg->dram_heap_bytes;
   f->heap.used = base - cfg->dram_heap_addr + (uint32_t)sizeof(*f);
-  f->host_reserve = GC_RESERVE + (cfg->mapping != SSD_MAP_OPT ? MAP_RESERVE : 0u);
+  f->host_reserve = GC_RESERVE + MAP_RESERVE;
   if (f->heap.used > f->heap.size) hal_fatal("fw: DRAM heap too small\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DRAM);
 
   const struct ssd_geometry *hw = hal_dram_ptr(hal_read32(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR));
@@ -142,6 +142,7 @@ static struct ftl *boot(void) {
   map_init(f);
   blocks_init(f);
   if (f->demand) dmap_init(f);
+  trim_log_init(f);
   place_init(f);
   wbuf_init(f, f->ncores);
   for (uint32_t k = 0; k < f->ncores; k++) f->core[k] = core_setup(f, k);
@@ -217,6 +218,7 @@ int ftl_poll(struct ftl *f) {
     while (wbuf_flush_step(f, &c->wb, drain == 2)) n++;
   if (f->ra.queued) n += ra_prefetch_step(f);
   if (f->gc_npools) n += gc_step(f);
+  if (trim_log_busy(&f->tl)) n += trim_log_step(f);
   if (f->demand && dmap_has_work(f)) n += dmap_step(f);
   if (c->fsub_dirty) flash_commit(f);
   hif_commit(f);

@@ -246,11 +246,17 @@ static void flush_wait(struct ftl *f, uint16_t slot) {
   f->flush_head = slot;
 }
 
-/* Unmaps the range; the command completes once the map says so (with a demand-based map the
+/* Unmaps the range (after logging it: recovery/trim_log.h); the command completes once the map says so (with a demand-based map the
  * translation pages may have to be loaded first: one map operation per page touched). */
 static void trim(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   hal_cost(HAL_COST_SECTOR, h->nsect);
+  /* The trim takes a version as a write does: recovery drops older versions of its sectors. */
+  h->trim_ver = next_version(f);
+  if (!trim_log_add(f, h->lba, h->nsect, h->trim_ver)) {
+    hcmd_complete(f, slot, SSD_ST_OK);   /* the log is full: ignored (a deallocate is advisory) */
+    return;
+  }
   for (uint32_t i = 0; i < h->nsect; i++) wbuf_discard_lpa(f, h->lba + i);
   if (f->ra.policy) ra_invalidate(f, h->lba, h->nsect);
   h->map_pending = 0;

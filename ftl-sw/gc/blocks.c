@@ -17,6 +17,8 @@ void blocks_init(struct ftl *f) {
   f->sb_closed_seq = fw_alloc(f, g->superblocks * 4u, 64);
   f->sb_progs_inflight = fw_alloc(f, g->superblocks * 2u, 64);
   f->sb_map = fw_alloc(f, g->superblocks, 64);
+  f->sb_min_ver = fw_alloc(f, g->superblocks * 4u, 64);
+  for (uint32_t sb = 0; sb < g->superblocks; sb++) f->sb_min_ver[sb] = NONE32;
   f->pool = fw_alloc(f, g->pools * (uint32_t)sizeof(struct pool_state), 64);
   f->die_progs = fw_alloc(f, g->dies * 4u, 64);
   f->gc_pools = fw_alloc(f, g->pools * 4u, 64);
@@ -41,6 +43,7 @@ void blocks_put_free(struct ftl *f, uint32_t sb) {
   f->sb_state[sb] = SB_FREE;
   f->sb_valid[sb] = 0;
   f->sb_map[sb] = 0;
+  f->sb_min_ver[sb] = NONE32;
   f->sb_next[sb] = NONE32;
   if (ps->free_tail == NONE32) ps->free_head = sb;
   else f->sb_next[ps->free_tail] = sb;
@@ -82,4 +85,21 @@ uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream) {
     *sb = NONE32;
   }
   return ppa;
+}
+
+uint32_t blocks_next_map_superpage(struct ftl *f, uint32_t *next_die, uint32_t reserve) {
+  const struct ftl_geo *g = &f->geo;
+  for (uint32_t spare = 1; spare < 3u; spare++)
+    for (uint32_t k = 0; k < g->dies; k++) {
+      const uint32_t die = (*next_die + k) % g->dies;
+      const struct pool_state *ps = &f->pool[die];
+      if (ps->map_sb == NONE32 &&
+          (ps->free_count <= reserve || (spare == 1u && ps->free_count <= 1u && ps->victim != NONE32)))
+        continue;
+      const uint32_t ppa = blocks_next_superpage(f, die, STREAM_MAP);
+      if (ppa == NONE32) continue;
+      *next_die = (die + 1u) % g->dies;
+      return ppa;
+    }
+  return NONE32;
 }

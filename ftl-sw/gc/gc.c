@@ -210,6 +210,7 @@ static int gc_issue_erase(struct ftl *f, uint32_t pool) {
     hal_halt(0x6C100000u | ps->victim);
     return 0;
   }
+  if (!trim_log_erase_ok(f, ps->victim)) return 0;   /* the trim log goes to flash first */
   uint32_t tag = fop_alloc(f, FOP_ERASE);
   ps->erase_inflight = 1;
   note_gc_op(f, ps);

@@ -516,6 +516,11 @@ struct ssd_fw_stats {
   uint32_t recovery_unreadable_pages; /* superpages left unreadable by power loss */
   uint32_t recovery_tp_found;   /* demand-based maps: translation pages found on flash ... */
   uint32_t recovery_tp_writes;  /* ... and written afresh from the scan */
+  uint32_t recovery_trim_records; /* trim-log records found on flash (every generation) */
+  uint32_t trim_log_peak;       /* most records the trim log held (recovery/trim_log.h) */
+  uint64_t trim_log_sectors;    /* log sectors programmed */
+  uint64_t trim_log_generations; /* times the log was written whole */
+  uint64_t trims_ignored;       /* trims the full log made the drive ignore */
   uint32_t ring_stripe_sectors;
   uint32_t ring_user_limit_min; /* ring: the smallest share the limiter left users */
   uint32_t ring_mem, ring_sync, ring_used;   /* ring: core 0's part's pointers (entries) and

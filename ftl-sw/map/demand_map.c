@@ -411,20 +411,10 @@ int dmap_writer_step(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   int n = 0;
   while (d->wq_count && flash_can_submit(f)) {
-    uint32_t ppa = NONE32, die = 0;
     /* A die's last free superblock is left to its GC while GC runs there (its copies need it)
-     * if another die can take the page; recovery's rewrite leaves it in any case. */
-    for (uint32_t spare = 1; spare < 3u && ppa == NONE32; spare++)
-      for (uint32_t k = 0; k < g->dies && ppa == NONE32; k++) {
-        die = (d->next_map_die + k) % g->dies;
-        const struct pool_state *ps = &f->pool[die];
-        if (ps->map_sb == NONE32 &&
-            (ps->free_count <= d->tp_reserve || (spare == 1u && ps->free_count <= 1u && ps->victim != NONE32)))
-          continue;
-        ppa = blocks_next_superpage(f, die, STREAM_MAP);
-      }
+     * if another die can take the page; recovery's rewrite (tp_reserve 1) leaves it in any case. */
+    const uint32_t ppa = blocks_next_map_superpage(f, &d->next_map_die, d->tp_reserve);
     if (ppa == NONE32) break;          /* no die has space: GC frees some */
-    d->next_map_die = (die + 1u) % g->dies;
     uint32_t tag = fop_alloc(f, FOP_MAP_PROG);
     struct fop *op = &f->fop[tag];
     for (uint32_t k = 0; k < g->unit; k++) {

@@ -14,7 +14,8 @@ struct rec_die {
   uint8_t  erased;          /* plane 0 read back erased: the superblock ends here */
   uint8_t  unreadable;      /* a plane read back uncorrectable */
   uint8_t  copies;          /* the superblock holds GC copies (versions with a copy count) */
-  uint8_t  map;             /* ... translation pages */
+  uint8_t  map;             /* ... translation pages (or trim-log sectors) */
+  uint8_t  log_read;        /* the superpage's trim-log sectors have been read with their data */
 };
 
 struct rec_state {
@@ -70,6 +71,28 @@ static void submit_superpage(struct ftl *f, uint32_t d) {
   rec.busy++;
 }
 
+/* Reads again, with their data, the planes of die d's superpage that hold trim-log sectors
+ * (the scan reads OOB only); 0 if it has none. */
+static int read_log_sectors(struct ftl *f, uint32_t d) {
+  struct rec_die *r = &rec.die[d];
+  const struct ftl_geo *g = &f->geo;
+  const uint32_t ppa = rec_sb(f, r) * g->sb_sectors + r->page * g->unit;
+  r->reads_left = 0;
+  for (uint32_t pl = 0; pl < g->planes; pl++) {
+    const uint32_t first = d * 2u * g->unit + pl * g->spp;
+    int log = 0;
+    for (uint32_t k = 0; k < g->spp; k++) log |= f->gc_oob[first + k].lpa == TRIM_LOG_OOB;
+    if (!log) continue;
+    uint32_t tag = fop_alloc(f, FOP_RECOVERY_READ);
+    f->fop[tag].gc_index = first;
+    flash_submit(f, tag, SSD_FOP_READ, ppa + pl * g->spp, g->spp, hal_dram_addr(&f->gc_sgl[first]),
+                 hal_dram_addr(&f->gc_oob[first]), SSD_FDF_SGL | SSD_FDF_PAYLOAD);
+    f->stats->recovery_reads++;
+    r->reads_left++;
+  }
+  return r->reads_left != 0;
+}
+
 /* A host sector's version at ppa: the newest wins (the older location becomes invalid). */
 static void host_sector_found(struct ftl *f, uint32_t lpa, uint32_t seq, uint32_t ppa) {
   if (rec.l2p[lpa] != NONE32 && seq < rec.seq[lpa]) return;
@@ -93,6 +116,11 @@ static void superpage_done(struct ftl *f, uint32_t d) {
   const struct ftl_geo *g = &f->geo;
   struct pool_state *ps = &f->pool[r->pool];
   const uint32_t sb = rec_sb(f, r);
+  if (!r->erased && !r->unreadable && !r->log_read) {
+    r->log_read = 1;
+    if (read_log_sectors(f, d)) return;   /* back here once they are in */
+  }
+  r->log_read = 0;
   rec.busy--;
   if (!r->erased) {
     if (!r->unreadable) {
@@ -100,6 +128,12 @@ static void superpage_done(struct ftl *f, uint32_t d) {
       for (uint32_t k = 0; k < g->unit; k++) {
         const struct ssd_oob *o = &f->gc_oob[d * 2u * g->unit + k];
         if (o->seq != NONE32 && o->seq > rec.max_seq) rec.max_seq = o->seq;
+        if (o->seq < f->sb_min_ver[sb]) f->sb_min_ver[sb] = o->seq;
+        if (o->lpa == TRIM_LOG_OOB) {      /* read again with its data (read_log_sectors) */
+          r->map = 1;
+          trim_log_found(f, hal_dram_ptr(f->gc_sgl[d * 2u * g->unit + k]));
+          continue;
+        }
         if (o->lpa != NONE32 && (o->seq & (VERSION_STEP - 1u))) r->copies = 1;
         if (o->lpa != NONE32 && (o->lpa & MAP_BIT)) {
           r->map = 1;
@@ -228,6 +262,7 @@ static void recover(struct ftl *f) {
     if (!flash_poll(f)) hal_wait_for_event();
   }
   rebuild_free_lists(f);
+  trim_log_apply(f, rec.l2p, rec.seq);   /* before the demand map's pages are written from it */
   f->version_seq = rec.max_seq & ~(VERSION_STEP - 1u);
   f->write_seq = rec.max_seq;
   if (f->demand) map_rebuild_translation_pages(f, rec.l2p);

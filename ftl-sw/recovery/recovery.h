@@ -7,9 +7,12 @@
  * taken when the write buffer takes a write, and GC copies keep them, so a stale copy never
  * beats a newer write).  A superblock with data is closed (its unwritten pages wait for GC to
  * erase it); a page left unreadable by an interrupted program or erase is skipped.
- * Leaves out (for now): demand-based maps (their translation pages and GTD), trims (a sector
- * trimmed before the cut may read its last data again: allowed by the contract), erase
- * counts (restart from zero), checkpoints (the scan reads every written page). */
+ * Demand-based maps: the newest copy of each translation page becomes the GTD's, and the
+ * pages are written afresh from the scan (map_rebuild.h).  Trims: the trim log's records
+ * (trim_log.h; a superpage holding log sectors is read again with their data) drop older
+ * versions of trimmed sectors once the scan is done.
+ * Leaves out (for now): erase counts (restart from zero), checkpoints (the scan reads every
+ * written page). */
 #ifndef SSDVP_RECOVERY_H
 #define SSDVP_RECOVERY_H
 
