@@ -24,9 +24,9 @@
 #define SECTOR_BYTES     4096u
 #define NONE32           0xFFFFFFFFu
 #define GC_RESERVE       1u      /* free superblocks per die only GC may take */
-#define MAP_RESERVE      1u      /* one more that host data may not take: GC's erase waits for
-                                    the trim log (every scheme) and for map updates (demand-based
-                                    mapping), which need the translation-page stream written */
+#define MAP_RESERVE      1u      /* demand-based mapping: one more that host data may not
+                                    take: GC's erase waits for map updates, which may need
+                                    translation pages written */
 #define FOP_MAX          4096u   /* flash operations in flight */
 #define FLASH_RING       1024u
 /* Consumer indices are reported to the producer lazily, every quarter ring (one MMIO write

@@ -113,7 +113,7 @@ static struct ftl *boot(void) {
   f->heap.base = cfg->dram_heap_addr;
   f->heap.size = cfg->dram_heap_bytes;
   f->heap.used = base - cfg->dram_heap_addr + (uint32_t)sizeof(*f);
-  f->host_reserve = GC_RESERVE + MAP_RESERVE;
+  f->host_reserve = GC_RESERVE + (cfg->mapping != SSD_MAP_OPT ? MAP_RESERVE : 0u);
   if (f->heap.used > f->heap.size) hal_fatal("fw: DRAM heap too small\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DRAM);
 
   const struct ssd_geometry *hw = hal_dram_ptr(hal_read32(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR));

@@ -130,7 +130,6 @@ static void superpage_done(struct ftl *f, uint32_t d) {
         if (o->seq != NONE32 && o->seq > rec.max_seq) rec.max_seq = o->seq;
         if (o->seq < f->sb_min_ver[sb]) f->sb_min_ver[sb] = o->seq;
         if (o->lpa == TRIM_LOG_OOB) {      /* read again with its data (read_log_sectors) */
-          r->map = 1;
           trim_log_found(f, hal_dram_ptr(f->gc_sgl[d * 2u * g->unit + k]));
           continue;
         }

@@ -82,9 +82,10 @@ int trim_log_add(struct ftl *f, uint32_t lpa, uint32_t n, uint32_t ver) {
 }
 
 /* A new generation: the records still needed, laid out in the image. */
-static void start_generation(struct ftl *f) {
+static void start_generation(struct ftl *f, uint32_t pool) {
   struct trim_log *l = &f->tl;
   compact(f);
+  l->pool = pool;
   l->writing = 1;
   l->dirty = 0;
   l->wgen = l->gen + 1u;
@@ -117,7 +118,7 @@ int trim_log_erase_ok(struct ftl *f, uint32_t sb) {
   if (l->writing) return 0;
   if (l->count == 0) return 1;             /* nothing needed (older generations are harmless) */
   if (!l->dirty && !(l->gen && l->sb_gen[sb] == l->gen)) return 1;
-  start_generation(f);
+  start_generation(f, sb_pool(f, sb));
   if (l->wsectors == 0) {                  /* every record dropped */
     generation_done(l);
     return 1;
@@ -125,13 +126,23 @@ int trim_log_erase_ok(struct ftl *f, uint32_t sb) {
   return 0;
 }
 
+/* Where the next log superpage goes: the GC superblock of the pool whose erase waits (GC keeps
+ * the room for it: no spare is set aside for the log), else the translation-page stream of a
+ * die with two free superblocks or more (its GC keeps the last). */
+static uint32_t next_superpage(struct ftl *f) {
+  struct trim_log *l = &f->tl;
+  const struct pool_state *ps = &f->pool[l->pool];
+  if (ps->gc_sb != NONE32 || ps->free_count > 0) return blocks_next_superpage(f, l->pool, STREAM_GC);
+  return blocks_next_map_superpage(f, &l->next_die, f->dm.tp_reserve > 1u ? f->dm.tp_reserve : 1u);
+}
+
 int trim_log_step(struct ftl *f) {
   struct trim_log *l = &f->tl;
   const struct ftl_geo *g = &f->geo;
   int n = 0;
   while (l->wnext < l->wsectors && flash_can_submit(f)) {
-    const uint32_t ppa = blocks_next_map_superpage(f, &l->next_die, f->dm.tp_reserve);
-    if (ppa == NONE32) break;              /* no die has room: GC frees some */
+    const uint32_t ppa = next_superpage(f);
+    if (ppa == NONE32) break;              /* no room now: another die's GC frees some */
     const uint32_t tag = fop_alloc(f, FOP_TRIM_LOG_PROG);
     struct fop *op = &f->fop[tag];
     for (uint32_t k = 0; k < g->unit; k++) {

@@ -7,9 +7,10 @@
  * version}; before GC erases any superblock every record is on flash (write-ahead), and
  * recovery drops any version of a trimmed sector older than its record.
  *
- * The log lives in DRAM and is written whole (a generation) in log sectors through the
- * translation-page stream (OOB lpa TRIM_LOG_OOB, payload kept): when GC is about to erase and
- * a record is newer than the last generation, or the victim holds the last generation.  Each
+ * The log lives in DRAM and is written whole (a generation) in log sectors (OOB lpa
+ * TRIM_LOG_OOB, payload kept) into the GC superblock of the pool whose erase waits (else the
+ * translation-page stream of a die with room): when GC is about to erase and a record is
+ * newer than the last generation, or the victim holds the last generation.  Each
  * generation first drops the records no longer needed: those no older than every version
  * still on flash in a superblock with invalid (or unwritten) sectors (each superblock's
  * smallest OOB version is kept at program submission), and with the page map those whose
@@ -48,7 +49,8 @@ struct trim_log {
   uint32_t wgen, wcount;    /* its number and records */
   uint32_t wsectors, wnext; /* its sectors, and the next to place */
   uint32_t wprogs;          /* its programs in flight */
-  uint32_t next_die;        /* round robin of its programs */
+  uint32_t pool;            /* the pool whose erase waits for it (its GC stream first) */
+  uint32_t next_die;        /* round robin of its programs elsewhere */
 };
 
 void trim_log_init(struct ftl *f);
