@@ -409,7 +409,8 @@ enum stream { STREAM_HOST = 0, STREAM_GC, STREAM_MAP, STREAM_MAP_GC /* GC copies
 uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream);
 /* Next superpage of the translation-page stream on any die, round robin from *next_die: a die
  * whose free superblocks are down to `reserve` is skipped, and so is a die's last free one while
- * its GC runs if another die can take the page.  NONE32: no die has room now. */
+ * its GC runs (if no other die can take the page, while its victim's data does not fit GC's
+ * open superblock).  NONE32: no die has room now. */
 uint32_t blocks_next_map_superpage(struct ftl *f, uint32_t *next_die, uint32_t reserve);
 
 /* flash submission (core/flash_queue.c) */

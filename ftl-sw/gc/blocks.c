@@ -87,6 +87,14 @@ uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream) {
   return ppa;
 }
 
+/* The pool's GC will need its last free superblock: its victim's valid data does not fit the
+ * room left in its open GC superblock. */
+static int gc_needs_last_free(const struct ftl *f, const struct pool_state *ps) {
+  if (ps->victim == NONE32) return 0;
+  const uint32_t room = ps->gc_sb == NONE32 ? 0u : (ps->pages - ps->gc_page) * f->geo.unit;
+  return f->sb_valid[ps->victim] > room;
+}
+
 uint32_t blocks_next_map_superpage(struct ftl *f, uint32_t *next_die, uint32_t reserve) {
   const struct ftl_geo *g = &f->geo;
   for (uint32_t spare = 1; spare < 3u; spare++)
@@ -94,7 +102,8 @@ uint32_t blocks_next_map_superpage(struct ftl *f, uint32_t *next_die, uint32_t r
       const uint32_t die = (*next_die + k) % g->dies;
       const struct pool_state *ps = &f->pool[die];
       if (ps->map_sb == NONE32 &&
-          (ps->free_count <= reserve || (spare == 1u && ps->free_count <= 1u && ps->victim != NONE32)))
+          (ps->free_count <= reserve ||
+           (ps->free_count <= 1u && ps->victim != NONE32 && (spare == 1u || gc_needs_last_free(f, ps)))))
         continue;
       const uint32_t ppa = blocks_next_superpage(f, die, STREAM_MAP);
       if (ppa == NONE32) continue;

@@ -411,8 +411,9 @@ int dmap_writer_step(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   int n = 0;
   while (d->wq_count && flash_can_submit(f)) {
-    /* A die's last free superblock is left to its GC while GC runs there (its copies need it)
-     * if another die can take the page; recovery's rewrite (tp_reserve 1) leaves it in any case. */
+    /* A die's last free superblock is left to its GC while GC runs there (its copies need it):
+     * always if another die can take the page, else while the victim's data does not fit GC's
+     * open superblock; recovery's rewrite (tp_reserve 1) leaves it in any case. */
     const uint32_t ppa = blocks_next_map_superpage(f, &d->next_map_die, d->tp_reserve);
     if (ppa == NONE32) break;          /* no die has space: GC frees some */
     uint32_t tag = fop_alloc(f, FOP_MAP_PROG);
