@@ -246,8 +246,9 @@ static void flush_wait(struct ftl *f, uint16_t slot) {
   f->flush_head = slot;
 }
 
-/* Unmaps the range (after logging it: recovery/trim_log.h); the command completes once the map says so (with a demand-based map the
- * translation pages may have to be loaded first: one map operation per page touched). */
+/* Logs the trim (recovery/trim_log.h) and unmaps the range; the command completes once the map
+ * says so (with a demand-based map the translation pages may have to be loaded first: one map
+ * operation per page touched). */
 static void trim(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   hal_cost(HAL_COST_SECTOR, h->nsect);

@@ -14,7 +14,7 @@ struct rec_die {
   uint8_t  erased;          /* plane 0 read back erased: the superblock ends here */
   uint8_t  unreadable;      /* a plane read back uncorrectable */
   uint8_t  copies;          /* the superblock holds GC copies (versions with a copy count) */
-  uint8_t  map;             /* ... translation pages (or trim-log sectors) */
+  uint8_t  map;             /* ... translation pages */
   uint8_t  log_read;        /* the superpage's trim-log sectors have been read with their data */
 };
 

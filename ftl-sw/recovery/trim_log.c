@@ -23,10 +23,10 @@ void trim_log_init(struct ftl *f) {
   /* Room for a record per 256 logical sectors, at least 16 log sectors' worth. */
   uint32_t cap = g->logical_sectors / 256u;
   if (cap < 16u * RECS_PER_SECTOR) cap = 16u * RECS_PER_SECTOR;
-  l->image_sectors = (cap + RECS_PER_SECTOR - 1u) / RECS_PER_SECTOR;
-  l->cap = l->image_sectors * RECS_PER_SECTOR;
+  const uint32_t image_sectors = (cap + RECS_PER_SECTOR - 1u) / RECS_PER_SECTOR;
+  l->cap = image_sectors * RECS_PER_SECTOR;
   l->rec = fw_alloc(f, l->cap * (uint32_t)sizeof(struct trim_rec), 64);
-  l->image = hal_dram_addr(fw_alloc(f, l->image_sectors * SECTOR_BYTES, SECTOR_BYTES));
+  l->image = hal_dram_addr(fw_alloc(f, image_sectors * SECTOR_BYTES, SECTOR_BYTES));
   l->sb_gen = fw_alloc(f, g->superblocks * 4u, 64);
   for (uint32_t sb = 0; sb < g->superblocks; sb++) l->sb_gen[sb] = 0;
   l->count = l->gen = 0;
@@ -89,7 +89,6 @@ static void start_generation(struct ftl *f, uint32_t pool) {
   l->writing = 1;
   l->dirty = 0;
   l->wgen = l->gen + 1u;
-  l->wcount = l->count;
   l->wsectors = (l->count + RECS_PER_SECTOR - 1u) / RECS_PER_SECTOR;
   l->wnext = 0;
   l->wprogs = 0;

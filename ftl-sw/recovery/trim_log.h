@@ -44,9 +44,8 @@ struct trim_log {
   uint32_t gen;             /* the last complete generation's number (0: none) */
   uint32_t *sb_gen;         /* [superblocks] newest generation with a log sector there */
   uint32_t image;           /* DRAM address of the generation being written (sectors) */
-  uint32_t image_sectors;   /* its room */
   uint8_t  writing;         /* a generation is being written */
-  uint32_t wgen, wcount;    /* its number and records */
+  uint32_t wgen;            /* its number */
   uint32_t wsectors, wnext; /* its sectors, and the next to place */
   uint32_t wprogs;          /* its programs in flight */
   uint32_t pool;            /* the pool whose erase waits for it (its GC stream first) */
