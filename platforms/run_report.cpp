@@ -62,6 +62,8 @@ void print_summary(std::ostream& out, const nlohmann::json& r) {
                        i["mismatches"].get<uint64_t>(), i["reads_failed_media_error"].get<uint64_t>());
     if (const uint64_t n = i["uncorrectable_sectors_injected"].get<uint64_t>()) out << fmt::format(" ({} uncorrectable sectors injected)", n);
     if (const uint64_t n = i["requests_rejected_out_of_range"].get<uint64_t>()) out << fmt::format(", {} requests rejected out of range", n);
+    if (const uint64_t n = i.value("requests_refused_write_protected", uint64_t(0)))
+      out << fmt::format(", {} writes/trims refused (the drive went read-only)", n);
     out << "\n";
     for (const auto& e : i["first_errors"]) out << "    " << e.get<std::string>() << "\n";
     if (const uint64_t n = i["unexplained_errors"].get<uint64_t>()) {

@@ -12,6 +12,7 @@
 #include "models/cpu/iss_core.h"
 #include "models/cpu/mailbox.h"
 #include "models/cpu/native_core.h"
+#include "models/cpu/spi_nor.h"
 #include "models/cpu/sysctl.h"
 #include "models/cpu/timer.h"
 #include "models/cpu/uart.h"
@@ -100,6 +101,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   fc->wbuf_kind = p_.ftl.write_buffer == "ring" ? SSD_WBUF_RING : SSD_WBUF_SLOTS;
   fc->ring_timeout_us = p_.ftl.ring_timeout_us;
   fc->write_through = p_.device.volatile_write_cache ? 0u : 1u;
+  fc->bad_block_reserve = p_.ftl.bad_block_reserve;
   fc->die_prog_limit = p_.ftl.die_program_queue;
   fc->dram_heap_addr = uint32_t(SSD_DRAM_BASE + p_.dram.reserved_bytes);
   fc->dram_heap_bytes = uint32_t(p_.dram.size_bytes - p_.dram.reserved_bytes);
@@ -178,6 +180,9 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
       case SSD_BADCFG_UNIT_QUOTA: return "configuration: ftl.combo.unit_blocks, ftl.combo.unit_extra_blocks";
       case SSD_BADCFG_RECOVERY: return "configuration: ftl.mapping, ftl.placement (--power-cut / --load-nand)";
       case SSD_BADCFG_FORMAT: return "configuration: nand.*, ftl.op (the NAND image's drive was another)";
+      case SSD_BADCFG_BBT:
+        return "configuration: nand.channels x nand.ways x nand.blocks_per_plane (more superblocks than the "
+               "bad-block table in the SPI NOR holds: " + std::to_string(SSD_NOR_BYTES * 4u) + ")";
       default: return "a configuration the firmware refuses";
     }
   };
@@ -222,6 +227,8 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   map(SSD_MBOX_BASE, *mailbox_);
   map(SSD_UART_BASE, *uart_);
   map(SSD_SYSCTL_BASE, *sysctl_);
+  nor_ = std::make_unique<SpiNor>("nor");
+  map(SSD_NOR_BASE, *nor_);
 
   if (p_.firmware.mode == "iss") {
     const std::string path = p_.firmware.image.empty() ? std::string(SSDVP_DEFAULT_FIRMWARE) : p_.firmware.image;
@@ -298,7 +305,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   };
   driver_->on_finished = [] { sc_core::sc_stop(); };
   if (!opt.power_on_dir.empty()) {
-    nand::load_nand_image(opt.power_on_dir + "/nand.img", dies_, sysctl_->nvram());
+    nand::load_nand_image(opt.power_on_dir + "/nand.img", dies_, sysctl_->nvram(), nor_->contents());
     driver_->check_against(DurableState::load(opt.power_on_dir + "/durable.bin"));
   }
   {
@@ -397,7 +404,7 @@ void SsdPlatform::cut_power(const std::string& cause) {
     if (!what.empty()) interrupted.push_back(what);
   }
   std::filesystem::create_directories(opt_.power_cut_dir);
-  nand::save_nand_image(opt_.power_cut_dir + "/nand.img", dies_, sysctl_->nvram());
+  nand::save_nand_image(opt_.power_cut_dir + "/nand.img", dies_, sysctl_->nvram(), nor_->contents());
   if (opt_.power_on_dir.empty())
     driver_->durable_state().save(opt_.power_cut_dir + "/durable.bin");
   else   // powered on over an earlier cut: the host has only read since, its record stands
@@ -420,6 +427,35 @@ nlohmann::json SsdPlatform::run() {
   sc_core::sc_start();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return results(wall);
+}
+
+// Bad blocks since the drive was formatted (preconditioning included): the firmware's table
+// and failures beside the NAND's own counts (P/E cycles are run.json's "wear").
+nlohmann::json SsdPlatform::media_report(const ssd_fw_stats& b) const {
+  uint64_t factory = 0, grown = 0, failed_programs = 0, failed_erases = 0;
+  for (const auto& d : dies_) {
+    failed_programs += d->failed_programs();
+    failed_erases += d->failed_erases();
+    for (uint32_t pl = 0; pl < d->planes(); pl++)
+      for (uint32_t blk = 0; blk < d->blocks_per_plane(); blk++) {
+        const uint8_t bad = d->bad(pl, blk);
+        if (bad == nand::Die::kFactoryBad) factory++;
+        else if (bad == nand::Die::kGrownBad) grown++;
+      }
+  }
+  return {{"factory_bad_superblocks", b.factory_bad_superblocks},
+          {"grown_bad_superblocks", b.grown_bad_superblocks},
+          {"retiring_superblocks", b.retiring_superblocks},
+          {"program_failures", b.program_failures},
+          {"erase_failures", b.erase_failures},
+          {"program_retry_sectors", b.program_retry_sectors},
+          {"read_only", b.read_only != 0},
+          {"writes_refused", b.writes_refused},
+          {"nand", {{"factory_bad_blocks", factory},
+                    {"grown_bad_blocks", grown},
+                    {"failed_programs", failed_programs},
+                    {"failed_erases", failed_erases},
+                    {"read_retries", fctl_->corrected_reads()}}}};
 }
 
 nlohmann::json SsdPlatform::results(double wall_s) {
@@ -686,6 +722,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                             {"generations", b.trim_log_generations - a.trim_log_generations},
                             {"records_peak", b.trim_log_peak},
                             {"trims_ignored", b.trims_ignored - a.trims_ignored}}},
+              {"bad_blocks", media_report(firmware_stats() ? *firmware_stats() : b)},   // at the end, not the measured window
               {"logical_sectors", b.logical_sectors},
               {"physical_sectors", p_.nand.physical_bytes() / 4096},
               {"firmware_dram_bytes", b.dram_bytes_used}};
@@ -787,6 +824,11 @@ nlohmann::json SsdPlatform::results(double wall_s) {
     const uint64_t injected = fctl_->uncorrectable_sectors() - start_.uncorrectable_sectors;
     uint64_t unexplained = o.unexplained;
     std::vector<std::string> why = o.first_unexplained;
+    if (o.refused_write_protected && !(firmware_stats() && firmware_stats()->read_only)) {
+      unexplained += o.refused_write_protected;
+      why.push_back(std::to_string(o.refused_write_protected) +
+                    " writes or trims were refused as write-protected, but the firmware never went read-only");
+    }
     if (o.reads_media_error > injected) {
       unexplained += o.reads_media_error - injected;
       why.push_back(std::to_string(o.reads_media_error) + " reads failed with media errors, but the dies injected only " +
@@ -800,6 +842,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                       {"first_errors", ic->first_errors()},
                       {"reads_failed_media_error", o.reads_media_error},
                       {"requests_rejected_out_of_range", o.rejected_out_of_range},
+                      {"requests_refused_write_protected", o.refused_write_protected},
                       {"uncorrectable_sectors_injected", injected},
                       {"unexplained_errors", unexplained},
                       {"first_unexplained", why}};

@@ -24,6 +24,7 @@ namespace ssdvp {
 class Dram;
 class EventQueue;
 class SysCtl;
+class SpiNor;
 class Timer;
 class Uart;
 class Router;
@@ -86,6 +87,7 @@ class SsdPlatform {
   };
   Snapshot snapshot();
   nlohmann::json results(double wall_s);
+  nlohmann::json media_report(const ssd_fw_stats& b) const;
 
   Config cfg_;
   PlatformParams p_;
@@ -94,6 +96,7 @@ class SsdPlatform {
   std::unique_ptr<Dram> dram_;
   std::vector<std::unique_ptr<nand::Die>> dies_;
   std::unique_ptr<SysCtl> sysctl_;
+  std::unique_ptr<SpiNor> nor_;
   std::unique_ptr<Timer> timer_;
   std::unique_ptr<Uart> uart_;
   std::unique_ptr<Router> router_;

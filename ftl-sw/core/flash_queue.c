@@ -69,6 +69,7 @@ void flash_submit(struct ftl *f, uint32_t tag, uint8_t opcode, uint32_t ppa, uin
     for (uint32_t k = 0; k < g->unit; k++)
       if (f->fop[tag].oob[k].seq < f->sb_min_ver[sb]) f->sb_min_ver[sb] = f->fop[tag].oob[k].seq;
   f->fop[tag].die = die;
+  f->fop[tag].flags = flags;
   f->die_ops[die]++;
   f->fop[tag].ppa = ppa;
   f->fop[tag].nsect = nsect;
@@ -91,12 +92,21 @@ static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
   if (tag >= FOP_MAX || f->fop[tag].kind == FOP_FREE)
     hal_fatal("fw: flash completion for no operation in flight\n", 0xF1A5FFFFu);
   if (c->status > SSD_FST_BAD_DESC) hal_fatal("fw: flash completion with an unknown status\n", 0xF1A60000u | c->status);
-  if (c->status == SSD_FST_BAD_DESC || c->status == SSD_FST_PROGRAM_FAIL ||
-      c->status == SSD_FST_ERASE_FAIL) {
-    /* The platform reports the details; the FTL has no bad-block handling yet. */
+  const uint8_t kind = f->fop[tag].kind;
+  const int program = kind == FOP_HOST_PROG || kind == FOP_GC_PROG || kind == FOP_MAP_PROG || kind == FOP_TRIM_LOG_PROG;
+  if (c->status == SSD_FST_BAD_DESC ||   /* the platform reports the details */
+      (c->status == SSD_FST_PROGRAM_FAIL && !program) || (c->status == SSD_FST_ERASE_FAIL && kind != FOP_ERASE))
     hal_fatal("fw: flash operation failed\n", 0xF1A50000u | c->status);
-  }
   f->die_ops[f->fop[tag].die]--;
+  /* Failed programs and erases go to bad-block management (media/), which tells the owner. */
+  if (c->status == SSD_FST_PROGRAM_FAIL) {
+    program_failed(f, tag);
+    return;
+  }
+  if (c->status == SSD_FST_ERASE_FAIL) {
+    gc_erase_failed(f, tag);
+    return;
+  }
   switch (f->fop[tag].kind) {
     case FOP_HOST_READ: hcmd_read_done(f, tag, c->status); break;
     case FOP_HOST_PROG: wbuf_program_done(f, tag); break;
@@ -107,6 +117,7 @@ static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
     case FOP_MAP_PROG: dmap_program_done(f, tag); break;
     case FOP_RECOVERY_READ: recovery_read_done(f, tag, c->status); break;
     case FOP_TRIM_LOG_PROG: trim_log_program_done(f, tag); break;
+    case FOP_BBT_READ: bbt_scan_read_done(f, tag, c->status); break;
     case FOP_PREFETCH:
       ra_prefetch_done(f, tag, c->status, ((uint64_t)c->t_done_hi << 32) | c->t_done_lo);
       break;

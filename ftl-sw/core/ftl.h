@@ -7,7 +7,7 @@
  * blocks of one cell mode: its native blocks, and its SLC-mode blocks when the device has a
  * pSLC cache), greedy/FIFO/cost-benefit garbage collection of data and translation blocks,
  * SLC/MLC placement on mixed devices and pSLC caches (place/) and functional preconditioning.
- * Power-on recovery is recovery/recovery.h's.  Leaves out: bad-block management, wear
+ * Power-on recovery is recovery/recovery.h's, bad blocks media/'s.  Leaves out: wear
  * levelling beyond taking free blocks in erase order. */
 #ifndef SSDVP_FTL_H
 #define SSDVP_FTL_H
@@ -20,6 +20,8 @@
 #include "core/timer.h"
 #include "core/fw_core.h"
 #include "recovery/trim_log.h"
+#include "media/bad_blocks.h"
+#include "media/program_retry.h"
 
 #define SECTOR_BYTES     4096u
 #define NONE32           0xFFFFFFFFu
@@ -80,7 +82,7 @@ struct fw_heap {
 };
 
 /* ---- superblock bookkeeping */
-enum sb_state { SB_FREE = 0, SB_OPEN, SB_FULL, SB_VICTIM };
+enum sb_state { SB_FREE = 0, SB_OPEN, SB_FULL, SB_VICTIM, SB_BAD /* media/bad_blocks.h */ };
 
 /* A pool: the superblocks of one die in one cell mode, with their free list, open streams
  * and GC engine.  A die has one pool, or two with a pSLC cache (its SLC-mode blocks clean
@@ -112,6 +114,7 @@ struct pool_state {
   uint8_t  gc_listed;              /* in ftl.gc_pools */
   uint8_t  idle_gc;                /* cleaning ahead of need while the host is idle
                                       (place/idle_migration.h) */
+  uint32_t retiring;               /* its superblocks waiting to be retired (bad_blocks.h) */
 };
 
 /* ---- host commands */
@@ -142,7 +145,8 @@ struct hcmd {
 
 /* ---- flash operations in flight */
 enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_PROG, FOP_ERASE,
-                FOP_MAP_READ, FOP_MAP_PROG, FOP_PREFETCH, FOP_RECOVERY_READ, FOP_TRIM_LOG_PROG };
+                FOP_MAP_READ, FOP_MAP_PROG, FOP_PREFETCH, FOP_RECOVERY_READ, FOP_TRIM_LOG_PROG,
+                FOP_BBT_READ /* the factory scan's (media/bad_blocks.h) */ };
 
 struct fop {
   uint8_t  kind;
@@ -159,6 +163,7 @@ struct fop {
                                       FOP_PREFETCH: the die queue it came from;
                                       FOP_RECOVERY_READ: its GC buffer entry */
   uint32_t prog_id;                /* FOP_HOST_PROG: its write-buffer program id */
+  uint32_t flags;                  /* programs: the descriptor's SSD_FDF_* (a retry repeats them) */
   uint32_t *sgl;                   /* programs: unit sector addresses */
   struct ssd_oob *oob;             /* programs: unit OOB entries */
   uint32_t *slots;                 /* programs: write-buffer slot of each sector (NONE32 pad);
@@ -286,6 +291,8 @@ struct ftl {
   uint32_t host_reserve;           /* free superblocks per die host data may not take */
   struct dmap dm;
   struct trim_log tl;              /* trims made to hold across power loss */
+  struct bad_blocks bb;            /* bad-block table, read-only mode (media/bad_blocks.h) */
+  struct program_retry pr;         /* failed programs to write again (media/program_retry.h) */
   uint32_t *l2p;                   /* opt: logical sector -> physical sector */
   uint32_t *p2l;                   /* physical sector -> logical sector, or MAP_BIT | translation
                                       page (NONE32: not valid): GC's valid-page table */
@@ -296,6 +303,7 @@ struct ftl {
   uint32_t *sb_closed_seq;         /* when the superblock was filled (FIFO / cost-benefit age) */
   uint16_t *sb_progs_inflight;     /* programs submitted, not completed: never a GC victim */
   uint8_t  *sb_map;                /* holds translation pages (a translation block) */
+  uint8_t  *sb_stream;             /* the stream (enum stream) that opened it */
   uint32_t *sb_min_ver;            /* smallest OOB version programmed there since its erase
                                       (NONE32: none; recovery/trim_log.h) */
   struct pool_state *pool;         /* [pools] */
@@ -407,6 +415,14 @@ void blocks_put_free(struct ftl *f, uint32_t sb);
 enum stream { STREAM_HOST = 0, STREAM_GC, STREAM_MAP, STREAM_MAP_GC /* GC copies of translation pages */,
               STREAM_MIGRATE /* SLC GC copies into an MLC pool (host reserve applies) */ };
 uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream);
+/* As blocks_next_superpage, and when the pool has no room, the same stream of another pool of
+ * the same cell mode that can spare a superblock (more free than its reserves): where bad
+ * blocks took a pool's spare, its GC copies and retried programs go elsewhere. */
+uint32_t blocks_next_superpage_spill(struct ftl *f, uint32_t pool, int stream);
+/* sb leaves the stream it is open for (a program there failed); no-op if it is closed. */
+void blocks_close(struct ftl *f, uint32_t sb);
+/* Drops superblocks no longer free (found with data, or bad) from the free lists. */
+void blocks_drop_unfree(struct ftl *f);
 /* Next superpage of the translation-page stream on any die, round robin from *next_die: a die
  * whose free superblocks are down to `reserve` is skipped, and so is a die's last free one while
  * its GC runs (if no other die can take the page, while its victim's data does not fit GC's
@@ -457,8 +473,10 @@ int  gc_step(struct ftl *f);
 void gc_read_done(struct ftl *f, uint32_t tag);
 void gc_program_done(struct ftl *f, uint32_t tag);
 void gc_erase_done(struct ftl *f, uint32_t tag);
+void gc_erase_failed(struct ftl *f, uint32_t tag);
 uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool);
 void gc_watch(struct ftl *f, uint32_t pool);   /* a pool may need cleaning */
+void gc_dump(const struct ftl *f);             /* every pool's state, to the UART (a stuck run) */
 
 /* preconditioning (core/precondition.c) */
 void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *cmd);

@@ -113,7 +113,11 @@ static struct ftl *boot(void) {
   f->heap.base = cfg->dram_heap_addr;
   f->heap.size = cfg->dram_heap_bytes;
   f->heap.used = base - cfg->dram_heap_addr + (uint32_t)sizeof(*f);
-  f->host_reserve = GC_RESERVE + (cfg->mapping != SSD_MAP_OPT ? MAP_RESERVE : 0u);
+  /* The bad-block reserve (media/bad_blocks.h) sits below every threshold: host data leaves
+   * it, and GC starts and stops that much earlier. */
+  f->host_reserve = GC_RESERVE + (cfg->mapping != SSD_MAP_OPT ? MAP_RESERVE : 0u) + cfg->bad_block_reserve;
+  f->cfg.gc_low_blocks += cfg->bad_block_reserve;
+  f->cfg.gc_high_blocks += cfg->bad_block_reserve;
   if (f->heap.used > f->heap.size) hal_fatal("fw: DRAM heap too small\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DRAM);
 
   const struct ssd_geometry *hw = hal_dram_ptr(hal_read32(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR));
@@ -141,6 +145,8 @@ static struct ftl *boot(void) {
   for (uint32_t d = 0; d < g->dies; d++) f->die_ops[d] = 0;
   map_init(f);
   blocks_init(f);
+  bbt_init(f);
+  program_retry_init(f);
   if (f->demand) dmap_init(f);
   trim_log_init(f);
   place_init(f);
@@ -217,6 +223,7 @@ int ftl_poll(struct ftl *f) {
   if (drain)
     while (wbuf_flush_step(f, &c->wb, drain == 2)) n++;
   if (f->ra.queued) n += ra_prefetch_step(f);
+  if (program_retry_busy(&f->pr)) n += program_retry_step(f);
   if (f->gc_npools) n += gc_step(f);
   if (trim_log_busy(&f->tl)) n += trim_log_step(f);
   if (f->demand && dmap_has_work(f)) n += dmap_step(f);

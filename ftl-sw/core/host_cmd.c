@@ -320,6 +320,11 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
       return;
     }
   }
+  if ((op == SSD_HOP_WRITE || op == SSD_HOP_TRIM) && bbt_read_only(&f->bb)) {   /* media/bad_blocks.h */
+    f->stats->writes_refused++;
+    hcmd_complete(f, slot, SSD_ST_WRITE_PROTECTED);
+    return;
+  }
   switch (op) {
     case SSD_HOP_READ:
       place_note_request(f, SSD_HOP_READ, h->lba, h->nsect);

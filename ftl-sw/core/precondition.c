@@ -20,6 +20,7 @@ static uint64_t next_random(uint64_t *s) {  /* xorshift64* */
 static void drain_once(struct ftl *f, int force) {
   int n = 0;
   while (wbuf_flush_step(f, &f->cur->wb, force)) n++;
+  if (program_retry_busy(&f->pr)) n += program_retry_step(f);
   n += gc_step(f);
   if (f->demand) n += dmap_step(f);
   flash_commit(f);
@@ -28,6 +29,7 @@ static void drain_once(struct ftl *f, int force) {
   if (++f->precond_idle_passes < 100000u) return;
   hal_puts("fw: preconditioning makes no progress\n");
   if (f->demand) dmap_dump(f);
+  gc_dump(f);
   hal_halt(0x9C000001u);
   for (;;) hal_sleep();
 }
@@ -45,7 +47,12 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
   uint64_t over = (uint64_t)logical * cmd->cdw[1] / 1000u;
   uint64_t rng = 0x9E3779B97F4A7C15ull ^ cmd->cdw[2];
   if (rng == 0) rng = 1;
+  uint16_t status = SSD_ST_OK;
   for (uint64_t i = 0; i < fill + over; i++) {
+    if (bbt_read_only(&f->bb)) {   /* the spare blocks ran out (media/bad_blocks.h) */
+      status = SSD_ST_WRITE_PROTECTED;
+      break;
+    }
     uint32_t lpa = i < fill ? (uint32_t)i : (uint32_t)(next_random(&rng) % logical);
     uint32_t s;
     while (!wbuf_alloc(f, &f->cur->wb, 1, &s)) drain_once(f, 0);
@@ -55,9 +62,10 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
     wbuf_commit_sector(f, s, lpa, i < fill ? SSD_MDTS_SECTORS : 1u);   /* sequential, random */
     if (f->cur->wb.live_count >= f->geo.unit) drain_once(f, 0);
   }
-  while (wbuf_queued(&f->cur->wb) || f->fops_inflight || (f->demand && dmap_has_work(f))) drain_once(f, 1);
+  while (wbuf_queued(&f->cur->wb) || f->fops_inflight || program_retry_busy(&f->pr) || (f->demand && dmap_has_work(f)))
+    drain_once(f, 1);
   hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 0);
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
   fw_long_hold(f, 0);
-  hcmd_complete(f, slot, SSD_ST_OK);
+  hcmd_complete(f, slot, status);
 }

@@ -17,6 +17,7 @@ void blocks_init(struct ftl *f) {
   f->sb_closed_seq = fw_alloc(f, g->superblocks * 4u, 64);
   f->sb_progs_inflight = fw_alloc(f, g->superblocks * 2u, 64);
   f->sb_map = fw_alloc(f, g->superblocks, 64);
+  f->sb_stream = fw_alloc(f, g->superblocks, 64);
   f->sb_min_ver = fw_alloc(f, g->superblocks * 4u, 64);
   for (uint32_t sb = 0; sb < g->superblocks; sb++) f->sb_min_ver[sb] = NONE32;
   f->pool = fw_alloc(f, g->pools * (uint32_t)sizeof(struct pool_state), 64);
@@ -77,6 +78,7 @@ uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream) {
     *sb = blocks_take_free(f, pool);
     *page = 0;
     f->sb_map[*sb] = (uint8_t)map;
+    f->sb_stream[*sb] = (uint8_t)(stream == STREAM_MAP_GC ? STREAM_MAP : stream);
   }
   uint32_t ppa = *sb * f->geo.sb_sectors + *page * f->geo.unit;
   if (++*page == ps->pages) {
@@ -85,6 +87,56 @@ uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream) {
     *sb = NONE32;
   }
   return ppa;
+}
+
+uint32_t blocks_next_superpage_spill(struct ftl *f, uint32_t pool, int stream) {
+  const uint32_t ppa = blocks_next_superpage(f, pool, stream);
+  if (ppa != NONE32) return ppa;
+  const uint8_t region = f->pl.pool_region[pool];
+  for (uint32_t k = 1; k < f->geo.pools; k++) {
+    const uint32_t q = (pool + k) % f->geo.pools;
+    const struct pool_state *qs = &f->pool[q];
+    if (f->pl.pool_region[q] != region) continue;
+    const uint32_t open = stream == STREAM_GC ? qs->gc_sb
+                          : stream == STREAM_MAP || stream == STREAM_MAP_GC ? qs->map_sb
+                          : stream == STREAM_MIGRATE ? qs->mig_sb : qs->host_sb;
+    if (open == NONE32 && qs->free_count <= f->host_reserve + GC_RESERVE) continue;
+    const uint32_t p = blocks_next_superpage(f, q, stream);
+    if (p != NONE32) return p;
+  }
+  return NONE32;
+}
+
+void blocks_close(struct ftl *f, uint32_t sb) {
+  struct pool_state *ps = &f->pool[sb_pool(f, sb)];
+  uint32_t *open[] = {&ps->host_sb, &ps->gc_sb, &ps->map_sb, &ps->mig_sb};
+  for (uint32_t k = 0; k < 4u; k++)
+    if (*open[k] == sb) {
+      *open[k] = NONE32;
+      f->sb_state[sb] = SB_FULL;
+      f->sb_closed_seq[sb] = f->write_seq;
+    }
+}
+
+void blocks_drop_unfree(struct ftl *f) {
+  const struct ftl_geo *g = &f->geo;
+  for (uint32_t p = 0; p < g->pools; p++) {
+    struct pool_state *ps = &f->pool[p];
+    uint32_t *link = &ps->free_head, last = NONE32;
+    while (*link != NONE32) {
+      const uint32_t sb = *link;
+      if (f->sb_state[sb] != SB_FREE) {
+        *link = f->sb_next[sb];
+        ps->free_count--;
+        f->free_superblocks--;
+        continue;
+      }
+      last = sb;
+      link = &f->sb_next[sb];
+    }
+    ps->free_tail = last;
+    if (ps->free_count < f->cfg.gc_low_blocks) gc_watch(f, p);
+  }
 }
 
 /* The pool's GC will need its last free superblock: its victim's valid data does not fit the

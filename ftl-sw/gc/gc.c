@@ -19,9 +19,23 @@
  * was read) since a superpage holds one unit's data.  Pools
  * marked for idle-time migration (place/idle_migration.h) clean up to its target while the
  * host is idle and issue nothing once a host command has stopped them.
+ * Bad blocks (media/bad_blocks.h): a superblock whose program failed is its pool's next
+ * victim whatever it holds and is retired instead of erased; a failed erase retires the victim.
  * Leaves out: copyback (no data over the channel), wear levelling. */
 #include "core/ftl.h"
 #include "hal/hal.h"
+
+/* A superblock of the pool waiting to be retired that GC can take now (its programs done,
+ * its data fits the room there is), NONE32 if none. */
+static uint32_t pick_retiring(const struct ftl *f, uint32_t pool, uint32_t room, uint32_t map_room) {
+  const struct pool_state *ps = &f->pool[pool];
+  const uint32_t first = ps->die * f->geo.blocks + ps->first_block;
+  for (uint32_t sb = first; sb < first + ps->blocks; sb++)
+    if (f->bb.retiring[sb] && f->sb_state[sb] == SB_FULL && !f->sb_progs_inflight[sb] &&
+        f->sb_valid[sb] <= (f->sb_map[sb] ? map_room : room))
+      return sb;
+  return NONE32;
+}
 
 uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool) {
   const struct ftl_geo *g = &f->geo;
@@ -37,6 +51,10 @@ uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool) {
    * cleaned. */
   const uint32_t room = ps->free_count ? NONE32 : ps->gc_sb == NONE32 ? 0u : (ps->pages - ps->gc_page) * g->unit;
   const uint32_t map_room = ps->free_count ? NONE32 : ps->map_sb == NONE32 ? 0u : (ps->pages - ps->map_page) * g->unit;
+  if (ps->retiring) {   /* a superblock whose program failed goes first, whatever it holds */
+    const uint32_t sb = pick_retiring(f, pool, room, map_room);
+    if (sb != NONE32) return sb;
+  }
   for (uint32_t sb = first; sb < first + ps->blocks; sb++) {
     if (f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb]) continue;
     uint32_t valid = f->sb_valid[sb];
@@ -147,7 +165,7 @@ static int gc_issue_program(struct ftl *f, uint32_t pool) {
   uint32_t half = ps->gc_half;
   uint32_t dst;
   if (map) {
-    dst = blocks_next_superpage(f, pool, STREAM_MAP_GC);
+    dst = blocks_next_superpage_spill(f, pool, STREAM_MAP_GC);
     if (dst == NONE32) {
       hal_puts("fw: GC found no free translation superblock\n");
       hal_halt(0x6C000000u | pool);
@@ -211,6 +229,11 @@ static int gc_issue_erase(struct ftl *f, uint32_t pool) {
     return 0;
   }
   if (!trim_log_erase_ok(f, ps->victim)) return 0;   /* the trim log goes to flash first */
+  if (f->bb.retiring[ps->victim]) {    /* its data is out: retired, not erased */
+    bbt_retire(f, ps->victim);
+    ps->victim = NONE32;
+    return 1;
+  }
   uint32_t tag = fop_alloc(f, FOP_ERASE);
   ps->erase_inflight = 1;
   note_gc_op(f, ps);
@@ -256,7 +279,14 @@ int gc_step(struct ftl *f) {
     if (ps->victim == NONE32) {
       uint32_t threshold = ps->gc_active ? f->cfg.gc_high_blocks : f->cfg.gc_low_blocks;
       if (ps->idle_gc && idle_target_free(f, pool) > threshold) threshold = idle_target_free(f, pool);
-      if (ps->free_count >= threshold) {
+      if (ps->free_count >= threshold && ps->retiring) {   /* only to retire a superblock */
+        const uint32_t v = pick_retiring(f, pool, NONE32, NONE32);
+        if (v == NONE32) {                 /* its programs are still in flight */
+          i++;
+          continue;
+        }
+        gc_start_victim(f, ps, v);
+      } else if (ps->free_count >= threshold) {
         if (ps->idle_gc) {
           ps->idle_gc = 0;
           idle_pool_done(f);
@@ -265,10 +295,11 @@ int gc_step(struct ftl *f) {
         ps->gc_listed = 0;
         f->gc_pools[i] = f->gc_pools[--f->gc_npools];
         continue;
+      } else {
+        if (!ps->idle_gc || ps->free_count < f->cfg.gc_low_blocks) ps->gc_active = 1;   /* needed */
+        const uint32_t v = gc_pick_victim(f, pool);
+        if (v != NONE32) gc_start_victim(f, ps, v);
       }
-      if (!ps->idle_gc || ps->free_count < f->cfg.gc_low_blocks) ps->gc_active = 1;   /* needed */
-      uint32_t v = gc_pick_victim(f, pool);
-      if (v != NONE32) gc_start_victim(f, ps, v);
     }
     if (ps->victim != NONE32) {
       n += gc_issue_reads(f, pool);
@@ -317,6 +348,17 @@ void gc_program_done(struct ftl *f, uint32_t tag) {
   fop_release(f, tag);
 }
 
+/* The victim's erase failed: it is retired (media/bad_blocks.h). */
+void gc_erase_failed(struct ftl *f, uint32_t tag) {
+  struct pool_state *ps = &f->pool[sb_pool(f, ppa_sb(f, f->fop[tag].ppa))];
+  f->stats->erase_failures++;
+  f->sb_erases[ps->victim]++;
+  bbt_retire(f, ps->victim);
+  ps->victim = NONE32;
+  ps->erase_inflight = 0;
+  fop_release(f, tag);
+}
+
 void gc_erase_done(struct ftl *f, uint32_t tag) {
   struct fop *op = &f->fop[tag];
   const uint32_t pool = sb_pool(f, ppa_sb(f, op->ppa));
@@ -335,4 +377,33 @@ void gc_erase_done(struct ftl *f, uint32_t tag) {
   ps->victim = NONE32;
   ps->erase_inflight = 0;
   fop_release(f, tag);
+}
+
+void gc_dump(const struct ftl *f) {
+  for (uint32_t p = 0; p < f->geo.pools; p++) {
+    const struct pool_state *ps = &f->pool[p];
+    uint32_t least = NONE32, bad = 0;
+    for (uint32_t k = 0; k < ps->blocks; k++) {
+      const uint32_t sb = ps->die * f->geo.blocks + ps->first_block + k;
+      if (f->sb_state[sb] == SB_BAD) bad++;
+      else if (f->sb_state[sb] == SB_FULL && f->sb_valid[sb] < least) least = f->sb_valid[sb];
+    }
+    hal_put_u32("pool ", p);
+    hal_put_u32(" free ", ps->free_count);
+    hal_put_u32(" bad ", bad);
+    hal_put_u32(" retiring ", ps->retiring);
+    hal_put_u32(" victim ", ps->victim);
+    hal_put_u32(" least_valid ", least);
+    hal_put_u32(" gc_sb ", ps->gc_sb);
+    hal_put_u32(" gc_page ", ps->gc_page);
+    hal_put_u32(" host_sb ", ps->host_sb);
+    hal_put_u32(" gathered ", ps->gc_gathered);
+    hal_put_u32(" reads ", ps->gc_pending_reads);
+    hal_put_u32(" progs ", ps->gc_progs_inflight);
+    hal_puts("\n");
+  }
+  hal_put_u32("gc pools listed ", f->gc_npools);
+  hal_put_u32(" retry head ", f->pr.head);
+  hal_put_u32(" flash ops in flight ", f->fops_inflight);
+  hal_puts("\n");
 }

@@ -30,6 +30,7 @@
 #define SSD_MBOX_BASE        0x40003000u   /* inter-core mailbox (multi-core work)  */
 #define SSD_UART_BASE        0x40004000u   /* UART (output to the run log)        */
 #define SSD_SYSCTL_BASE      0x40005000u   /* system control, debug, sleep        */
+#define SSD_NOR_BASE         0x40006000u   /* SPI NOR controller (bad-block table)  */
 #define SSD_PERIPH_SIZE      0x1000u
 
 /* ---------------------------------------------------------------- system control */
@@ -58,6 +59,7 @@
 #define SSD_NVRAM_FORMAT      0u     /* word: SSD_FORMAT_MAGIC once the drive was formatted  */
 #define SSD_NVRAM_GEOMETRY    1u     /* word: the geometry it was formatted with (a hash)    */
 #define SSD_FORMAT_MAGIC      0x464D5444u   /* "DTMF" */
+
 
 #define SSD_MAX_CORES         8u     /* firmware cores at most                               */
 
@@ -89,6 +91,7 @@
 #define SSD_BADCFG_UNIT_QUOTA        0x31u   /* a combo unit's quota does not fit            */
 #define SSD_BADCFG_RECOVERY          0x41u   /* power-loss recovery of a scheme not built yet */
 #define SSD_BADCFG_FORMAT            0x42u   /* the NAND was formatted with another geometry  */
+#define SSD_BADCFG_BBT               0x43u   /* the bad-block table does not fit the SPI NOR  */
 
 #define SSD_FW_STATE_BOOT     0u
 #define SSD_FW_STATE_READY    1u   /* rings set up, commands accepted */
@@ -116,6 +119,23 @@
 #define MBOX_RECV_DATA        0x10u  /* RO: the oldest message, popped (0 when none)        */
 #define MBOX_STATUS           0x14u  /* RW1C: bit 0 = a message of this core was dropped    */
 #define MBOX_DEPTH            16u
+
+/* ------------------------------------------------------------------ SPI NOR
+ * The controller's serial NOR flash (the non-volatile store beside the NAND: it survives power
+ * loss with it), reached through a controller's registers as a real SPI NOR is: set the byte
+ * address, then read words, program words or erase a sector.  NOR semantics: a program can
+ * only clear bits (the word becomes old AND value), an erase sets a whole 4 KiB sector to ones;
+ * a new part reads all ones.  The core waits out a program (SSD_NOR_PROGRAM_NS per word) and an
+ * erase (SSD_NOR_ERASE_NS per sector), as firmware polling the busy bit would.
+ * The firmware keeps its bad-block table here: a bit per superblock, 1 = good. */
+#define NOR_SIZE              0x00u  /* RO: bytes */
+#define NOR_ADDR              0x04u  /* RW: byte address of the next access (word aligned)  */
+#define NOR_DATA              0x08u  /* RO: the word at NOR_ADDR; NOR_ADDR += 4              */
+#define NOR_PROGRAM           0x0Cu  /* WO: program the word at NOR_ADDR; NOR_ADDR += 4      */
+#define NOR_ERASE             0x10u  /* WO: erase the 4 KiB sector holding NOR_ADDR          */
+#define SSD_NOR_BYTES         (256u * 1024u)
+#define SSD_NOR_PROGRAM_NS    20000u
+#define SSD_NOR_ERASE_NS      45000000u
 
 /* ------------------------------------------------------------------ UART */
 #define UART_TX               0x00u  /* WO: one byte; a '\n' flushes the line to the log */
@@ -185,6 +205,8 @@ struct ssd_host_cmd {
 #define SSD_ST_LBA_RANGE       0x0080u
 #define SSD_ST_MEDIA_ERROR     0x0281u   /* unrecovered read error */
 #define SSD_ST_INTERNAL        0x0006u
+#define SSD_ST_WRITE_PROTECTED 0x0020u   /* namespace is write protected: the drive went
+                                            read-only (its spare blocks ran out) */
 
 /* HIF DMA descriptor (32 bytes). */
 #ifndef __ASSEMBLER__
@@ -362,6 +384,8 @@ struct ssd_fw_config {
   uint32_t ring_timeout_us;    /* ring: drain less than a stripe after this long (0: never) */
   uint32_t write_through;      /* 1: the volatile write cache is off (device.volatile_write_cache
                                   = false): a write completes once its data is on flash */
+  uint32_t bad_block_reserve;  /* free superblocks per pool host writes leave for blocks going
+                                  bad (media/bad_blocks.h) */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -521,6 +545,15 @@ struct ssd_fw_stats {
   uint64_t trim_log_sectors;    /* log sectors programmed */
   uint64_t trim_log_generations; /* times the log was written whole */
   uint64_t trims_ignored;       /* trims the full log made the drive ignore */
+  /* bad blocks (media/bad_blocks.h) */
+  uint32_t factory_bad_superblocks;   /* bad from the factory (a bad block on any plane) */
+  uint32_t grown_bad_superblocks;     /* retired since: a program or erase failed there */
+  uint32_t retiring_superblocks;      /* a program failed there, data not yet moved out */
+  uint32_t read_only;                 /* 1: the spare blocks ran out, writes are refused */
+  uint64_t program_failures;          /* programs that failed (their data written again) */
+  uint64_t erase_failures;
+  uint64_t program_retry_sectors;     /* sectors programmed again after a failure */
+  uint64_t writes_refused;            /* write and trim commands refused read-only */
   uint32_t ring_stripe_sectors;
   uint32_t ring_user_limit_min; /* ring: the smallest share the limiter left users */
   uint32_t ring_mem, ring_sync, ring_used;   /* ring: core 0's part's pointers (entries) and

@@ -168,7 +168,7 @@ uint32_t place_gc_destination(struct ftl *f, uint32_t pool, uint32_t victim, uin
   }
   if (f->pl.units.unit_sectors && f->pl.pool_region[pool] == REGION_MLC)   /* back into its unit */
     return unit_next_superpage(f, f->pl.units.sb_unit[victim], UNIT_GC, pool, 0, &busy);
-  const uint32_t dst = blocks_next_superpage(f, pool, STREAM_GC);
+  const uint32_t dst = blocks_next_superpage_spill(f, pool, STREAM_GC);
   if (dst == NONE32) {
     hal_puts("fw: GC found no free superblock\n");
     hal_halt(0x6C000000u | pool);

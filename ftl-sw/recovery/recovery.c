@@ -53,6 +53,16 @@ static uint32_t next_pool(const struct ftl *f, uint32_t d, uint32_t pool) {
   return NONE32;
 }
 
+/* Moves die d's scan past bad superblocks (media/bad_blocks.h: never read, as if erased). */
+static void skip_bad(struct ftl *f, uint32_t d) {
+  struct rec_die *r = &rec.die[d];
+  while (r->pool != NONE32 && r->page == 0 && f->sb_state[rec_sb(f, r)] == SB_BAD)
+    if (++r->k == f->pool[r->pool].blocks) {
+      r->k = 0;
+      r->pool = next_pool(f, d, r->pool);
+    }
+}
+
 static void submit_superpage(struct ftl *f, uint32_t d) {
   struct rec_die *r = &rec.die[d];
   const struct ftl_geo *g = &f->geo;
@@ -162,15 +172,18 @@ static void superpage_done(struct ftl *f, uint32_t d) {
         ps->map_sb = sb;
         ps->map_page = r->page;
         f->sb_state[sb] = SB_OPEN;
+        f->sb_stream[sb] = STREAM_MAP;
       }
     } else if (ps->gc_sb == NONE32 && (r->copies || ps->host_sb != NONE32)) {
       ps->gc_sb = sb;
       ps->gc_page = r->page;
       f->sb_state[sb] = SB_OPEN;
+      f->sb_stream[sb] = STREAM_GC;
     } else if (ps->host_sb == NONE32) {
       ps->host_sb = sb;
       ps->host_page = r->page;
       f->sb_state[sb] = SB_OPEN;
+      f->sb_stream[sb] = STREAM_HOST;
     }
   }
   if (r->page > 0 && f->sb_state[sb] == SB_FREE) f->sb_state[sb] = SB_FULL;   /* out of the free list below */
@@ -194,28 +207,6 @@ void recovery_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
     r->erased = 1;   /* plane 0's first sector: programs write every plane, erased pages read all ones */
   fop_release(f, tag);
   if (--r->reads_left == 0) superpage_done(f, d);
-}
-
-/* Rebuilds the free lists: superblocks found with data are taken out. */
-static void rebuild_free_lists(struct ftl *f) {
-  const struct ftl_geo *g = &f->geo;
-  for (uint32_t p = 0; p < g->pools; p++) {
-    struct pool_state *ps = &f->pool[p];
-    uint32_t *link = &ps->free_head, last = NONE32;
-    while (*link != NONE32) {
-      const uint32_t sb = *link;
-      if (f->sb_state[sb] != SB_FREE) {
-        *link = f->sb_next[sb];
-        ps->free_count--;
-        f->free_superblocks--;
-        continue;
-      }
-      last = sb;
-      link = &f->sb_next[sb];
-    }
-    ps->free_tail = last;
-    if (ps->free_count < f->cfg.gc_low_blocks) gc_watch(f, p);
-  }
 }
 
 static void recover(struct ftl *f) {
@@ -252,6 +243,7 @@ static void recover(struct ftl *f) {
   for (;;) {
     for (uint32_t d = 0; d < g->dies; d++) {
       struct rec_die *r = &rec.die[d];
+      if (!r->reads_left) skip_bad(f, d);
       if (r->pool == NONE32 || r->reads_left) continue;
       if (f->fops_inflight + g->planes > FOP_MAX || flash_ring_space(f, g->planes) < g->planes) break;
       submit_superpage(f, d);
@@ -260,7 +252,7 @@ static void recover(struct ftl *f) {
     if (!rec.busy) break;
     if (!flash_poll(f)) hal_wait_for_event();
   }
-  rebuild_free_lists(f);
+  blocks_drop_unfree(f);   /* superblocks found with data leave the free lists */
   trim_log_apply(f, rec.l2p, rec.seq);   /* before the demand map's pages are written from it */
   f->version_seq = rec.max_seq & ~(VERSION_STEP - 1u);
   f->write_seq = rec.max_seq;
@@ -273,12 +265,14 @@ void recovery_power_on(struct ftl *f) {
   const uint32_t nv = SSD_SYSCTL_BASE + SYSCTL_NVRAM;
   const uint32_t want = geometry_hash(f);
   if (hal_read32(nv + 4u * SSD_NVRAM_FORMAT) != SSD_FORMAT_MAGIC) {
-    /* A new drive: every block is erased. */
+    /* A new drive: every block is erased, some are bad from the factory. */
+    bbt_format(f);
     hal_write32(nv + 4u * SSD_NVRAM_GEOMETRY, want);
     hal_write32(nv + 4u * SSD_NVRAM_FORMAT, SSD_FORMAT_MAGIC);
     return;
   }
   if (hal_read32(nv + 4u * SSD_NVRAM_GEOMETRY) != want)
     hal_fatal("fw: the NAND was formatted with another geometry or capacity\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_FORMAT);
+  bbt_load(f);
   recover(f);
 }

@@ -170,6 +170,8 @@ int trim_log_step(struct ftl *f) {
   return n;
 }
 
+void trim_log_program_moved(struct ftl *f, uint32_t sb) { f->tl.sb_gen[sb] = f->tl.wgen; }
+
 void trim_log_program_done(struct ftl *f, uint32_t tag) {
   struct trim_log *l = &f->tl;
   f->sb_progs_inflight[ppa_sb(f, f->fop[tag].ppa)]--;

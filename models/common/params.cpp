@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 extern "C" {
@@ -82,6 +83,48 @@ CellTiming cell_timing(const Config& c, const std::string& cell, uint32_t types)
     throw ConfigError(c.origin("nand." + cell + ".pages_per_block") + ": nand." + cell +
                       ".pages_per_block must be a multiple of " + std::to_string(types));
   return t;
+}
+
+// nand.fail_at: "program:DIE:BLOCK[@US], erase:DIE:BLOCK[@US]" (the die's geometry must be
+// known: channels, ways and blocks per plane are read first).
+std::vector<NandParams::InjectedFailure> parse_injected_failures(const Config& c, const NandParams& n) {
+  const std::string key = "nand.fail_at";
+  const std::string& text = c.get_string(key);
+  std::vector<NandParams::InjectedFailure> out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find(',', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string item = text.substr(pos, end - pos);
+    pos = end + 1;
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (item.empty()) continue;
+    auto bad = [&](const std::string& why) {
+      return ConfigError(c.origin(key) + ": " + key + ": '" + item + "': " + why);
+    };
+    NandParams::InjectedFailure f;
+    std::string rest;
+    if (item.rfind("program:", 0) == 0) rest = item.substr(8);
+    else if (item.rfind("erase:", 0) == 0) { f.erase = true; rest = item.substr(6); }
+    else throw bad("give program:DIE:BLOCK[@US] or erase:DIE:BLOCK[@US]");
+    double us = 0;
+    unsigned long die = 0, block = 0;
+    char tail = 0;
+    int got = std::sscanf(rest.c_str(), "%lu:%lu@%lf%c", &die, &block, &us, &tail);
+    if (!((got == 2 && rest.find('@') == std::string::npos) || got == 3) ||
+        rest.find_first_not_of("0123456789:@.eE+") != std::string::npos)
+      throw bad("give program:DIE:BLOCK[@US] or erase:DIE:BLOCK[@US]");
+    if (die >= n.dies()) throw bad("die " + std::to_string(die) + " does not exist (" + std::to_string(n.dies()) + " dies)");
+    if (block >= n.blocks_of(uint32_t(die)))
+      throw bad("block " + std::to_string(block) + " does not exist (" + std::to_string(n.blocks_of(uint32_t(die))) +
+                " blocks per plane)");
+    f.die = uint32_t(die);
+    f.block = uint32_t(block);
+    f.at = time_value(c, key, us, SC_US);
+    out.push_back(f);
+  }
+  return out;
 }
 
 }  // namespace
@@ -231,6 +274,12 @@ PlatformParams PlatformParams::from(const Config& c) {
   n.corrected_per_million = c.get_double("nand.corrected_per_million");
   n.ecc_retry = time_of(c, "nand.ecc_retry_us", SC_US);
   n.fault_seed = uint64_t(c.get_int("nand.fault_seed"));
+  n.factory_bad_permille = c.get_double("nand.factory_bad_permille");
+  n.program_fail_per_million = c.get_double("nand.program_fail_per_million");
+  n.erase_fail_per_million = c.get_double("nand.erase_fail_per_million");
+  n.endurance_pe = uint32_t(c.get_int("nand.endurance_pe"));
+  n.worn_fail_factor = c.get_double("nand.worn_fail_factor");
+  n.injected_failures = parse_injected_failures(c, n);
   if (n.dies() > 255 * 255 || n.channels > 255 || n.ways > 255)
     throw ConfigError("nand.channels/nand.ways: at most 255 of each");
 
@@ -374,6 +423,12 @@ PlatformParams PlatformParams::from(const Config& c) {
   f.op = c.get_double("ftl.op");
   f.gc_low_blocks = uint32_t(c.get_int("ftl.gc_low_blocks"));
   f.gc_high_blocks = uint32_t(c.get_int("ftl.gc_high_blocks"));
+  {
+    const int64_t r = c.get_int("ftl.bad_block_reserve");
+    const bool can_fail = n.factory_bad_permille > 0 || n.program_fail_per_million > 0 || n.erase_fail_per_million > 0 ||
+                          !n.injected_failures.empty();
+    f.bad_block_reserve = r >= 0 ? uint32_t(r) : can_fail ? 1u : 0u;
+  }
   if (f.gc_high_blocks < f.gc_low_blocks)
     throw ConfigError(c.origin("ftl.gc_high_blocks") + ": ftl.gc_high_blocks = " +
                       std::to_string(f.gc_high_blocks) + " is below ftl.gc_low_blocks = " +

@@ -38,6 +38,17 @@ struct NandParams {
   bool paired_page_loss = false;          // power loss in an upper page's program takes its lower pages
   sc_core::sc_time ecc_retry;
   uint64_t fault_seed = 0;
+  // Block failures (models/nand/die.h): factory bad blocks, program and erase failures, the
+  // endurance past which they rise, and failures injected at a given block and time.
+  double factory_bad_permille = 0, program_fail_per_million = 0, erase_fail_per_million = 0;
+  uint32_t endurance_pe = 0;                // 0: no limit
+  double worn_fail_factor = 1;              // failure rates past endurance_pe, times this
+  struct InjectedFailure {
+    bool erase = false;                     // false: a program
+    uint32_t die = 0, block = 0;
+    sc_core::sc_time at;                    // the first such operation starting at or after
+  };
+  std::vector<InjectedFailure> injected_failures;
 
   uint32_t dies() const { return channels * ways; }
   CellType cell_of(uint32_t die) const { return die < slc_dies ? CellType::SLC : cell; }
@@ -115,6 +126,7 @@ struct FtlParams {
   uint32_t adapt_window = 0;
   double op = 0;
   uint32_t gc_low_blocks = 0, gc_high_blocks = 0;
+  uint32_t bad_block_reserve = 0;             // resolved (auto: 1 if the NAND can fail)
   std::string write_buffer;                   // slots | ring
   uint32_t wbuf_sectors = 0;
   uint32_t ring_stripe_sectors = 0;           // a superpage on every die

@@ -20,7 +20,7 @@ namespace ssdvp {
 
 namespace {
 
-constexpr uint32_t kPeriphSize = 0x6000;            // HIF .. SYSCTL windows
+constexpr uint32_t kPeriphSize = 0x7000;            // HIF .. NOR windows
 constexpr uint32_t kMstatusMie = 1u << 3, kMstatusMpie = 1u << 7, kMstatusMpp = 3u << 11;
 constexpr uint32_t kMieMeie = 1u << 11;
 constexpr uint32_t kCauseMachineExternal = 0x8000000Bu;

@@ -176,6 +176,8 @@ void FlashController::execute_functional(FlashOp& op) {
     }, [&](uint32_t plane) {
       if (kind == nand::ArrayOp::Read) from_die(op, die, plane, sc_core::SC_ZERO_TIME);
     });
+    if (kind != nand::ArrayOp::Read && die.last_failed())
+      op.status = kind == nand::ArrayOp::Program ? SSD_FST_PROGRAM_FAIL : SSD_FST_ERASE_FAIL;
   } catch (const nand::RuleViolation& e) {
     report_fatal(e.what());
     op.status = SSD_FST_BAD_DESC;
@@ -233,6 +235,7 @@ void FlashController::post(FlashOp* op) {
 
 void FlashController::write_completion(const FlashOp& op) {
   Bank& k = banks_[op.bank];
+  if (op.status == SSD_FST_ECC_CORRECTED) corrected_reads_++;
   if (k.cpl_tail - k.cpl_head >= k.cpl_size) {
     report_fatal("flash controller: completion ring of core " + std::to_string(op.bank) +
                  " overflows (firmware has more operations in flight than ring entries)");

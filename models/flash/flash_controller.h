@@ -43,6 +43,8 @@ class FlashController : public MmioDevice, public FlashDataPort {
   // Sectors that reached DRAM marked uncorrectable by the die (injected ECC faults), over
   // the whole run: the most host reads that may fail with a media error.
   uint64_t uncorrectable_sectors() const { return uncorrectable_sectors_; }
+  // Reads that needed ECC correction (the die's extra decode time: a read retry).
+  uint64_t corrected_reads() const { return corrected_reads_; }
 
   // Observer of every completed operation (tests, traces): desc and times.
   std::function<void(const FlashOp&)> observer;
@@ -76,7 +78,7 @@ class FlashController : public MmioDevice, public FlashDataPort {
   uint32_t functional_ = 0, geometry_addr_;
   sc_core::sc_time decode_free_ = sc_core::SC_ZERO_TIME;
   std::vector<std::unique_ptr<FlashOp>> pool_;
-  uint64_t next_id_ = 0, uncorrectable_sectors_ = 0;
+  uint64_t next_id_ = 0, uncorrectable_sectors_ = 0, corrected_reads_ = 0;
   FlashOp* alloc_op();
   void free_op(FlashOp* op) { free_ops_.push_back(op); }
   std::vector<FlashOp*> free_ops_;

@@ -213,6 +213,9 @@ void RtlChannel::tick() {
     Way& w = ways_[m_->cpl_way];
     FlashOp* op = w.queue.front();
     w.queue.pop_front();
+    // A program or erase ends with the status read: the die's FAIL bit.
+    if (op->desc.opcode != SSD_FOP_READ && op->status == SSD_FST_OK && dies_[m_->cpl_way]->last_failed())
+      op->status = op->desc.opcode == SSD_FOP_PROGRAM ? SSD_FST_PROGRAM_FAIL : SSD_FST_ERASE_FAIL;
     op->t_done = std::max(time_of(cycle_), w.dram_done);
     w.dram_done = sc_core::SC_ZERO_TIME;
     ops_done_++;

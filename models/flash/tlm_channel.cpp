@@ -81,7 +81,8 @@ void TlmChannel::start_bus_phase(uint32_t w, sc_time now) {
         way.since = bus_end;
         break;
       }
-      case BusWork::Status: {
+      case BusWork::Status: {   // reads the die's FAIL bit
+        if (die.last_failed()) op->status = d.opcode == SSD_FOP_PROGRAM ? SSD_FST_PROGRAM_FAIL : SSD_FST_ERASE_FAIL;
         bus_end = now + p_.status;
         done = bus_end;
         way.phase = Phase::Hold;

@@ -139,6 +139,12 @@ void HostDriver::main_thread() {
     hif_.submit(&admin_);
     hif_.ring_doorbell(0, sc_core::SC_ZERO_TIME);
     wait(admin_done_);
+    if (admin_.status == SSD_ST_WRITE_PROTECTED) {
+      report_fatal("preconditioning stopped: the drive went read-only (its spare blocks ran out: the bad blocks "
+                   "of nand.factory_bad_permille, nand.program_fail_per_million, nand.erase_fail_per_million, "
+                   "nand.fail_at took more than ftl.op leaves; docs/reliability.md)");
+      return;
+    }
     if (admin_.status != SSD_ST_OK) {
       report_fatal("preconditioning failed with status " + std::to_string(admin_.status));
       return;
@@ -435,6 +441,10 @@ HostDriver::Outcome HostDriver::classify(const Request* rq, std::string& why) co
       o = Outcome::MediaError;
       continue;
     }
+    if (c.status == SSD_ST_WRITE_PROTECTED && (rq->req.op == Op::Write || rq->req.op == Op::Trim)) {
+      if (o == Outcome::Ok) o = Outcome::WriteProtected;
+      continue;
+    }
     why = what + " completed with status " + status + ", which nothing in the run explains";
     return Outcome::Unexplained;
   }
@@ -478,6 +488,7 @@ void HostDriver::request_done(Request* rq) {
     default: break;
   }
   if (outcome == Outcome::Rejected) outcomes_.rejected_out_of_range++;
+  if (outcome == Outcome::WriteProtected) outcomes_.refused_write_protected++;
   if (outcome == Outcome::Unexplained) {
     outcomes_.unexplained++;
     if (outcomes_.first_unexplained.size() < 10) outcomes_.first_unexplained.push_back(why);

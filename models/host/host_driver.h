@@ -55,9 +55,12 @@ struct DriverOptions {
 // failed with a media error; a request past the end of the namespace (workload.address =
 // strict) must be rejected with SSD_ST_LBA_RANGE.  Anything else (another error status, a
 // media error on a write, a request past the end that succeeded) is unexplained and fails
-// the run; the platform also bounds media errors by the faults the dies injected.
+// the run; the platform also bounds media errors by the faults the dies injected.  A write or
+// trim refused because the drive went read-only (SSD_ST_WRITE_PROTECTED: its spare blocks ran
+// out) is counted, and the platform checks the firmware said it went read-only.
 struct Outcomes {
   uint64_t reads_verified = 0, reads_media_error = 0, rejected_out_of_range = 0, unexplained = 0;
+  uint64_t refused_write_protected = 0;
   std::vector<std::string> first_unexplained;   // the first few, one line each
 };
 
@@ -158,7 +161,7 @@ class HostDriver : public sc_core::sc_module {
   void command_done(HostCommand* c);
   void request_done(Request* rq);
   void count_status(uint16_t st);
-  enum class Outcome { Ok, MediaError, Rejected, Unexplained };
+  enum class Outcome { Ok, MediaError, Rejected, WriteProtected, Unexplained };
   Outcome classify(const Request* rq, std::string& why) const;
   static int payload_byte(const ssd_sector_tag& t);
   void check_payload(const Request* rq);

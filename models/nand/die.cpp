@@ -23,11 +23,46 @@ Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
       p_uncorrectable_(p.uncorrectable_per_million / 1e6),
       p_corrected_(p.corrected_per_million / 1e6),
       faults_(p.fault_seed * 1000003u + index),
+      p_program_fail_(p.program_fail_per_million / 1e6),
+      p_erase_fail_(p.erase_fail_per_million / 1e6),
+      worn_factor_(p.worn_fail_factor),
+      endurance_(p.endurance_pe),
+      block_faults_(p.fault_seed * 2000003u + index + 17u),
       blocks_(size_t(p.planes) * p.blocks_of(index)),
       regs_(size_t(p.planes) * p.sectors_per_page),
       status_(size_t(p.planes) * p.sectors_per_page) {
   payload_regs_.resize(size_t(planes_) * spp_ * 4096);
   reg_meta_.assign(planes_, 0);
+  for (const auto& f : p.injected_failures)
+    if (f.die == index) injected_.push_back(f);
+  if (p.factory_bad_permille > 0) {
+    // Its own stream, so that the choice does not depend on any other fault setting.
+    std::mt19937_64 factory(p.fault_seed * 3000017u + index);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    for (Block& b : blocks_)
+      if (u(factory) < p.factory_bad_permille / 1000.0) b.bad = kFactoryBad;
+  }
+}
+
+bool Die::fails(ArrayOp op, uint32_t block, sc_time now) {
+  bool fail = false;
+  for (auto it = injected_.begin(); it != injected_.end(); ++it)
+    if (it->block == block && it->erase == (op == ArrayOp::Erase) && now >= it->at) {
+      injected_.erase(it);
+      fail = true;
+      break;
+    }
+  double p = op == ArrayOp::Erase ? p_erase_fail_ : p_program_fail_;
+  for (uint32_t pl = 0; pl < planes_; pl++) {
+    if (!(mask_ >> pl & 1u)) continue;
+    const Block& b = block_at(pl, block);
+    if (b.bad) fail = true;
+    if (p > 0) {
+      const double rate = endurance_ && b.erases >= endurance_ ? std::min(1.0, p * worn_factor_) : p;
+      if (std::uniform_real_distribution<double>(0.0, 1.0)(block_faults_) < rate) fail = true;
+    }
+  }
+  return fail;
 }
 
 std::string Die::address(uint32_t plane, uint32_t block, uint32_t page) const {
@@ -87,6 +122,7 @@ sc_time Die::start_array(sc_time now) {
         for (uint32_t s = 0; s < spp_; s++) {
           Sector& r = regs_[pl * spp_ + s];
           r = (b.sectors && page_ < b.next_page) ? b.sectors[size_t(page_) * spp_ + s] : Sector{};
+          if (b.bad == kFactoryBad) r = Sector{{0, 0}, {0, 0}};   // the bad-block marker
           if (payload_) {
             uint8_t* dst = &payload_regs_[(size_t(pl) * spp_ + s) * 4096];
             if (b.payload && page_ < b.next_page)
@@ -116,6 +152,8 @@ sc_time Die::start_array(sc_time now) {
     }
     case ArrayOp::Program: {
       t = timing.t_prog[timing.t_prog.size() == 1 ? 0 : page_ % types];
+      last_failed_ = fails(ArrayOp::Program, block_, now);
+      if (last_failed_) failed_programs_++;
       for (uint32_t pl = 0; pl < planes_; pl++) {
         if (!(mask_ >> pl & 1u)) continue;
         Block& b = block_at(pl, block_);
@@ -135,14 +173,27 @@ sc_time Die::start_array(sc_time now) {
         reg_meta_[pl] = 0;
         b.next_page = page_ + 1;
         programmed_sectors_ += spp_;
+        if (last_failed_) {          // the page holds nothing readable; the block is bad
+          mark_corrupt(b, block_, page_);
+          if (!b.bad) b.bad = kGrownBad;
+        }
       }
       break;
     }
     case ArrayOp::Erase: {
       t = timing.t_erase;
+      last_failed_ = fails(ArrayOp::Erase, block_, now);
+      if (last_failed_) failed_erases_++;
       for (uint32_t pl = 0; pl < planes_; pl++) {
         if (!(mask_ >> pl & 1u)) continue;
         Block& b = block_at(pl, block_);
+        if (last_failed_) {          // as an interrupted erase: neither erased nor intact
+          b.erases++;
+          if (!b.bad) b.bad = kGrownBad;
+          b.next_page = pages_in(block_);
+          for (uint32_t pg = 0; pg < pages_in(block_); pg++) mark_corrupt(b, block_, pg);
+          continue;
+        }
         b.sectors.reset();
         b.payload.reset();
         b.meta.reset();

@@ -12,8 +12,14 @@
 // paired-page loss, the lower pages of its word line: page p's are p-1 ... p-type, type = p
 // mod bits per cell), a block being erased is neither erased nor intact (every page reads
 // uncorrectable, none can be programmed before an erase); the array persists (save/load).
-// Leaves out: cache/read-retry command variants, program/erase suspend, bad blocks from the
-// factory, disturb and retention effects, the LSB/MSB pairing order of real MLC parts.
+// Block failures: factory bad blocks (a rate per plane; their pages read the bad-block marker,
+// an all-zero spare), program failures (the page reads uncorrectable, the write pointer moves
+// past it) and erase failures (left as an interrupted erase), at a rate that rises by a factor
+// past the rated P/E cycles, or injected at a given block and time; a block that failed once
+// fails every later program and erase (a grown defect).  The status of the last program or
+// erase is the die's FAIL bit (last_failed), read in the operation's status phase.
+// Leaves out: cache/read-retry command variants, program/erase suspend, disturb and retention
+// effects, RBER rising with wear, the LSB/MSB pairing order of real MLC parts.
 #pragma once
 
 #include <systemc>
@@ -54,6 +60,7 @@ struct SectorStatus {
 
 class Die {
  public:
+  enum : uint8_t { kGood = 0, kFactoryBad = 1, kGrownBad = 2 };
   Die(uint32_t index, CellType cell, const NandParams& p, bool payload);
 
   uint32_t index() const { return index_; }
@@ -117,6 +124,13 @@ class Die {
     }
   }
 
+  // The FAIL bit of the status register: the last program or erase started failed.
+  bool last_failed() const { return last_failed_; }
+  // Block state (tests, statistics): 0 good, 1 bad from the factory, 2 grown bad.
+  uint8_t bad(uint32_t plane, uint32_t block) const { return block_at(plane, block).bad; }
+  uint64_t failed_programs() const { return failed_programs_; }
+  uint64_t failed_erases() const { return failed_erases_; }
+
   const SectorStatus& read_status(uint32_t plane, uint32_t sector) const {
     return status_[plane * spp_ + sector];
   }
@@ -158,12 +172,16 @@ class Die {
   struct Block {
     uint32_t next_page = 0;
     uint32_t erases = 0;
+    uint8_t bad = 0;                         // kGood, kFactoryBad, kGrownBad
     std::unique_ptr<Sector[]> sectors;       // allocated at the first program
     std::unique_ptr<uint8_t[]> payload;      // with payloads
     std::unique_ptr<uint8_t[]> meta;         // without: payloads of metadata pages only
     std::unique_ptr<uint8_t[]> corrupt;      // per page: interrupted by power loss (lazily)
   };
   void mark_corrupt(Block& b, uint32_t block, uint32_t page);
+  // Whether this program or erase of `block` (started at `now`) fails; consumes an injected
+  // failure it meets.
+  bool fails(ArrayOp op, uint32_t block, sc_core::sc_time now);
   Block& block_at(uint32_t plane, uint32_t block) { return blocks_[plane * blocks_per_plane_ + block]; }
   const Block& block_at(uint32_t plane, uint32_t block) const {
     return blocks_[plane * blocks_per_plane_ + block];
@@ -181,6 +199,13 @@ class Die {
   sc_core::sc_time multiplane_extra_, ecc_retry_;
   double p_uncorrectable_, p_corrected_;
   std::mt19937_64 faults_;
+  double p_program_fail_, p_erase_fail_, worn_factor_;
+  uint32_t endurance_;
+  std::mt19937_64 block_faults_;            // program/erase failures (own stream: enabling them
+                                            // leaves the read faults' draws as they were)
+  std::vector<NandParams::InjectedFailure> injected_;   // this die's, not yet met
+  bool last_failed_ = false;
+  uint64_t failed_programs_ = 0, failed_erases_ = 0;
 
   std::vector<Block> blocks_;
   std::vector<Sector> regs_;

@@ -1,5 +1,5 @@
 // A die's array in binary (Die::save / Die::load): what survives power loss.  Per block: its
-// write pointer, erase count, the tags and OOB words of its programmed pages, their payloads
+// write pointer, erase count, bad-block state, the tags and OOB words of its programmed pages, their payloads
 // (with sim.payload) or metadata payloads, and the pages power loss left unreadable.  Page
 // registers, ready/busy state and statistics are not part of it (they do not survive).
 #include <cstring>
@@ -34,7 +34,7 @@ void get_bytes(std::istream& in, void* p, size_t n, const std::string& source) {
   if (!in.read(static_cast<char*>(p), std::streamsize(n))) throw std::runtime_error(source + ": NAND image is truncated");
 }
 
-enum : uint8_t { kHasSectors = 1, kHasPayload = 2, kHasMeta = 4, kHasCorrupt = 8 };
+enum : uint8_t { kHasSectors = 1, kHasPayload = 2, kHasMeta = 4, kHasCorrupt = 8, kBadShift = 4 };   // bits 4-5: Die::kFactoryBad/kGrownBad
 
 }  // namespace
 
@@ -49,7 +49,7 @@ void Die::save(std::ostream& out) const {
       const Block& b = block_at(pl, blk);
       const size_t pages = pages_in(blk);
       const uint8_t flags = uint8_t((b.sectors ? kHasSectors : 0) | (b.payload ? kHasPayload : 0) |
-                                    (b.meta ? kHasMeta : 0) | (b.corrupt ? kHasCorrupt : 0));
+                                    (b.meta ? kHasMeta : 0) | (b.corrupt ? kHasCorrupt : 0) | b.bad << kBadShift);
       put(out, b.next_page);
       put(out, b.erases);
       put(out, flags);
@@ -88,6 +88,8 @@ void Die::load(std::istream& in, const std::string& source) {
       b.next_page = get<uint32_t>(in, source);
       b.erases = get<uint32_t>(in, source);
       const uint8_t flags = get<uint8_t>(in, source);
+      b.bad = uint8_t(flags >> kBadShift & 3u);
+      if (b.bad > kGrownBad) throw std::runtime_error(source + ": " + address(pl, blk, 0) + ": bad block state " + std::to_string(b.bad));
       if (b.next_page > pages)
         throw std::runtime_error(source + ": " + address(pl, blk, b.next_page) + ": write pointer past the block");
       const size_t used = size_t(b.next_page) * spp_;

@@ -30,6 +30,24 @@ TEST(IssPlatform, MixedWorkloadWithIntegrity) {
   EXPECT_GT(r["ftl"]["gc_runs"].get<uint64_t>(), 0u);
 }
 
+// Bad-block handling as RV32 code: factory bad blocks found at format, failed programs written
+// again and their superblocks retired, a failed erase retiring its victim.
+TEST(IssPlatform, BadBlocksHandledOnTheIss) {
+  auto sets = iss_platform();
+  for (const char* s : {"nand.factory_bad_permille=10", "nand.fail_at=program:2:3, program:5:9, erase:1:4",
+                        "nand.program_fail_per_million=20"})
+    sets.push_back(s);
+  auto run = test::run_platform(sets, "fio:rw=randrw,rwmixread=40,bs=4k,iodepth=8,io=6000");
+  const auto& r = run.results;
+  test::expect_clean(r);
+  const auto& b = r["ftl"]["bad_blocks"];
+  EXPECT_GT(b["factory_bad_superblocks"].get<uint64_t>(), 0u);
+  EXPECT_GE(b["program_failures"].get<uint64_t>(), 2u);
+  EXPECT_EQ(b["program_failures"].get<uint64_t>(), b["nand"]["failed_programs"].get<uint64_t>());
+  EXPECT_EQ(b["erase_failures"].get<uint64_t>(), b["nand"]["failed_erases"].get<uint64_t>());
+  EXPECT_GE(b["grown_bad_superblocks"].get<uint64_t>() + b["retiring_superblocks"].get<uint64_t>(), 2u);
+}
+
 TEST(IssPlatform, SampleTraceWithIntegrity) {
   auto run = test::run_platform(iss_platform(), std::string(SSDVP_SOURCE_DIR) + "/traces/samples/tpcc-small.trace");
   test::expect_clean(run.results);

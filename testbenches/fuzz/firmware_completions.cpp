@@ -182,6 +182,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(!booted, "the firmware slept inside ftl_poll");
   booted = true;
   check(fuzz_hal_register(SSD_HIF_BASE + HIF_ENABLE) == 1, "the firmware did not enable the host interface");
+  hw.sub_head = fuzz_hal_register(SSD_FCTL_BASE + FCTL_SUB_HEAD);   // the format's scan went before
+  fuzz_hal_flash_completions(&hw.cpl_tail, &hw.cpl_phase);
   for (size_t at = 1; at + 8 <= size; at += 8) {
     const uint8_t* e = data + at;
     uint32_t word;

@@ -23,4 +23,6 @@ constexpr int kFuzzHalted = 1, kFuzzIdle = 2;
 void fuzz_hal_set_register(uint32_t addr, uint32_t value);
 uint32_t fuzz_hal_register(uint32_t addr);
 // Firmware halt code of the last halt.
+// Flash completions the functional mode posted (the harness continues the ring from there).
+void fuzz_hal_flash_completions(uint32_t* tail, uint32_t* phase);
 uint32_t fuzz_hal_halt_code();

@@ -45,6 +45,10 @@ void expect_clean(const nlohmann::json& r, const ExpectedErrors& expected) {
   if (!expected.rejections) {
     EXPECT_EQ(rejected, 0u);
   }
+  const uint64_t refused = i["requests_refused_write_protected"].get<uint64_t>();
+  if (!expected.write_protected) {
+    EXPECT_EQ(refused, 0u);
+  }
   EXPECT_LE(failed, i["uncorrectable_sectors_injected"].get<uint64_t>());
   // The firmware's program count is the dies' own, but for programs in flight when the
   // measured phase starts and ends (per die at most die_program_queue host/GC programs plus
@@ -60,14 +64,15 @@ void expect_clean(const nlohmann::json& r, const ExpectedErrors& expected) {
     op_errors += o["errors"].get<uint64_t>();
     if (name == "read") reads = o["requests"].get<uint64_t>();
   }
-  EXPECT_EQ(op_errors, failed + rejected);
+  EXPECT_EQ(op_errors, failed + rejected + refused);
   for (const auto& [status, n] : r["host"]["error_statuses"].items()) {
     statuses += n.get<uint64_t>();
     const uint16_t st = uint16_t(std::stoul(status));
-    EXPECT_TRUE((st == SSD_ST_MEDIA_ERROR && expected.media_errors) || (st == SSD_ST_LBA_RANGE && expected.rejections))
+    EXPECT_TRUE((st == SSD_ST_MEDIA_ERROR && expected.media_errors) || (st == SSD_ST_LBA_RANGE && expected.rejections) ||
+                (st == SSD_ST_WRITE_PROTECTED && expected.write_protected))
         << "unexpected error status " << status;
   }
-  if (!expected.media_errors && !expected.rejections) {
+  if (!expected.media_errors && !expected.rejections && !expected.write_protected) {
     EXPECT_EQ(statuses, 0u);
   }
   // Every read is verified or failed (reads past the end are rejected, in `rejected`).

@@ -42,6 +42,7 @@ std::string write_burst_trace(const std::string& name, unsigned bursts, unsigned
 struct ExpectedErrors {
   bool media_errors = false;   // injected uncorrectable sectors: reads may fail with a media error
   bool rejections = false;     // requests past the end of the namespace (workload.address = strict)
+  bool write_protected = false;   // the drive went read-only: writes and trims refused
 };
 
 // Checks every run must pass: completed, no fatal errors, exit status 0, integrity without

@@ -165,6 +165,23 @@ TEST(PowerCut, SecondCutWhileRecoveryRewritesTheMap) {
   EXPECT_FALSE(during["power_cut"]["interrupted"].empty());
 }
 
+// The bad-block table is in the SPI NOR: after the cut the recovered drive knows the factory
+// bad blocks and every superblock retired before the cut, skips them in its scan and never
+// writes them again; nothing durable is lost across program and erase failures.
+TEST(PowerCut, BadBlockTableSurvivesTheCut) {
+  const Cut c = cut_run("bad-blocks", "ops:30000",
+                        {"nand.factory_bad_permille=5", "nand.program_fail_per_million=20", "nand.erase_fail_per_million=500"});
+  expect_recovered(c);
+  const auto& before = c.before["ftl"]["bad_blocks"];
+  const auto& after = c.after["ftl"]["bad_blocks"];
+  EXPECT_GT(before["factory_bad_superblocks"].get<uint64_t>(), 0u);
+  EXPECT_EQ(after["factory_bad_superblocks"], before["factory_bad_superblocks"]);
+  EXPECT_GT(before["grown_bad_superblocks"].get<uint64_t>(), 0u);
+  EXPECT_GE(after["grown_bad_superblocks"].get<uint64_t>(), before["grown_bad_superblocks"].get<uint64_t>());
+  // the read-back run only reads: no block it knew to be bad was programmed or erased again
+  EXPECT_EQ(after["nand"]["failed_programs"].get<uint64_t>(), 0u);
+}
+
 TEST(PowerCut, SecondCutDuringTheScan) {
   const Cut c = cut_run("scan-twice", "ops:9000 --recovery-cut 1ms");
   expect_recovered(c);

@@ -132,6 +132,16 @@ TEST(Config, ImpossibleValuesNameTheKey) {
             std::string::npos);
   EXPECT_NE(error_of("", {"ftl.idle_migration_free_ratio=1.5"}).find("ftl.idle_migration_free_ratio"), std::string::npos);
   EXPECT_NE(error_of("", {"host.max_transfer_kib=130"}).find("multiple of 4"), std::string::npos);
+  // injected block failures: the syntax, the die and the block must exist
+  EXPECT_NE(error_of("", {"nand.fail_at=program:3"}).find("nand.fail_at: 'program:3': give program:DIE:BLOCK[@US]"),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"nand.fail_at=program:1:2, wipe:0:1"}).find("'wipe:0:1'"), std::string::npos);
+  EXPECT_NE(error_of("", {"nand.fail_at=erase:32:0"}).find("die 32 does not exist (32 dies)"), std::string::npos);
+  EXPECT_NE(error_of("", {"nand.fail_at=erase:0:512"}).find("block 512 does not exist (512 blocks per plane)"),
+            std::string::npos);
+  EXPECT_NE(error_of("", {"nand.fail_at=program:0:1@-5"}).find("nand.fail_at"), std::string::npos);
+  EXPECT_EQ(error_of("", {"nand.fail_at=program:0:1@250.5, erase:31:511"}), "");
+  EXPECT_NE(error_of("", {"nand.factory_bad_permille=600"}).find("nand.factory_bad_permille"), std::string::npos);
 }
 
 TEST(Config, MoreDramUseThanDramIsAnError) {

@@ -1,6 +1,7 @@
 // NAND die rules and timing: erase-before-write, in-order programming, busy checks,
 // per-cell and per-page-type array times, multi-plane, erase counts, data round trip,
-// injected ECC faults.
+// injected ECC faults, block failures (factory bad blocks, program and erase failures by rate,
+// by wear and injected at a block and time).
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -294,4 +295,99 @@ TEST(Die, ImageRoundTripsContentsAndRefusesAnotherGeometry) {
   std::stringstream cut(img.str().substr(0, 100));
   Die e(3, CellType::MLC, p, false);
   EXPECT_THROW(e.load(cut, "cut.img"), std::runtime_error);
+}
+
+namespace {
+sc_time erase(Die& d, uint8_t mask, uint32_t block, sc_time now) {
+  d.latch(ArrayOp::Erase, mask, block, 0, now);
+  return d.start_array(now);
+}
+}  // namespace
+
+TEST(Die, FactoryBadBlocksCarryTheMarkerAndFailEveryProgramAndErase) {
+  NandParams p = small_nand({"nand.factory_bad_permille=250"});
+  Die d(0, CellType::MLC, p, false);
+  uint32_t bad = 0, block = 0;
+  for (uint32_t b = 0; b < d.blocks_per_plane(); b++)
+    if (d.bad(0, b) == Die::kFactoryBad) bad++, block = b;
+  // 250 per mille of 32 blocks: a binomial draw, 8 expected
+  EXPECT_GE(bad, 2u);
+  EXPECT_LE(bad, 16u);
+  sc_time t = sc_time(0, SC_US);
+  d.latch(ArrayOp::Read, 0x1, block, 0, t);
+  t = d.start_array(t);
+  EXPECT_EQ(d.page_register(0)[0].oob.lpa, 0u);   // the marker: not all ones
+  t = program(d, 0x1, block, 0, t);
+  EXPECT_TRUE(d.last_failed());
+  EXPECT_TRUE(d.corrupt(0, block, 0));
+  t = erase(d, 0x1, block, t);
+  EXPECT_TRUE(d.last_failed());
+  // the same seed picks the same blocks; another die other ones
+  Die again(0, CellType::MLC, p, false), other(1, CellType::MLC, p, false);
+  uint32_t same = 0, differ = 0;
+  for (uint32_t b = 0; b < d.blocks_per_plane(); b++) {
+    same += again.bad(0, b) == d.bad(0, b);
+    differ += other.bad(0, b) != d.bad(0, b);
+  }
+  EXPECT_EQ(same, d.blocks_per_plane());
+  EXPECT_GT(differ, 0u);
+}
+
+TEST(Die, AFailedProgramLeavesThePageUnreadableAndTheBlockBad) {
+  NandParams p = small_nand({"nand.fail_at=program:0:4@10"});
+  Die d(0, CellType::MLC, p, false);
+  sc_time t = program(d, 0x3, 4, 0, sc_time(0, SC_US));   // before 10 us: passes
+  EXPECT_FALSE(d.last_failed());
+  t = program(d, 0x3, 4, 1, std::max(t, sc_time(10, SC_US)));
+  EXPECT_TRUE(d.last_failed());
+  EXPECT_EQ(d.failed_programs(), 1u);
+  EXPECT_TRUE(d.corrupt(0, 4, 1));
+  EXPECT_TRUE(d.corrupt(1, 4, 1));
+  EXPECT_FALSE(d.corrupt(0, 4, 0));                       // what was there stays readable
+  EXPECT_EQ(d.bad(0, 4), Die::kGrownBad);
+  EXPECT_EQ(d.next_page(0, 4), 2u);                        // the write pointer moved past it
+  t = program(d, 0x3, 4, 2, t);                            // a grown defect: fails again
+  EXPECT_TRUE(d.last_failed());
+  t = program(d, 0x3, 5, 0, t);                            // other blocks are fine
+  EXPECT_FALSE(d.last_failed());
+  // the image keeps the block's state
+  std::stringstream img;
+  d.save(img);
+  Die e(0, CellType::MLC, small_nand(), false);
+  e.load(img, "test.img");
+  EXPECT_EQ(e.bad(1, 4), Die::kGrownBad);
+  EXPECT_EQ(e.bad(0, 5), Die::kGood);
+}
+
+TEST(Die, AFailedEraseLeavesTheBlockNeitherErasedNorIntact) {
+  NandParams p = small_nand({"nand.fail_at=erase:2:7"});
+  Die d(2, CellType::MLC, p, false);
+  sc_time t = program(d, 0x3, 7, 0, sc_time(0, SC_US));
+  t = erase(d, 0x3, 7, t);
+  EXPECT_TRUE(d.last_failed());
+  EXPECT_EQ(d.failed_erases(), 1u);
+  EXPECT_TRUE(d.corrupt(0, 7, 0));
+  EXPECT_EQ(d.next_page(1, 7), d.pages_in(7));             // not programmable
+  EXPECT_EQ(d.bad(0, 7), Die::kGrownBad);
+  t = erase(d, 0x3, 8, t);                                  // the injection was used up
+  EXPECT_FALSE(d.last_failed());
+}
+
+TEST(Die, FailureRatesRiseByTheFactorPastTheRatedEndurance) {
+  // 2% of erases fail; past 20 P/E cycles 40 times as many (80%).
+  NandParams p = small_nand({"nand.erase_fail_per_million=20000", "nand.endurance_pe=20", "nand.worn_fail_factor=40"});
+  Die d(0, CellType::MLC, p, false);
+  sc_time t = sc_time(0, SC_US);
+  uint32_t young = 0, young_tries = 0, old = 0, old_tries = 0;
+  for (uint32_t b = 0; b < d.blocks_per_plane(); b++)
+    for (uint32_t k = 0; k < 40 && d.bad(0, b) == Die::kGood; k++) {
+      const bool worn = d.erase_count(0, b) >= 20;
+      t = erase(d, 0x1, b, t);
+      (worn ? old_tries : young_tries)++;
+      if (d.last_failed()) (worn ? old : young)++;
+    }
+  ASSERT_GT(young_tries, 300u);
+  ASSERT_GT(old_tries, 5u);
+  EXPECT_LT(double(young) / young_tries, 0.06);
+  EXPECT_GT(double(old) / old_tries, 0.5);
 }

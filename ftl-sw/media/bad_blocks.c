@@ -1,0 +1,159 @@
+/* Bad-block table and read-only mode: see bad_blocks.h. */
+#include "core/ftl.h"
+#include "hal/hal.h"
+
+/* ------------------------------------------------------------------ the table in the NOR */
+/* Two bitmaps, a bit per superblock, 1 = good: every bad superblock in the first, those bad
+ * from the factory also in the second (so that a used drive still tells them apart). */
+#define NOR_FACTORY_TABLE (SSD_NOR_BYTES / 2u)
+
+static void nor_clear_bit(uint32_t table, uint32_t sb) {
+  hal_write32(SSD_NOR_BASE + NOR_ADDR, table + sb / 32u * 4u);
+  hal_write32(SSD_NOR_BASE + NOR_PROGRAM, ~(1u << (sb % 32u)));   /* clears only that bit */
+}
+
+static void nor_mark_bad(uint32_t sb, int factory) {
+  nor_clear_bit(0, sb);
+  if (factory) nor_clear_bit(NOR_FACTORY_TABLE, sb);
+}
+
+/* The word of `table` holding superblock sb's bit. */
+static uint32_t nor_read_word(uint32_t table, uint32_t sb) {
+  hal_write32(SSD_NOR_BASE + NOR_ADDR, table + sb / 32u * 4u);
+  return hal_read32(SSD_NOR_BASE + NOR_DATA);
+}
+
+/* ------------------------------------------------------------------ capacity and read-only */
+/* The drive goes read-only when its good superblocks hold less than the logical space plus,
+ * per pool, gc_low_blocks + 1 superblocks: the room GC needs to keep cleaning. */
+static void check_spare(struct ftl *f) {
+  struct bad_blocks *b = &f->bb;
+  const struct ftl_geo *g = &f->geo;
+  if (b->read_only) return;
+  uint64_t good = 0, need = g->logical_sectors;
+  for (uint32_t p = 0; p < g->pools; p++) {
+    const struct pool_state *ps = &f->pool[p];
+    const uint32_t first = ps->die * g->blocks + ps->first_block;
+    for (uint32_t sb = first; sb < first + ps->blocks; sb++) good += f->sb_state[sb] != SB_BAD ? ps->sb_capacity : 0u;
+    need += (uint64_t)(f->cfg.gc_low_blocks + 1u) * ps->sb_capacity;
+  }
+  if (good >= need) return;
+  b->read_only = 1;
+  f->stats->read_only = 1;
+  hal_puts("fw: the spare blocks ran out: the drive is read-only\n");
+}
+
+/* sb is out of use: the free lists never see it again. */
+static void mark_bad(struct ftl *f, uint32_t sb) {
+  f->sb_state[sb] = SB_BAD;
+  f->sb_valid[sb] = 0;
+  f->sb_map[sb] = 0;
+  f->sb_min_ver[sb] = NONE32;      /* its old versions hold no trim-log record back */
+}
+
+void bbt_init(struct ftl *f) {
+  const struct ftl_geo *g = &f->geo;
+  struct bad_blocks *b = &f->bb;
+  if (g->superblocks > NOR_FACTORY_TABLE * 8u)
+    hal_fatal("fw: the bad-block table does not fit the SPI NOR\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_BBT);
+  b->retiring = fw_alloc(f, g->superblocks, 64);
+  b->read_only = 0;
+}
+
+/* ------------------------------------------------------------------ the factory scan */
+void bbt_scan_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
+  const uint32_t i = f->fop[tag].gc_index;
+  /* A block never written reads all ones; the factory's marker is anything else. */
+  (void)status;   /* the marker is read raw: no ECC verdict applies to it */
+  if (f->gc_oob[i].lpa != NONE32 || f->gc_oob[i].seq != NONE32) {
+    const uint32_t sb = ppa_sb(f, f->fop[tag].ppa);
+    if (f->sb_state[sb] != SB_BAD) {
+      mark_bad(f, sb);
+      nor_mark_bad(sb, 1);
+      f->stats->factory_bad_superblocks++;
+    }
+  }
+  fop_release(f, tag);
+}
+
+/* Waits until every scan read is back (functional mode: each completes when the doorbell rings). */
+static void scan_drain(struct ftl *f) {
+  flash_commit(f);
+  while (f->fops_inflight)
+    if (!flash_poll(f)) hal_wait_for_event();
+}
+
+void bbt_format(struct ftl *f) {
+  const struct ftl_geo *g = &f->geo;
+  const uint32_t bufs = 2u * g->unit;            /* pool 0's GC buffers, idle at boot */
+  uint32_t n = 0;
+  f->cur = f->core[0];
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_PRECOND);   /* the factory's time */
+  hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 1);
+  for (uint32_t p = 0; p < g->pools; p++) {
+    const struct pool_state *ps = &f->pool[p];
+    for (uint32_t k = 0; k < ps->blocks; k++) {
+      const uint32_t sb = ps->die * g->blocks + ps->first_block + k;
+      for (uint32_t pl = 0; pl < g->planes; pl++) {
+        if (n == bufs || !flash_can_submit(f)) {
+          scan_drain(f);
+          n = 0;
+        }
+        const uint32_t tag = fop_alloc(f, FOP_BBT_READ);
+        const uint32_t i = n++;
+        f->fop[tag].gc_index = i;
+        flash_submit(f, tag, SSD_FOP_READ, sb * g->sb_sectors + pl * g->spp, 1, hal_dram_addr(&f->gc_sgl[i]),
+                     hal_dram_addr(&f->gc_oob[i]), SSD_FDF_SGL);
+        f->stats->flash_reads--;                  /* the factory's, not the drive's */
+      }
+    }
+  }
+  scan_drain(f);
+  hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 0);
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_BOOT);
+  blocks_drop_unfree(f);
+  check_spare(f);
+}
+
+void bbt_load(struct ftl *f) {
+  const struct ftl_geo *g = &f->geo;
+  uint32_t bad = 0, factory = 0;
+  for (uint32_t sb = 0; sb < g->superblocks; sb++) {
+    if (sb % 32u == 0) {
+      bad = ~nor_read_word(0, sb);
+      factory = bad ? ~nor_read_word(NOR_FACTORY_TABLE, sb) : 0u;
+    }
+    if (!(bad >> (sb % 32u) & 1u)) continue;
+    mark_bad(f, sb);   /* only superblocks of a pool were ever marked */
+    if (factory >> (sb % 32u) & 1u) f->stats->factory_bad_superblocks++;
+    else f->stats->grown_bad_superblocks++;
+  }
+  blocks_drop_unfree(f);
+  check_spare(f);
+}
+
+/* ------------------------------------------------------------------ grown bad blocks */
+void bbt_program_failed(struct ftl *f, uint32_t sb) {
+  struct bad_blocks *b = &f->bb;
+  if (b->retiring[sb] || f->sb_state[sb] == SB_BAD) return;
+  b->retiring[sb] = 1;
+  blocks_close(f, sb);
+  struct pool_state *ps = &f->pool[sb_pool(f, sb)];
+  ps->retiring++;
+  f->stats->retiring_superblocks++;
+  gc_watch(f, sb_pool(f, sb));
+}
+
+void bbt_retire(struct ftl *f, uint32_t sb) {
+  struct bad_blocks *b = &f->bb;
+  if (b->retiring[sb]) {
+    b->retiring[sb] = 0;
+    f->pool[sb_pool(f, sb)].retiring--;
+    f->stats->retiring_superblocks--;
+  }
+  nor_mark_bad(sb, 0);             /* persisted before anything relies on it */
+  mark_bad(f, sb);
+  place_sb_erased(f, sb);          /* placement forgets it as it would an erased one */
+  f->stats->grown_bad_superblocks++;
+  check_spare(f);
+}
