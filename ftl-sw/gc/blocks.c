@@ -67,11 +67,23 @@ uint32_t blocks_take_free(struct ftl *f, uint32_t pool) {
   return sb;
 }
 
+/* The pool's open superblock of `stream` (NONE32: none open) and its next superpage. */
+static uint32_t *stream_sb(struct pool_state *ps, int stream) {
+  return stream == STREAM_GC ? &ps->gc_sb
+         : stream == STREAM_MAP || stream == STREAM_MAP_GC ? &ps->map_sb
+         : stream == STREAM_MIGRATE ? &ps->mig_sb : &ps->host_sb;
+}
+static uint32_t *stream_page(struct pool_state *ps, int stream) {
+  return stream == STREAM_GC ? &ps->gc_page
+         : stream == STREAM_MAP || stream == STREAM_MAP_GC ? &ps->map_page
+         : stream == STREAM_MIGRATE ? &ps->mig_page : &ps->host_page;
+}
+
 uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream) {
   struct pool_state *ps = &f->pool[pool];
   const int map = stream == STREAM_MAP || stream == STREAM_MAP_GC;
-  uint32_t *sb = stream == STREAM_GC ? &ps->gc_sb : map ? &ps->map_sb : stream == STREAM_MIGRATE ? &ps->mig_sb : &ps->host_sb;
-  uint32_t *page = stream == STREAM_GC ? &ps->gc_page : map ? &ps->map_page : stream == STREAM_MIGRATE ? &ps->mig_page : &ps->host_page;
+  uint32_t *sb = stream_sb(ps, stream);
+  uint32_t *page = stream_page(ps, stream);
   if (*sb == NONE32) {
     uint32_t reserve = stream == STREAM_HOST || stream == STREAM_MIGRATE ? f->host_reserve : 0u;
     if (ps->free_count <= reserve) return NONE32;
@@ -95,12 +107,9 @@ uint32_t blocks_next_superpage_spill(struct ftl *f, uint32_t pool, int stream) {
   const uint8_t region = f->pl.pool_region[pool];
   for (uint32_t k = 1; k < f->geo.pools; k++) {
     const uint32_t q = (pool + k) % f->geo.pools;
-    const struct pool_state *qs = &f->pool[q];
+    struct pool_state *qs = &f->pool[q];
     if (f->pl.pool_region[q] != region) continue;
-    const uint32_t open = stream == STREAM_GC ? qs->gc_sb
-                          : stream == STREAM_MAP || stream == STREAM_MAP_GC ? qs->map_sb
-                          : stream == STREAM_MIGRATE ? qs->mig_sb : qs->host_sb;
-    if (open == NONE32 && qs->free_count <= f->host_reserve + GC_RESERVE) continue;
+    if (*stream_sb(qs, stream) == NONE32 && qs->free_count <= f->host_reserve + GC_RESERVE) continue;
     const uint32_t p = blocks_next_superpage(f, q, stream);
     if (p != NONE32) return p;
   }
@@ -108,14 +117,11 @@ uint32_t blocks_next_superpage_spill(struct ftl *f, uint32_t pool, int stream) {
 }
 
 void blocks_close(struct ftl *f, uint32_t sb) {
-  struct pool_state *ps = &f->pool[sb_pool(f, sb)];
-  uint32_t *open[] = {&ps->host_sb, &ps->gc_sb, &ps->map_sb, &ps->mig_sb};
-  for (uint32_t k = 0; k < 4u; k++)
-    if (*open[k] == sb) {
-      *open[k] = NONE32;
-      f->sb_state[sb] = SB_FULL;
-      f->sb_closed_seq[sb] = f->write_seq;
-    }
+  uint32_t *open = stream_sb(&f->pool[sb_pool(f, sb)], f->sb_stream[sb]);
+  if (*open != sb) return;   /* closed already */
+  *open = NONE32;
+  f->sb_state[sb] = SB_FULL;
+  f->sb_closed_seq[sb] = f->write_seq;
 }
 
 void blocks_drop_unfree(struct ftl *f) {
