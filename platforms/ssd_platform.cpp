@@ -102,6 +102,8 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   fc->ring_timeout_us = p_.ftl.ring_timeout_us;
   fc->write_through = p_.device.volatile_write_cache ? 0u : 1u;
   fc->bad_block_reserve = p_.ftl.bad_block_reserve;
+  fc->wear_spread = p_.ftl.wear_spread;
+  fc->wear_record_step = p_.ftl.wear_record_step;
   fc->die_prog_limit = p_.ftl.die_program_queue;
   fc->dram_heap_addr = uint32_t(SSD_DRAM_BASE + p_.dram.reserved_bytes);
   fc->dram_heap_bytes = uint32_t(p_.dram.size_bytes - p_.dram.reserved_bytes);
@@ -181,8 +183,8 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
       case SSD_BADCFG_RECOVERY: return "configuration: ftl.mapping, ftl.placement (--power-cut / --load-nand)";
       case SSD_BADCFG_FORMAT: return "configuration: nand.*, ftl.op (the NAND image's drive was another)";
       case SSD_BADCFG_BBT:
-        return "configuration: nand.channels x nand.ways x nand.blocks_per_plane (more superblocks than the "
-               "bad-block table in the SPI NOR holds: " + std::to_string(SSD_NOR_BYTES * 4u) + ")";
+        return "configuration: device.nor_kib (the SPI NOR cannot hold the bad-block table and erase-count log "
+               "of nand.channels x nand.ways x nand.blocks_per_plane superblocks)";
       default: return "a configuration the firmware refuses";
     }
   };
@@ -227,7 +229,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   map(SSD_MBOX_BASE, *mailbox_);
   map(SSD_UART_BASE, *uart_);
   map(SSD_SYSCTL_BASE, *sysctl_);
-  nor_ = std::make_unique<SpiNor>("nor");
+  nor_ = std::make_unique<SpiNor>("nor", p_.device.nor_bytes);
   map(SSD_NOR_BASE, *nor_);
 
   if (p_.firmware.mode == "iss") {
@@ -456,6 +458,31 @@ nlohmann::json SsdPlatform::media_report(const ssd_fw_stats& b) const {
                     {"failed_programs", failed_programs},
                     {"failed_erases", failed_erases},
                     {"read_retries", fctl_->corrected_reads()}}}};
+}
+
+// Wear levelling (ftl-sw/wear/): the firmware's erase counts of its good superblocks at the
+// end (the NAND's own per-block counts are run.json's "wear"), the levelling moves of the
+// measured window and the NOR log's totals.
+nlohmann::json SsdPlatform::wear_report(const ssd_fw_stats& a, const ssd_fw_stats& b) {
+  uint64_t lo = UINT64_MAX, hi = 0, sum = 0, n = 0;
+  if (const ssd_fw_stats* s = firmware_stats(); s && s->sb_erases_addr && s->superblocks) {
+    const auto* erases = reinterpret_cast<const uint32_t*>(dram_->at(s->sb_erases_addr, 4ull * s->superblocks));
+    const auto* state = reinterpret_cast<const uint8_t*>(dram_->at(s->sb_state_addr, s->superblocks));
+    const uint32_t per_die = s->superblocks / p_.nand.dies();
+    for (uint32_t sb = 0; sb < s->superblocks; sb++) {
+      if (sb % per_die >= p_.nand.blocks_of(sb / per_die) || state[sb] == 4 /* SB_BAD */) continue;
+      lo = std::min<uint64_t>(lo, erases[sb]);
+      hi = std::max<uint64_t>(hi, erases[sb]);
+      sum += erases[sb];
+      n++;
+    }
+  }
+  return {{"spread_limit", p_.ftl.wear_spread},
+          {"runs", b.wear_level_runs - a.wear_level_runs},
+          {"sectors_moved", b.wear_level_sectors - a.wear_level_sectors},
+          {"superblock_erases", {{"min", n ? lo : 0}, {"mean", n ? double(sum) / double(n) : 0.0}, {"max", hi}}},
+          {"nor_log", {{"records", b.erase_log_records}, {"compactions", b.erase_log_compactions},
+                       {"record_step", p_.ftl.wear_record_step}}}};
 }
 
 nlohmann::json SsdPlatform::results(double wall_s) {
@@ -723,6 +750,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                             {"records_peak", b.trim_log_peak},
                             {"trims_ignored", b.trims_ignored - a.trims_ignored}}},
               {"bad_blocks", media_report(firmware_stats() ? *firmware_stats() : b)},   // at the end, not the measured window
+              {"wear_levelling", wear_report(a, b)},
               {"logical_sectors", b.logical_sectors},
               {"physical_sectors", p_.nand.physical_bytes() / 4096},
               {"firmware_dram_bytes", b.dram_bytes_used}};
@@ -812,10 +840,17 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   // The dies' own count of programmed sectors, next to the firmware's (ftl.flash_program_sectors).
   r["nand"] = {{"programmed_sectors", die_programmed},
                {"waf", host_w ? double(die_programmed) / double(host_w) : 0.0}};
+  uint64_t retried = 0, steps = 0, rber_lost = 0;
+  for (const auto& d : dies_) {
+    retried += d->retried_reads();
+    steps += d->retry_steps();
+    rber_lost += d->rber_uncorrectable();
+  }
   r["wear"] = {{"block_erases_min", blocks ? wear_min : 0},
                {"block_erases_mean", blocks ? double(wear_sum) / double(blocks) : 0.0},
                {"block_erases_max", wear_max},
-               {"erases_per_die", erases_per_die}};
+               {"erases_per_die", erases_per_die},
+               {"read_retry", {{"reads", retried}, {"steps", steps}, {"uncorrectable_plane_reads", rber_lost}}}};
   if (const IntegrityChecker* ic = driver_->integrity()) {
     // The error contract: every read verified or failed with a media error, no more media
     // errors than the dies injected, no status nothing explains (HostDriver::Outcomes).

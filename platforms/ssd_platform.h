@@ -88,6 +88,7 @@ class SsdPlatform {
   Snapshot snapshot();
   nlohmann::json results(double wall_s);
   nlohmann::json media_report(const ssd_fw_stats& b) const;
+  nlohmann::json wear_report(const ssd_fw_stats& a, const ssd_fw_stats& b);
 
   Config cfg_;
   PlatformParams p_;

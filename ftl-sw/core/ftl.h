@@ -7,8 +7,8 @@
  * blocks of one cell mode: its native blocks, and its SLC-mode blocks when the device has a
  * pSLC cache), greedy/FIFO/cost-benefit garbage collection of data and translation blocks,
  * SLC/MLC placement on mixed devices and pSLC caches (place/) and functional preconditioning.
- * Power-on recovery is recovery/recovery.h's, bad blocks media/'s.  Leaves out: wear
- * levelling beyond taking free blocks in erase order. */
+ * Power-on recovery is recovery/recovery.h's, bad blocks media/'s, wear levelling and the
+ * erase counts wear/'s. */
 #ifndef SSDVP_FTL_H
 #define SSDVP_FTL_H
 
@@ -22,6 +22,8 @@
 #include "recovery/trim_log.h"
 #include "media/bad_blocks.h"
 #include "media/program_retry.h"
+#include "wear/erase_log.h"
+#include "wear/static_wl.h"
 
 #define SECTOR_BYTES     4096u
 #define NONE32           0xFFFFFFFFu
@@ -97,6 +99,7 @@ struct pool_state {
   uint32_t gc_sb, gc_page;         /* open superblock for GC copies */
   uint32_t map_sb, map_page;       /* open superblock for translation pages */
   uint32_t mig_sb, mig_page;       /* open superblock for data migrated from SLC (MLC pools) */
+  uint32_t wl_sb, wl_page;         /* open superblock for cold data wear levelling moves */
   /* GC in progress in this pool */
   uint32_t victim;                 /* NONE32 when idle */
   uint32_t victim_cursor;          /* next sector of the victim to look at */
@@ -115,6 +118,12 @@ struct pool_state {
   uint8_t  idle_gc;                /* cleaning ahead of need while the host is idle
                                       (place/idle_migration.h) */
   uint32_t retiring;               /* its superblocks waiting to be retired (bad_blocks.h) */
+  uint32_t wl_floor;               /* static wear levelling (wear/static_wl.h): its least
+                                      erase count when last looked at */
+  uint8_t  wl_due;                 /* an erase made the spread too wide: move cold data */
+  uint8_t  wl_uneven;              /* the spread was too wide at the last look: free
+                                      superblocks are taken by erase count (gc/blocks.c) */
+  uint8_t  wl_victim;              /* the victim is being moved for wear levelling */
 };
 
 /* ---- host commands */
@@ -293,13 +302,14 @@ struct ftl {
   struct trim_log tl;              /* trims made to hold across power loss */
   struct bad_blocks bb;            /* bad-block table, read-only mode (media/bad_blocks.h) */
   struct program_retry pr;         /* failed programs to write again (media/program_retry.h) */
+  struct erase_log elog;           /* erase counts kept in the NOR (wear/erase_log.h) */
   uint32_t *l2p;                   /* opt: logical sector -> physical sector */
   uint32_t *p2l;                   /* physical sector -> logical sector, or MAP_BIT | translation
                                       page (NONE32: not valid): GC's valid-page table */
   uint32_t *sb_valid;              /* valid sectors per superblock */
   uint8_t  *sb_state;
   uint32_t *sb_next;               /* free-list link */
-  uint32_t *sb_erases;
+  uint32_t *sb_erases;             /* erases per superblock (recovered: wear/erase_log.h) */
   uint32_t *sb_closed_seq;         /* when the superblock was filled (FIFO / cost-benefit age) */
   uint16_t *sb_progs_inflight;     /* programs submitted, not completed: never a GC victim */
   uint8_t  *sb_map;                /* holds translation pages (a translation block) */
@@ -413,7 +423,8 @@ void blocks_put_free(struct ftl *f, uint32_t sb);
 /* Next superpage of the pool's open host, GC or translation-page superblock; NONE32 when the
  * pool has no space for that user now. */
 enum stream { STREAM_HOST = 0, STREAM_GC, STREAM_MAP, STREAM_MAP_GC /* GC copies of translation pages */,
-              STREAM_MIGRATE /* SLC GC copies into an MLC pool (host reserve applies) */ };
+              STREAM_MIGRATE /* SLC GC copies into an MLC pool (host reserve applies) */,
+              STREAM_WEAR /* wear levelling's moves of cold data (wear/static_wl.h) */ };
 uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream);
 /* As blocks_next_superpage, and when the pool has no room, the same stream of another pool of
  * the same cell mode that can spare a superblock (more free than its reserves): where bad

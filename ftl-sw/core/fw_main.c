@@ -146,6 +146,7 @@ static struct ftl *boot(void) {
   map_init(f);
   blocks_init(f);
   bbt_init(f);
+  erase_log_init(f);
   program_retry_init(f);
   if (f->demand) dmap_init(f);
   trim_log_init(f);
@@ -192,6 +193,9 @@ static struct ftl *boot(void) {
   f->stats->l2p_addr = f->demand ? 0u : hal_dram_addr(f->l2p);
   f->stats->logical_sectors = g->logical_sectors;
   f->stats->dram_bytes_used = f->heap.used;
+  f->stats->sb_erases_addr = hal_dram_addr(f->sb_erases);
+  f->stats->sb_state_addr = hal_dram_addr(f->sb_state);
+  f->stats->superblocks = g->superblocks;
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_DEBUG_ADDR, hal_dram_addr(f->stats));
   hal_write32(SSD_HIF_BASE + HIF_NSECTORS_LO, g->logical_sectors);
   hal_write32(SSD_HIF_BASE + HIF_NSECTORS_HI, 0);

@@ -1,5 +1,5 @@
 /* Superblock allocation: per-pool free lists (FIFO, so blocks are reused in erase order,
- * which spreads wear; a pool is a die's blocks of one cell mode, ftl.h), the open host, GC
+ * which spreads wear; by erase count while a pool's wear is uneven: wear/static_wl.h; a pool is a die's blocks of one cell mode, ftl.h), the open host, GC
  * and translation-page superblocks of each pool, and
  * the reserve host data may not take (one superblock; two with a demand-based map) so that
  * cleaning, and the translation pages the map updates of moved data may need written, can
@@ -29,7 +29,7 @@ void blocks_init(struct ftl *f) {
     const int slc_mode = p >= g->dies;
     ps->die = p % g->dies;
     ps->free_head = ps->free_tail = NONE32;
-    ps->host_sb = ps->gc_sb = ps->map_sb = ps->mig_sb = ps->victim = NONE32;
+    ps->host_sb = ps->gc_sb = ps->map_sb = ps->mig_sb = ps->wl_sb = ps->victim = NONE32;
     /* superblocks past a die's count do not exist; a pSLC cache takes the first blocks */
     ps->first_block = slc_mode || g->pools == g->dies ? 0u : g->pslc_blocks;
     ps->blocks = slc_mode ? g->pslc_blocks : geo_die_blocks(g, ps->die) - ps->first_block;
@@ -54,12 +54,12 @@ void blocks_put_free(struct ftl *f, uint32_t sb) {
   f->space_epoch++;
 }
 
-uint32_t blocks_take_free(struct ftl *f, uint32_t pool) {
+/* Unlinks sb (after prev, NONE32: the head) from the pool's free list. */
+static uint32_t unlink_free(struct ftl *f, uint32_t pool, uint32_t prev, uint32_t sb) {
   struct pool_state *ps = &f->pool[pool];
-  uint32_t sb = ps->free_head;
-  if (sb == NONE32) return NONE32;
-  ps->free_head = f->sb_next[sb];
-  if (ps->free_head == NONE32) ps->free_tail = NONE32;
+  if (prev == NONE32) ps->free_head = f->sb_next[sb];
+  else f->sb_next[prev] = f->sb_next[sb];
+  if (ps->free_tail == sb) ps->free_tail = prev;
   ps->free_count--;
   f->free_superblocks--;
   if (ps->free_count < f->cfg.gc_low_blocks) gc_watch(f, pool);
@@ -67,16 +67,37 @@ uint32_t blocks_take_free(struct ftl *f, uint32_t pool) {
   return sb;
 }
 
+uint32_t blocks_take_free(struct ftl *f, uint32_t pool) {
+  const uint32_t sb = f->pool[pool].free_head;
+  return sb == NONE32 ? NONE32 : unlink_free(f, pool, NONE32, sb);
+}
+
+/* The free superblock a stream opens: the oldest-erased one; while the pool's wear is uneven
+ * (wear/static_wl.h) the least-erased, but the most-erased for wear levelling's moves of cold
+ * data (cold data parks on worn blocks), as Linux UBI's wear levelling does. */
+static uint32_t take_free_for(struct ftl *f, uint32_t pool, int stream) {
+  const struct pool_state *ps = &f->pool[pool];
+  if (!ps->wl_uneven) return blocks_take_free(f, pool);
+  const int cold = stream == STREAM_WEAR;
+  uint32_t best = NONE32, best_prev = NONE32;
+  for (uint32_t prev = NONE32, sb = ps->free_head; sb != NONE32; prev = sb, sb = f->sb_next[sb])
+    if (best == NONE32 || (cold ? f->sb_erases[sb] > f->sb_erases[best] : f->sb_erases[sb] < f->sb_erases[best])) {
+      best = sb;
+      best_prev = prev;
+    }
+  return best == NONE32 ? NONE32 : unlink_free(f, pool, best_prev, best);
+}
+
 /* The pool's open superblock of `stream` (NONE32: none open) and its next superpage. */
 static uint32_t *stream_sb(struct pool_state *ps, int stream) {
   return stream == STREAM_GC ? &ps->gc_sb
          : stream == STREAM_MAP || stream == STREAM_MAP_GC ? &ps->map_sb
-         : stream == STREAM_MIGRATE ? &ps->mig_sb : &ps->host_sb;
+         : stream == STREAM_MIGRATE ? &ps->mig_sb : stream == STREAM_WEAR ? &ps->wl_sb : &ps->host_sb;
 }
 static uint32_t *stream_page(struct pool_state *ps, int stream) {
   return stream == STREAM_GC ? &ps->gc_page
          : stream == STREAM_MAP || stream == STREAM_MAP_GC ? &ps->map_page
-         : stream == STREAM_MIGRATE ? &ps->mig_page : &ps->host_page;
+         : stream == STREAM_MIGRATE ? &ps->mig_page : stream == STREAM_WEAR ? &ps->wl_page : &ps->host_page;
 }
 
 uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream) {
@@ -87,7 +108,7 @@ uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream) {
   if (*sb == NONE32) {
     uint32_t reserve = stream == STREAM_HOST || stream == STREAM_MIGRATE ? f->host_reserve : 0u;
     if (ps->free_count <= reserve) return NONE32;
-    *sb = blocks_take_free(f, pool);
+    *sb = take_free_for(f, pool, stream);
     *page = 0;
     f->sb_map[*sb] = (uint8_t)map;
     f->sb_stream[*sb] = (uint8_t)(stream == STREAM_MAP_GC ? STREAM_MAP : stream);

@@ -21,7 +21,9 @@
  * host is idle and issue nothing once a host command has stopped them.
  * Bad blocks (media/bad_blocks.h): a superblock whose program failed is its pool's next
  * victim whatever it holds and is retired instead of erased; a failed erase retires the victim.
- * Leaves out: copyback (no data over the channel), wear levelling. */
+ * Static wear levelling (wear/static_wl.h): a pool whose erase counts spread too far takes its
+ * least-erased full superblock as a victim once nothing more urgent is to be done.
+ * Leaves out: copyback (no data over the channel). */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
@@ -172,7 +174,11 @@ static int gc_issue_program(struct ftl *f, uint32_t pool) {
       return 0;
     }
   } else {
-    dst = place_gc_destination(f, pool, ps->victim, f->gc_lpa[gc_index(f, pool, half, 0)], migrate);
+    /* Cold data moved for wear levelling goes to its own worn superblock while the pool can
+     * spare one beyond GC's reserve, else with GC's copies. */
+    dst = ps->wl_victim && (ps->wl_sb != NONE32 || ps->free_count > GC_RESERVE)
+              ? blocks_next_superpage(f, pool, STREAM_WEAR) : NONE32;
+    if (dst == NONE32) dst = place_gc_destination(f, pool, ps->victim, f->gc_lpa[gc_index(f, pool, half, 0)], migrate);
     if (dst == NONE32) return 0;   /* no MLC space for migrated data yet: MLC GC runs first */
   }
   uint32_t tag = fop_alloc(f, FOP_GC_PROG);
@@ -198,6 +204,7 @@ static int gc_issue_program(struct ftl *f, uint32_t pool) {
   op->gc_index = pool;              /* the victim's pool (the program may be on another) */
   f->stats->flash_prog_sectors += g->unit;
   f->stats->gc_prog_sectors += ps->gc_gathered;
+  if (ps->wl_victim) f->stats->wear_level_sectors += ps->gc_gathered;
   if (migrate) {
     f->stats->migrated_sectors += ps->gc_gathered;
     if (ps->idle_gc) f->stats->idle_migrated_sectors += ps->gc_gathered;
@@ -243,6 +250,7 @@ static int gc_issue_erase(struct ftl *f, uint32_t pool) {
 
 static void gc_start_victim(struct ftl *f, struct pool_state *ps, uint32_t v) {
   ps->victim = v;
+  ps->wl_victim = 0;
   ps->victim_cursor = 0;
   ps->gc_group = ps->gc_rescan = NONE32;
   f->sb_state[v] = SB_VICTIM;
@@ -277,15 +285,22 @@ int gc_step(struct ftl *f) {
       if (v != NONE32) gc_start_victim(f, ps, v);
     }
     if (ps->victim == NONE32) {
+      uint32_t v;
       uint32_t threshold = ps->gc_active ? f->cfg.gc_high_blocks : f->cfg.gc_low_blocks;
       if (ps->idle_gc && idle_target_free(f, pool) > threshold) threshold = idle_target_free(f, pool);
       if (ps->free_count >= threshold && ps->retiring) {   /* only to retire a superblock */
-        const uint32_t v = pick_retiring(f, pool, NONE32, NONE32);
+        v = pick_retiring(f, pool, NONE32, NONE32);
         if (v == NONE32) {                 /* its programs are still in flight */
           i++;
           continue;
         }
         gc_start_victim(f, ps, v);
+      } else if (ps->wl_due && !ps->idle_gc && ps->free_count > f->host_reserve &&
+                 (v = wl_take_victim(f, pool)) != NONE32) {
+        /* wear levelling (static_wl.h), in place of the next victim or when the pool is done */
+        gc_start_victim(f, ps, v);
+        ps->wl_victim = 1;
+        f->stats->wear_level_runs++;
       } else if (ps->free_count >= threshold) {
         if (ps->idle_gc) {
           ps->idle_gc = 0;
@@ -297,7 +312,7 @@ int gc_step(struct ftl *f) {
         continue;
       } else {
         if (!ps->idle_gc || ps->free_count < f->cfg.gc_low_blocks) ps->gc_active = 1;   /* needed */
-        const uint32_t v = gc_pick_victim(f, pool);
+        v = gc_pick_victim(f, pool);
         if (v != NONE32) gc_start_victim(f, ps, v);
       }
     }
@@ -365,6 +380,8 @@ void gc_erase_done(struct ftl *f, uint32_t tag) {
   struct pool_state *ps = &f->pool[pool];
   uint32_t sb = ps->victim;
   f->sb_erases[sb]++;
+  erase_log_erased(f, sb);
+  wl_erased(f, pool, sb);
   place_sb_erased(f, sb);
   f->stats->erases++;
   f->stats->gc_runs++;

@@ -125,15 +125,19 @@
  * loss with it), reached through a controller's registers as a real SPI NOR is: set the byte
  * address, then read words, program words or erase a sector.  NOR semantics: a program can
  * only clear bits (the word becomes old AND value), an erase sets a whole 4 KiB sector to ones;
- * a new part reads all ones.  The core waits out a program (SSD_NOR_PROGRAM_NS per word) and an
- * erase (SSD_NOR_ERASE_NS per sector), as firmware polling the busy bit would.
- * The firmware keeps its bad-block table here: a bit per superblock, 1 = good. */
+ * a new part reads all ones.  The core waits out a program (SSD_NOR_PROGRAM_NS per word); an
+ * erase (SSD_NOR_ERASE_NS per sector) runs in the background: NOR_STATUS reads busy until it
+ * ends and any other access meanwhile waits for it.  Its size is the platform's
+ * (device.nor_kib, a power of two).  The firmware keeps its bad-block table and its erase-count
+ * log here (media/nor.h: the layout). */
 #define NOR_SIZE              0x00u  /* RO: bytes */
 #define NOR_ADDR              0x04u  /* RW: byte address of the next access (word aligned)  */
 #define NOR_DATA              0x08u  /* RO: the word at NOR_ADDR; NOR_ADDR += 4              */
 #define NOR_PROGRAM           0x0Cu  /* WO: program the word at NOR_ADDR; NOR_ADDR += 4      */
 #define NOR_ERASE             0x10u  /* WO: erase the 4 KiB sector holding NOR_ADDR          */
-#define SSD_NOR_BYTES         (256u * 1024u)
+#define NOR_STATUS            0x14u  /* RO: NOR_STATUS_BUSY while an erase runs               */
+#define NOR_STATUS_BUSY       1u
+#define SSD_NOR_SECTOR_BYTES  4096u
 #define SSD_NOR_PROGRAM_NS    20000u
 #define SSD_NOR_ERASE_NS      45000000u
 
@@ -386,6 +390,9 @@ struct ssd_fw_config {
                                   = false): a write completes once its data is on flash */
   uint32_t bad_block_reserve;  /* free superblocks per pool host writes leave for blocks going
                                   bad (media/bad_blocks.h) */
+  uint32_t wear_spread;        /* static wear levelling (wear/static_wl.h): erases a superblock
+                                  may get ahead of its pool's least-erased one (0: off) */
+  uint32_t wear_record_step;   /* erases per erase-count record in the NOR (wear/erase_log.h) */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -554,6 +561,15 @@ struct ssd_fw_stats {
   uint64_t erase_failures;
   uint64_t program_retry_sectors;     /* sectors programmed again after a failure */
   uint64_t writes_refused;            /* write and trim commands refused read-only */
+  /* wear (wear/static_wl.h, wear/erase_log.h) */
+  uint32_t sb_erases_addr;            /* DRAM address of the erase count per superblock
+                                         (uint32_t[superblocks]) ... */
+  uint32_t sb_state_addr;             /* ... and of each one's state (uint8_t[], 4 = bad) */
+  uint32_t superblocks;
+  uint32_t erase_log_compactions;     /* times the log was rewritten into its other bank */
+  uint64_t erase_log_records;         /* records programmed into the NOR */
+  uint64_t wear_level_runs;           /* victims GC took to even out wear (cold data moved) */
+  uint64_t wear_level_sectors;        /* sectors those moves programmed */
   uint32_t ring_stripe_sectors;
   uint32_t ring_user_limit_min; /* ring: the smallest share the limiter left users */
   uint32_t ring_mem, ring_sync, ring_used;   /* ring: core 0's part's pointers (entries) and

@@ -1,26 +1,18 @@
 /* Bad-block table and read-only mode: see bad_blocks.h. */
 #include "core/ftl.h"
 #include "hal/hal.h"
+#include "media/nor.h"
 
 /* ------------------------------------------------------------------ the table in the NOR */
-/* Two bitmaps, a bit per superblock, 1 = good: every bad superblock in the first, those bad
- * from the factory also in the second (so that a used drive still tells them apart). */
-#define NOR_FACTORY_TABLE (SSD_NOR_BYTES / 2u)
-
-static void nor_clear_bit(uint32_t table, uint32_t sb) {
-  hal_write32(SSD_NOR_BASE + NOR_ADDR, table + sb / 32u * 4u);
-  hal_write32(SSD_NOR_BASE + NOR_PROGRAM, ~(1u << (sb % 32u)));   /* clears only that bit */
+/* Two bitmaps, a bit per superblock, 1 = good (media/nor.h): every bad superblock in the first,
+ * those bad from the factory also in the second (so that a used drive still tells them apart). */
+static uint32_t table_word(const struct bad_blocks *b, int factory, uint32_t sb) {
+  return (factory ? nor_factory_offset(b->nor_bytes) : nor_bbt_offset(b->nor_bytes)) + sb / 32u * 4u;
 }
 
-static void nor_mark_bad(uint32_t sb, int factory) {
-  nor_clear_bit(0, sb);
-  if (factory) nor_clear_bit(NOR_FACTORY_TABLE, sb);
-}
-
-/* The word of `table` holding superblock sb's bit. */
-static uint32_t nor_read_word(uint32_t table, uint32_t sb) {
-  hal_write32(SSD_NOR_BASE + NOR_ADDR, table + sb / 32u * 4u);
-  return hal_read32(SSD_NOR_BASE + NOR_DATA);
+static void nor_mark_bad(const struct bad_blocks *b, uint32_t sb, int factory) {
+  nor_program(table_word(b, 0, sb), ~(1u << (sb % 32u)));   /* clears only that bit */
+  if (factory) nor_program(table_word(b, 1, sb), ~(1u << (sb % 32u)));
 }
 
 /* ------------------------------------------------------------------ capacity and read-only */
@@ -54,7 +46,8 @@ static void mark_bad(struct ftl *f, uint32_t sb) {
 void bbt_init(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   struct bad_blocks *b = &f->bb;
-  if (g->superblocks > NOR_FACTORY_TABLE * 8u)
+  b->nor_bytes = nor_size();
+  if (!nor_fits(b->nor_bytes, g->superblocks))
     hal_fatal("fw: the bad-block table does not fit the SPI NOR\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_BBT);
   b->retiring = fw_alloc(f, g->superblocks, 64);
   b->read_only = 0;
@@ -69,7 +62,7 @@ void bbt_scan_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
     const uint32_t sb = ppa_sb(f, f->fop[tag].ppa);
     if (f->sb_state[sb] != SB_BAD) {
       mark_bad(f, sb);
-      nor_mark_bad(sb, 1);
+      nor_mark_bad(&f->bb, sb, 1);
       f->stats->factory_bad_superblocks++;
     }
   }
@@ -120,8 +113,8 @@ void bbt_load(struct ftl *f) {
   uint32_t bad = 0, factory = 0;
   for (uint32_t sb = 0; sb < g->superblocks; sb++) {
     if (sb % 32u == 0) {
-      bad = ~nor_read_word(0, sb);
-      factory = bad ? ~nor_read_word(NOR_FACTORY_TABLE, sb) : 0u;
+      bad = ~nor_read(table_word(&f->bb, 0, sb));
+      factory = bad ? ~nor_read(table_word(&f->bb, 1, sb)) : 0u;
     }
     if (!(bad >> (sb % 32u) & 1u)) continue;
     mark_bad(f, sb);   /* only superblocks of a pool were ever marked */
@@ -151,7 +144,7 @@ void bbt_retire(struct ftl *f, uint32_t sb) {
     f->pool[sb_pool(f, sb)].retiring--;
     f->stats->retiring_superblocks--;
   }
-  nor_mark_bad(sb, 0);             /* persisted before anything relies on it */
+  nor_mark_bad(&f->bb, sb, 0);             /* persisted before anything relies on it */
   mark_bad(f, sb);
   place_sb_erased(f, sb);          /* placement forgets it as it would an erased one */
   f->stats->grown_bad_superblocks++;

@@ -3,7 +3,7 @@
  *
  * The unit of retirement is the superblock (the same block on every plane of a die, ftl.h):
  * a bad block on any plane takes its superblock out.  The table is the superblock state
- * SB_BAD in DRAM and, persisted, a bit per superblock in the controller's SPI NOR (regs.h;
+ * SB_BAD in DRAM and, persisted, a bit per superblock in the controller's SPI NOR (media/nor.h;
  * 1 = good, so a new part means every block good and marking one bad is a single program
  * that only clears a bit).
  *   - Factory bad blocks: when the drive is formatted, the first page of every block of every
@@ -34,6 +34,7 @@ struct ftl;
 struct bad_blocks {
   uint8_t  *retiring;              /* [superblocks] a program failed there: retire after GC */
   uint8_t  read_only;
+  uint32_t nor_bytes;              /* the NOR's size: its layout (media/nor.h) */
 };
 
 /* After blocks_init: the table's DRAM part, every superblock good. */

@@ -267,6 +267,7 @@ void recovery_power_on(struct ftl *f) {
   if (hal_read32(nv + 4u * SSD_NVRAM_FORMAT) != SSD_FORMAT_MAGIC) {
     /* A new drive: every block is erased, some are bad from the factory. */
     bbt_format(f);
+    erase_log_format(f);
     hal_write32(nv + 4u * SSD_NVRAM_GEOMETRY, want);
     hal_write32(nv + 4u * SSD_NVRAM_FORMAT, SSD_FORMAT_MAGIC);
     return;
@@ -274,5 +275,6 @@ void recovery_power_on(struct ftl *f) {
   if (hal_read32(nv + 4u * SSD_NVRAM_GEOMETRY) != want)
     hal_fatal("fw: the NAND was formatted with another geometry or capacity\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_FORMAT);
   bbt_load(f);
+  erase_log_load(f);
   recover(f);
 }

@@ -7,9 +7,8 @@
 
 extern "C" {
 #include "ftl-sw/hal/hal.h"
-extern "C" {
+#include "ftl-sw/media/nor.h"
 #include "ftl-sw/readahead/pattern_tree.h"
-}
 }
 
 namespace ssdvp {
@@ -133,6 +132,13 @@ PlatformParams PlatformParams::from(const Config& c) {
   PlatformParams p;
   p.name = c.get_string("platform.name");
   p.device.volatile_write_cache = c.get_bool("device.volatile_write_cache");
+  {
+    const int64_t kib = c.get_int("device.nor_kib");
+    if (kib & (kib - 1))
+      throw ConfigError(c.origin("device.nor_kib") + ": device.nor_kib = " + std::to_string(kib) +
+                        " is not a power of two");
+    p.device.nor_bytes = uint32_t(kib) * 1024u;
+  }
 
   HostParams& h = p.host;
   h.queues = uint32_t(c.get_int("host.queues"));
@@ -280,6 +286,17 @@ PlatformParams PlatformParams::from(const Config& c) {
   n.endurance_pe = uint32_t(c.get_int("nand.endurance_pe"));
   n.worn_fail_factor = c.get_double("nand.worn_fail_factor");
   n.injected_failures = parse_injected_failures(c, n);
+  RberParams& e = n.rber;
+  e.base = c.get_double("nand.rber.base");
+  e.wear_coeff = c.get_double("nand.rber.wear_coeff");
+  e.wear_exp = c.get_double("nand.rber.wear_exp");
+  e.retention_coeff = c.get_double("nand.rber.retention_coeff");
+  e.retention_wear_exp = c.get_double("nand.rber.retention_wear_exp");
+  e.retention_exp = c.get_double("nand.rber.retention_exp");
+  e.age_offset_hours = c.get_double("nand.rber.age_offset_hours");
+  e.ecc_limit = c.get_double("nand.rber.ecc_limit");
+  e.retry_gain = c.get_double("nand.rber.retry_gain");
+  e.max_retries = uint32_t(c.get_int("nand.rber.max_retries"));
   if (n.dies() > 255 * 255 || n.channels > 255 || n.ways > 255)
     throw ConfigError("nand.channels/nand.ways: at most 255 of each");
 
@@ -429,6 +446,8 @@ PlatformParams PlatformParams::from(const Config& c) {
                           !n.injected_failures.empty();
     f.bad_block_reserve = r >= 0 ? uint32_t(r) : can_fail ? 1u : 0u;
   }
+  f.wear_spread = uint32_t(c.get_int("ftl.wear_spread"));
+  f.wear_record_step = uint32_t(c.get_int("ftl.wear_record_step"));
   if (f.gc_high_blocks < f.gc_low_blocks)
     throw ConfigError(c.origin("ftl.gc_high_blocks") + ": ftl.gc_high_blocks = " +
                       std::to_string(f.gc_high_blocks) + " is below ftl.gc_low_blocks = " +
@@ -506,6 +525,22 @@ PlatformParams PlatformParams::from(const Config& c) {
       << " is too small: the firmware needs about " << ((need + (1 << 20) - 1) >> 20)
       << " MiB for this geometry and buffer (map, reverse map, buffers, rings)";
     throw ConfigError(s.str());
+  }
+  {   // the firmware's tables in the SPI NOR (ftl-sw/media/nor.h)
+    const uint64_t superblocks =
+        uint64_t(n.dies()) * n.max_blocks_per_plane();
+    if (superblocks >= 0xFFFFFu)   // the erase-count log's records hold 20 bits of superblock
+      throw ConfigError("nand geometry: " + std::to_string(superblocks) +
+                        " superblocks (nand.channels x nand.ways x nand.blocks_per_plane) exceed the firmware's "
+                        "limit of 1048574");
+    if (!nor_fits(p.device.nor_bytes, uint32_t(superblocks))) {
+      uint32_t kib = 64;
+      while (kib < 65536 && !nor_fits(kib * 1024u, uint32_t(superblocks))) kib *= 2;
+      throw ConfigError(c.origin("device.nor_kib") + ": device.nor_kib = " + std::to_string(p.device.nor_bytes / 1024) +
+                        " cannot hold the bad-block table and the erase-count log of " + std::to_string(superblocks) +
+                        " superblocks (nand.channels x nand.ways x nand.blocks_per_plane): it needs at least " +
+                        std::to_string(kib));
+    }
   }
   return p;
 }

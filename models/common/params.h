@@ -23,6 +23,18 @@ struct CellTiming {
   sc_core::sc_time t_erase;
 };
 
+// Raw bit error rate as blocks wear and data ages, and the read retries it costs
+// (models/nand/rber_model.h; nand.rber.*).
+struct RberParams {
+  double base = 0, wear_coeff = 0, wear_exp = 1;
+  double retention_coeff = 0, retention_wear_exp = 1, retention_exp = 0.5;
+  double age_offset_hours = 0;   // every page reads as if written this much earlier
+  double ecc_limit = 1e-3;
+  double retry_gain = 2;
+  uint32_t max_retries = 8;
+  bool enabled() const { return base > 0 || wear_coeff > 0 || retention_coeff > 0; }
+};
+
 struct NandParams {
   uint32_t channels = 0, ways = 0, planes = 0, blocks_per_plane = 0;
   uint32_t page_bytes = 0, sectors_per_page = 0, oob_bytes = 0;
@@ -49,6 +61,7 @@ struct NandParams {
     sc_core::sc_time at;                    // the first such operation starting at or after
   };
   std::vector<InjectedFailure> injected_failures;
+  RberParams rber;
 
   uint32_t dies() const { return channels * ways; }
   CellType cell_of(uint32_t die) const { return die < slc_dies ? CellType::SLC : cell; }
@@ -127,6 +140,8 @@ struct FtlParams {
   double op = 0;
   uint32_t gc_low_blocks = 0, gc_high_blocks = 0;
   uint32_t bad_block_reserve = 0;             // resolved (auto: 1 if the NAND can fail)
+  uint32_t wear_spread = 0;                   // static wear levelling (0: off)
+  uint32_t wear_record_step = 16;             // erases per erase-count record in the NOR
   std::string write_buffer;                   // slots | ring
   uint32_t wbuf_sectors = 0;
   uint32_t ring_stripe_sectors = 0;           // a superpage on every die
@@ -149,6 +164,7 @@ struct PreconditionParams {
 
 struct DeviceParams {
   bool volatile_write_cache = true;
+  uint32_t nor_bytes = 0;                     // the SPI NOR (device.nor_kib)
 };
 
 struct PlatformParams {

@@ -6,14 +6,23 @@ extern "C" {
 
 namespace ssdvp {
 
-SpiNor::SpiNor(sc_core::sc_module_name name) : MmioDevice(name), words_(SSD_NOR_BYTES / 4, 0xFFFFFFFFu) {}
+SpiNor::SpiNor(sc_core::sc_module_name name, uint32_t bytes)
+    : MmioDevice(name), words_(bytes / 4, 0xFFFFFFFFu), bytes_(bytes) {}
 
-uint32_t SpiNor::read32(uint32_t offset, sc_core::sc_time&) {
+bool SpiNor::busy(const sc_core::sc_time& delay) const { return sc_core::sc_time_stamp() + delay < ready_at_; }
+
+void SpiNor::wait_ready(sc_core::sc_time& delay) const {
+  if (busy(delay)) delay = ready_at_ - sc_core::sc_time_stamp();
+}
+
+uint32_t SpiNor::read32(uint32_t offset, sc_core::sc_time& delay) {
   switch (offset) {
-    case NOR_SIZE: return SSD_NOR_BYTES;
+    case NOR_SIZE: return bytes_;
     case NOR_ADDR: return addr_;
+    case NOR_STATUS: return busy(delay) ? NOR_STATUS_BUSY : 0u;
     case NOR_DATA: {
-      const uint32_t v = addr_ < SSD_NOR_BYTES ? words_[addr_ / 4] : 0xFFFFFFFFu;
+      wait_ready(delay);
+      const uint32_t v = addr_ < bytes_ ? words_[addr_ / 4] : 0xFFFFFFFFu;
       addr_ += 4;
       return v;
     }
@@ -25,7 +34,8 @@ void SpiNor::write32(uint32_t offset, uint32_t value, sc_core::sc_time& delay) {
   switch (offset) {
     case NOR_ADDR: addr_ = value & ~3u; break;
     case NOR_PROGRAM:
-      if (addr_ < SSD_NOR_BYTES) {
+      wait_ready(delay);
+      if (addr_ < bytes_) {
         words_[addr_ / 4] &= value;          // NOR: a program only clears bits
         delay += sc_core::sc_time(double(SSD_NOR_PROGRAM_NS), sc_core::SC_NS);
         programs_++;
@@ -33,10 +43,11 @@ void SpiNor::write32(uint32_t offset, uint32_t value, sc_core::sc_time& delay) {
       addr_ += 4;
       break;
     case NOR_ERASE:
-      if (addr_ < SSD_NOR_BYTES) {
+      wait_ready(delay);
+      if (addr_ < bytes_) {
         const uint32_t first = addr_ / 4096 * 1024;
         for (uint32_t i = 0; i < 1024; i++) words_[first + i] = 0xFFFFFFFFu;
-        delay += sc_core::sc_time(double(SSD_NOR_ERASE_NS), sc_core::SC_NS);
+        ready_at_ = sc_core::sc_time_stamp() + delay + sc_core::sc_time(double(SSD_NOR_ERASE_NS), sc_core::SC_NS);
         erases_++;
       }
       break;

@@ -28,6 +28,8 @@ Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
       worn_factor_(p.worn_fail_factor),
       endurance_(p.endurance_pe),
       block_faults_(p.fault_seed * 2000003u + index + 17u),
+      rber_(p.rber),
+      rber_max_retries_(p.rber.max_retries),
       blocks_(size_t(p.planes) * p.blocks_of(index)),
       regs_(size_t(p.planes) * p.sectors_per_page),
       status_(size_t(p.planes) * p.sectors_per_page) {
@@ -106,6 +108,30 @@ void Die::latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, s
   page_ = page;
 }
 
+// The RBER model's read retries for the latched read (its registers and statuses are loaded):
+// the steps of the worst plane, each another page read plus the ECC retry time; a plane past
+// the last step reads uncorrectable.
+sc_time Die::read_retries(sc_time now, sc_time t_read) {
+  uint32_t steps = 0;
+  for (uint32_t pl = 0; pl < planes_; pl++) {
+    if (!(mask_ >> pl & 1u)) continue;
+    const Block& b = block_at(pl, block_);
+    if (!b.sectors || page_ >= b.next_page || b.bad == kFactoryBad) continue;   // erased: no errors
+    const uint32_t s = rber_.retry_steps(b.erases, (now - b.written_at).to_seconds() / 3600.0);
+    if (s == RberModel::kUncorrectable) {
+      for (uint32_t k = 0; k < spp_; k++) status_[pl * spp_ + k] = SectorStatus{0, 1};
+      rber_uncorrectable_++;
+      steps = std::max(steps, rber_max_retries_);
+    } else {
+      steps = std::max(steps, s);
+    }
+  }
+  if (steps == 0) return sc_time(sc_core::SC_ZERO_TIME);
+  retried_reads_++;
+  retry_steps_ += steps;
+  return double(steps) * (t_read + ecc_retry_);
+}
+
 sc_time Die::start_array(sc_time now) {
   if (latched_ == ArrayOp::None) violation("array operation without a command", 0, block_, page_);
   const CellTiming& timing = timing_of(block_);
@@ -148,6 +174,7 @@ sc_time Die::start_array(sc_time now) {
         }
       }
       if (retry) t += ecc_retry_;
+      if (rber_.enabled()) t += read_retries(now, t);
       break;
     }
     case ArrayOp::Program: {
@@ -171,6 +198,7 @@ sc_time Die::start_array(sc_time now) {
                       size_t(spp_) * 4096);
         }
         reg_meta_[pl] = 0;
+        if (page_ == 0 || b.next_page == 0) b.written_at = now;
         b.next_page = page_ + 1;
         programmed_sectors_ += spp_;
         if (last_failed_) {          // the page holds nothing readable; the block is bad

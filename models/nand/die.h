@@ -18,8 +18,10 @@
 // past the rated P/E cycles, or injected at a given block and time; a block that failed once
 // fails every later program and erase (a grown defect).  The status of the last program or
 // erase is the die's FAIL bit (last_failed), read in the operation's status phase.
-// Leaves out: cache/read-retry command variants, program/erase suspend, disturb and retention
-// effects, RBER rising with wear, the LSB/MSB pairing order of real MLC parts.
+// Raw bit errors rising with wear and data age (rber_model.h): a read needing read-retry steps
+// takes another tR (plus the ECC retry time) per step, or is uncorrectable past the last.
+// Leaves out: cache/read-retry command variants, program/erase suspend, read disturb, per-page
+// variation of the error rate, the LSB/MSB pairing order of real MLC parts.
 #pragma once
 
 #include <systemc>
@@ -33,6 +35,7 @@
 #include <vector>
 
 #include "models/common/params.h"
+#include "models/nand/rber_model.h"
 
 extern "C" {
 #include "ftl-sw/hal/regs.h"
@@ -130,6 +133,11 @@ class Die {
   uint8_t bad(uint32_t plane, uint32_t block) const { return block_at(plane, block).bad; }
   uint64_t failed_programs() const { return failed_programs_; }
   uint64_t failed_erases() const { return failed_erases_; }
+  // Reads that needed read-retry steps (the RBER model, rber_model.h), the steps they took, and
+  // plane reads that stayed uncorrectable after the last step.
+  uint64_t retried_reads() const { return retried_reads_; }
+  uint64_t retry_steps() const { return retry_steps_; }
+  uint64_t rber_uncorrectable() const { return rber_uncorrectable_; }
 
   const SectorStatus& read_status(uint32_t plane, uint32_t sector) const {
     return status_[plane * spp_ + sector];
@@ -173,12 +181,14 @@ class Die {
     uint32_t next_page = 0;
     uint32_t erases = 0;
     uint8_t bad = 0;                         // kGood, kFactoryBad, kGrownBad
+    sc_core::sc_time written_at;             // its first program since the erase (data age)
     std::unique_ptr<Sector[]> sectors;       // allocated at the first program
     std::unique_ptr<uint8_t[]> payload;      // with payloads
     std::unique_ptr<uint8_t[]> meta;         // without: payloads of metadata pages only
     std::unique_ptr<uint8_t[]> corrupt;      // per page: interrupted by power loss (lazily)
   };
   void mark_corrupt(Block& b, uint32_t block, uint32_t page);
+  sc_core::sc_time read_retries(sc_core::sc_time now, sc_core::sc_time t_read);
   // Whether this program or erase of `block` (started at `now`) fails; consumes an injected
   // failure it meets.
   bool fails(ArrayOp op, uint32_t block, sc_core::sc_time now);
@@ -206,6 +216,9 @@ class Die {
   std::vector<NandParams::InjectedFailure> injected_;   // this die's, not yet met
   bool last_failed_ = false;
   uint64_t failed_programs_ = 0, failed_erases_ = 0;
+  RberModel rber_;
+  uint32_t rber_max_retries_;
+  uint64_t retried_reads_ = 0, retry_steps_ = 0, rber_uncorrectable_ = 0;
 
   std::vector<Block> blocks_;
   std::vector<Sector> regs_;

@@ -48,6 +48,23 @@ TEST(IssPlatform, BadBlocksHandledOnTheIss) {
   EXPECT_GE(b["grown_bad_superblocks"].get<uint64_t>() + b["retiring_superblocks"].get<uint64_t>(), 2u);
 }
 
+// Static wear levelling and the erase-count log in the NOR as RV32 code: random writes to a
+// fifth of a filled two-die drive, a record per erase.
+TEST(IssPlatform, WearLevellingOnTheIss) {
+  auto sets = test::small_platform();
+  for (const char* s : {"firmware.mode=iss", "nand.channels=2", "nand.ways=1", "precondition.overwrite=0",
+                        "ftl.wear_spread=2", "device.nor_kib=64", "ftl.wear_record_step=1"})
+    sets.push_back(s);
+  auto run = test::run_platform(sets, "fio:rw=randwrite,bs=4k,iodepth=16,io=150000,size=20%");
+  const auto& r = run.results;
+  test::expect_clean(r);
+  const auto& wl = r["ftl"]["wear_levelling"];
+  EXPECT_GT(wl["runs"].get<uint64_t>(), 20u);
+  EXPECT_GT(r["wear"]["block_erases_min"].get<uint64_t>(), 0u);   // the cold superblocks were moved
+  EXPECT_EQ(wl["superblock_erases"]["max"], r["wear"]["block_erases_max"]);
+  EXPECT_GT(wl["nor_log"]["records"].get<uint64_t>(), 300u);
+}
+
 TEST(IssPlatform, SampleTraceWithIntegrity) {
   auto run = test::run_platform(iss_platform(), std::string(SSDVP_SOURCE_DIR) + "/traces/samples/tpcc-small.trace");
   test::expect_clean(run.results);

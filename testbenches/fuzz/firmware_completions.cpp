@@ -94,6 +94,7 @@ void write_configuration(uint8_t variant) {
   fuzz_hal_set_register(SSD_SYSCTL_BASE + SYSCTL_CONFIG_ADDR, kConfigAddr);
   fuzz_hal_set_register(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR, kGeometryAddr);
   fuzz_hal_set_register(SSD_SYSCTL_BASE + SYSCTL_NUM_CORES, 1);
+  fuzz_hal_set_register(SSD_NOR_BASE + NOR_SIZE, 1024u * 1024u);
   fuzz_hal_set_register(SSD_SYSCTL_BASE + SYSCTL_DRAM_SIZE, uint32_t(kDramBytes));
 }
 

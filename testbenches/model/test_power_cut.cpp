@@ -182,6 +182,27 @@ TEST(PowerCut, BadBlockTableSurvivesTheCut) {
   EXPECT_EQ(after["nand"]["failed_programs"].get<uint64_t>(), 0u);
 }
 
+// The erase counts come back from the NOR's log (wear/erase_log.h): a record per erase here,
+// and a NOR small enough that the log was compacted into its other bank before the cut.
+TEST(PowerCut, EraseCountsSurviveTheCut) {
+  const Cut c = cut_run("erase-counts", "ops:30000",
+                        {"device.nor_kib=64", "ftl.wear_record_step=1", "precondition.overwrite=3"},
+                        "fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=60000,fua_percent=10,fsync=64");
+  expect_recovered(c);
+  const auto& before = c.before["ftl"]["wear_levelling"];
+  const auto& after = c.after["ftl"]["wear_levelling"];
+  EXPECT_GE(before["nor_log"]["compactions"].get<uint64_t>(), 1u);
+  const auto& b = before["superblock_erases"];
+  const auto& a = after["superblock_erases"];
+  EXPECT_GT(b["min"].get<uint64_t>(), 5u);
+  EXPECT_GE(a["min"].get<uint64_t>(), b["min"].get<uint64_t>());
+  EXPECT_GE(a["max"].get<uint64_t>(), b["max"].get<uint64_t>());
+  EXPECT_GE(a["mean"].get<double>(), b["mean"].get<double>());
+  // ... and agree with the NAND's own counts (an erase the cut interrupted counts on the NAND only)
+  EXPECT_NEAR(a["mean"].get<double>(), c.after["wear"]["block_erases_mean"].get<double>(), 0.02);
+  EXPECT_LE(c.after["wear"]["block_erases_max"].get<uint64_t>() - a["max"].get<uint64_t>(), 1u);
+}
+
 TEST(PowerCut, SecondCutDuringTheScan) {
   const Cut c = cut_run("scan-twice", "ops:9000 --recovery-cut 1ms");
   expect_recovered(c);

@@ -142,6 +142,15 @@ TEST(Config, ImpossibleValuesNameTheKey) {
   EXPECT_NE(error_of("", {"nand.fail_at=program:0:1@-5"}).find("nand.fail_at"), std::string::npos);
   EXPECT_EQ(error_of("", {"nand.fail_at=program:0:1@250.5, erase:31:511"}), "");
   EXPECT_NE(error_of("", {"nand.factory_bad_permille=600"}).find("nand.factory_bad_permille"), std::string::npos);
+  // the SPI NOR: a power of two, large enough for the tables of 32 dies x 512 superblocks
+  EXPECT_NE(error_of("", {"device.nor_kib=100"}).find("device.nor_kib = 100 is not a power of two"), std::string::npos);
+  EXPECT_NE(error_of("", {"device.nor_kib=64"})
+                .find("device.nor_kib = 64 cannot hold the bad-block table and the erase-count log of 16384 superblocks "
+                      "(nand.channels x nand.ways x nand.blocks_per_plane): it needs at least 256"),
+            std::string::npos);
+  EXPECT_EQ(error_of("", {"device.nor_kib=256"}), "");
+  EXPECT_NE(error_of("", {"device.nor_kib=32"}).find("device.nor_kib"), std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.wear_record_step=0"}).find("ftl.wear_record_step"), std::string::npos);
 }
 
 TEST(Config, MoreDramUseThanDramIsAnError) {

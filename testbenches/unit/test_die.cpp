@@ -4,6 +4,7 @@
 // by wear and injected at a block and time).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 
 #include "models/common/config.h"
@@ -390,4 +391,69 @@ TEST(Die, FailureRatesRiseByTheFactorPastTheRatedEndurance) {
   ASSERT_GT(old_tries, 5u);
   EXPECT_LT(double(young) / young_tries, 0.06);
   EXPECT_GT(double(old) / old_tries, 0.5);
+}
+
+// The RBER model (models/nand/rber_model.h): the power law in P/E cycles and data age, and the
+// read-retry steps it takes to bring the RBER under the ECC limit.
+TEST(RberModel, PowerLawInWearAndAgeAndRetryStepsToTheEccLimit) {
+  RberParams p;
+  p.base = 1e-4;
+  p.wear_coeff = 1e-9;
+  p.wear_exp = 2;
+  p.retention_coeff = 1e-10;
+  p.retention_wear_exp = 1.5;
+  p.retention_exp = 0.5;
+  nand::RberModel m(p);
+  EXPECT_TRUE(m.enabled());
+  EXPECT_DOUBLE_EQ(m.rber(0, 0), 1e-4);
+  EXPECT_NEAR(m.rber(1000, 100), 1e-4 + 1e-3 + 1e-10 * std::pow(1000.0, 1.5) * 10.0, 1e-12);
+  EXPECT_LT(m.rber(1000, 100), m.rber(1000, 1000));   // older data, more errors
+  EXPECT_LT(m.rber(1000, 100), m.rber(2000, 100));    // more wear, more errors
+  EXPECT_EQ(m.retry_steps(0, 0), 0u);                 // under the limit: the first read decodes
+  EXPECT_EQ(m.retry_steps(1000, 100), 1u);            // 1.13e-3 -> 5.7e-4
+  p.base = 5e-3;                                      // 5e-3 -> 2.5e-3 -> 1.25e-3 -> 6.25e-4
+  EXPECT_EQ(nand::RberModel(p).retry_steps(0, 0), 3u);
+  p.max_retries = 2;
+  EXPECT_EQ(nand::RberModel(p).retry_steps(0, 0), nand::RberModel::kUncorrectable);
+  RberParams aged = p;
+  aged.age_offset_hours = 5;                          // data read as if 5 hours older
+  EXPECT_DOUBLE_EQ(nand::RberModel(aged).rber(1000, 0), nand::RberModel(p).rber(1000, 5));
+  EXPECT_FALSE(nand::RberModel(RberParams{}).enabled());
+}
+
+// A read of data needing retries takes another tR plus the ECC retry time per step; past the
+// last step the page reads uncorrectable.  The age is the block's, from its first program.
+TEST(Die, ReadRetriesGrowWithWearAndDataAge) {
+  auto tr = [](Die& d, uint32_t block, sc_time at) {
+    d.latch(ArrayOp::Read, 0x1, block, 0, at);
+    return d.start_array(at) - at;
+  };
+  Die plain(0, CellType::MLC, small_nand(), false);
+  program(plain, 0x1, 0, 0, sc_time(0, SC_US));
+  const sc_time t_read = tr(plain, 0, sc_time(1, sc_core::SC_SEC));
+
+  // RBER = 1e-4 * N * t (hours): N = 10 erases
+  Die d(0, CellType::MLC,
+        small_nand({"nand.rber.retention_coeff=1e-4", "nand.rber.retention_exp=1", "nand.ecc_retry_us=10"}), false);
+  sc_time t(0, SC_US);
+  for (int i = 0; i < 10; i++) {
+    d.latch(ArrayOp::Erase, 0x1, 0, 0, t);
+    t = d.start_array(t);
+  }
+  const sc_time written = t;
+  program(d, 0x1, 0, 0, t);
+  const sc_time hour(3600, sc_core::SC_SEC);
+  EXPECT_EQ(tr(d, 0, written + 0.9 * hour), t_read);            // 9e-4: decodes at once
+  EXPECT_EQ(d.retried_reads(), 0u);
+  EXPECT_EQ(tr(d, 0, written + 3.5 * hour), 3.0 * t_read + 2.0 * sc_time(10, SC_US));   // 3.5e-3: 2 steps
+  EXPECT_EQ(d.read_status(0, 0).uncorrectable, 0);
+  EXPECT_EQ(d.retried_reads(), 1u);
+  EXPECT_EQ(d.retry_steps(), 2u);
+  // 1e-4 * 10 * 1000 h = 1: more than 8 steps can bring under the limit
+  EXPECT_EQ(tr(d, 0, written + 1000.0 * hour), 9.0 * t_read + 8.0 * sc_time(10, SC_US));
+  EXPECT_EQ(d.read_status(0, 0).uncorrectable, 1);
+  EXPECT_EQ(d.rber_uncorrectable(), 1u);
+  // a fresh block (N = 0) keeps its data whatever its age
+  program(d, 0x1, 1, 0, written + 1001.0 * hour);
+  EXPECT_EQ(tr(d, 1, written + 3000.0 * hour), t_read);
 }

@@ -1,0 +1,111 @@
+/* The erase-count log in the SPI NOR: see erase_log.h. */
+#include "core/ftl.h"
+#include "hal/hal.h"
+#include "media/nor.h"
+
+#define LEVEL_MAX 4095u
+#define EMPTY 0xFFFFFFFFu
+
+static uint32_t bank_addr(const struct erase_log *l, uint32_t bank, uint32_t word) {
+  return nor_log_bank_offset(l->nor_bytes, bank) + word * 4u;
+}
+
+static uint32_t level_of(const struct ftl *f, uint32_t sb) {
+  const uint32_t v = f->sb_erases[sb] / f->elog.step;
+  return v > LEVEL_MAX ? LEVEL_MAX : v;
+}
+
+static void raise_to(struct ftl *f, uint32_t sb, uint32_t level) {
+  if (sb < f->geo.superblocks && level * f->elog.step > f->sb_erases[sb]) f->sb_erases[sb] = level * f->elog.step;
+}
+
+void erase_log_init(struct ftl *f) {
+  struct erase_log *l = &f->elog;
+  l->nor_bytes = nor_size();
+  if (!nor_fits(l->nor_bytes, f->geo.superblocks) || f->geo.superblocks >= 0xFFFFFu)
+    hal_fatal("fw: the SPI NOR cannot hold the bad-block table and the erase-count log\n",
+              SSD_HALT_BAD_CONFIG | SSD_BADCFG_BBT);
+  l->bank_words = nor_log_bank_words(l->nor_bytes);
+  l->table_words = nor_log_table_words(f->geo.superblocks);
+  l->step = f->cfg.wear_record_step ? f->cfg.wear_record_step : 1u;
+  l->active = 0;
+  l->generation = 0;
+  l->next_word = 1u + l->table_words;
+  l->stale_sector = NONE32;
+}
+
+/* Starts erasing the other bank's next sector if the NOR is free (a record's time). */
+static void erase_in_background(struct erase_log *l) {
+  if (l->stale_sector == NONE32 || nor_busy()) return;
+  nor_erase_sector(bank_addr(l, l->active ^ 1u, l->stale_sector * (SSD_NOR_SECTOR_BYTES / 4u)));
+  if (++l->stale_sector == l->bank_words / (SSD_NOR_SECTOR_BYTES / 4u)) l->stale_sector = NONE32;
+}
+
+/* Rewrites every level into the other bank, which becomes the active one. */
+static void compact(struct ftl *f) {
+  struct erase_log *l = &f->elog;
+  const uint32_t other = l->active ^ 1u;
+  for (; l->stale_sector != NONE32 && l->stale_sector < l->bank_words / (SSD_NOR_SECTOR_BYTES / 4u); l->stale_sector++)
+    nor_erase_sector(bank_addr(l, other, l->stale_sector * (SSD_NOR_SECTOR_BYTES / 4u)));   /* each waits for the last */
+  for (uint32_t w = 0; w < l->table_words; w++) {
+    const uint32_t sb = 2u * w;
+    const uint32_t lo = level_of(f, sb), hi = sb + 1u < f->geo.superblocks ? level_of(f, sb + 1u) : 0u;
+    const uint32_t v = ~(lo | hi << 16);
+    if (v != EMPTY) nor_program(bank_addr(l, other, 1u + w), v);
+  }
+  nor_program(bank_addr(l, other, 0), l->generation + 1u);   /* last: the bank is complete */
+  l->active = other;
+  l->generation++;
+  l->next_word = 1u + l->table_words;
+  l->stale_sector = 0;                                       /* the old bank goes next */
+  f->stats->erase_log_compactions++;
+}
+
+void erase_log_format(struct ftl *f) {
+  struct erase_log *l = &f->elog;
+  for (uint32_t b = 0; b < 2u; b++)   /* a part that held another drive's log: start clean */
+    if (nor_read(bank_addr(l, b, 0)) != EMPTY)
+      for (uint32_t w = 0; w < l->bank_words; w += SSD_NOR_SECTOR_BYTES / 4u) nor_erase_sector(bank_addr(l, b, w));
+  l->active = 0;
+  l->generation = 1;
+  nor_program(bank_addr(l, 0, 0), l->generation);
+  l->next_word = 1u + l->table_words;
+  l->stale_sector = NONE32;
+}
+
+void erase_log_load(struct ftl *f) {
+  struct erase_log *l = &f->elog;
+  const uint32_t h0 = nor_read(bank_addr(l, 0, 0)), h1 = nor_read(bank_addr(l, 1, 0));
+  if (h0 == EMPTY && h1 == EMPTY) {   /* formatted before the log existed: counts from zero */
+    hal_puts("fw: no erase-count log in the NOR: erase counts start from zero\n");
+    erase_log_format(f);
+    return;
+  }
+  l->active = h1 != EMPTY && (h0 == EMPTY || h1 > h0) ? 1u : 0u;
+  l->generation = l->active ? h1 : h0;
+  for (uint32_t w = 0; w < l->table_words; w++) {
+    const uint32_t v = ~nor_read(bank_addr(l, l->active, 1u + w));
+    raise_to(f, 2u * w, v & 0xFFFFu);
+    raise_to(f, 2u * w + 1u, v >> 16);
+  }
+  uint32_t w = 1u + l->table_words;
+  for (; w < l->bank_words; w++) {
+    const uint32_t v = nor_read(bank_addr(l, l->active, w));
+    if (v == EMPTY) break;
+    raise_to(f, v >> 12, v & LEVEL_MAX);
+  }
+  l->next_word = w;
+  l->stale_sector = 0;   /* whatever the other bank holds is older: erase it as records go */
+}
+
+void erase_log_erased(struct ftl *f, uint32_t sb) {
+  struct erase_log *l = &f->elog;
+  if (f->sb_erases[sb] % l->step) return;
+  if (l->next_word == l->bank_words) {
+    compact(f);           /* the table has this count */
+    return;
+  }
+  nor_program(bank_addr(l, l->active, l->next_word++), sb << 12 | level_of(f, sb));
+  f->stats->erase_log_records++;
+  erase_in_background(l);
+}
