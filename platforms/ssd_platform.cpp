@@ -152,6 +152,11 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   }
 
   sysctl_ = std::make_unique<SysCtl>("sysctl", p_.firmware.cores, p_.dram.size_bytes, kConfigAddr);
+  sysctl_->on_power_dumped = [this] {
+    if (!power_failing_ || power_dumped_at_ != sc_core::SC_ZERO_TIME) return;
+    power_dumped_at_ = sc_core::sc_time_stamp();
+    power_dumped_.notify(sc_core::SC_ZERO_TIME);
+  };
   timer_ = std::make_unique<Timer>("timer", *sysctl_);
   uart_ = std::make_unique<Uart>("uart");
   sysctl_->last_message = [this] {
@@ -317,11 +322,11 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
       if (chained) chained(op);
       ops_since_power_on_++;
       if (started_ && !ended_) ops_since_start_++;
-      if (!opt_.power_cut_ops || !power_cut_.is_null()) return;
+      if (!opt_.power_cut_ops || !power_cut_.is_null() || power_failing_) return;
       if (opt_.cut_from_power_on ? ops_since_power_on_ == opt_.power_cut_ops
                                  : started_ && ops_since_start_ == opt_.power_cut_ops)
-        cut_power("after " + std::to_string(opt_.power_cut_ops) + " flash operations" +
-                  (opt_.cut_from_power_on ? " from power-on" : " of the workload"));
+        power_fails("after " + std::to_string(opt_.power_cut_ops) + " flash operations" +
+                    (opt_.cut_from_power_on ? " from power-on" : " of the workload"));
     };
   }
   if (opt.power_cut_ns && opt.cut_from_power_on) spawn_timed_cut(" after power-on");
@@ -391,7 +396,38 @@ SsdPlatform::Snapshot SsdPlatform::snapshot() {
 void SsdPlatform::spawn_timed_cut(const std::string& when) {
   sc_core::sc_spawn([this, when] {
     sc_core::wait(sc_core::sc_time(double(opt_.power_cut_ns), sc_core::SC_NS));
-    if (power_cut_.is_null() && !driver_->finished()) cut_power(std::to_string(opt_.power_cut_ns) + " ns" + when);
+    if (power_cut_.is_null() && !power_failing_ && !driver_->finished())
+      power_fails(std::to_string(opt_.power_cut_ns) + " ns" + when);
+  });
+}
+
+// Power-loss protection (docs/reliability.md): the firmware finds the platform's word in its
+// configuration block set (and core 0 woken), stops taking host commands and puts what it
+// acknowledged on flash; when it says it is done, or the capacitors' energy runs out, power
+// goes.  A finished dump is a flush the host sent at the failure: every write acknowledged
+// before it is durable.  (A cut during recovery does not wait: the host has only read since.)
+void SsdPlatform::power_fails(const std::string& cause) {
+  const sc_core::sc_time holdup = p_.device.plp_holdup;
+  if (holdup == sc_core::SC_ZERO_TIME || !opt_.power_on_dir.empty()) {
+    cut_power(cause);
+    return;
+  }
+  power_failing_ = true;
+  power_failed_at_ = sc_core::sc_time_stamp();
+  dram_->as<ssd_fw_config>(kConfigAddr)->power_failing = 1;
+  sysctl_->raise(SSD_IRQ_IPI, 0);
+  sc_core::sc_spawn([this, cause, holdup] {
+    sc_core::wait(holdup, power_dumped_);
+    const bool dumped = power_dumped_at_ != sc_core::SC_ZERO_TIME;
+    if (dumped) driver_->flush_acknowledged_before(power_failed_at_);
+    const auto* fw = firmware_stats();
+    cut_power(cause);
+    power_cut_["power_loss_protection"] = {
+        {"holdup_us", holdup.to_seconds() * 1e6},
+        {"dumped", dumped},
+        {"dump_us", dumped ? (power_dumped_at_ - power_failed_at_).to_seconds() * 1e6 : 0.0},
+        {"buffered_sectors", fw ? fw->power_dump_sectors : 0u},
+        {"failed_at_s", power_failed_at_.to_seconds()}};
   });
 }
 
@@ -876,6 +912,8 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                       {"mismatches", ic->mismatches()},
                       {"first_errors", ic->first_errors()},
                       {"reads_failed_media_error", o.reads_media_error},
+                      {"sectors_unreadable", o.sectors_unreadable},
+                      {"sectors_verified_in_failed_reads", o.sectors_verified_in_failed_reads},
                       {"requests_rejected_out_of_range", o.rejected_out_of_range},
                       {"requests_refused_write_protected", o.refused_write_protected},
                       {"uncorrectable_sectors_injected", injected},

@@ -116,8 +116,14 @@ class SsdPlatform {
   // Power loss
   RunOptions opt_;
   void cut_power(const std::string& cause);
+  // The supply fails: with power-loss protection (device.plp_energy_mj) the firmware is told
+  // and the cut follows when it has dumped or the hold-up time is over; without, at once.
+  void power_fails(const std::string& cause);
   void spawn_timed_cut(const std::string& when);
   nlohmann::json power_cut_;          // what the cut did (empty: no cut)
+  bool power_failing_ = false;
+  sc_core::sc_time power_failed_at_, power_dumped_at_;
+  sc_core::sc_event power_dumped_;
   uint64_t ops_since_start_ = 0;      // flash operations completed since the workload started
   uint64_t ops_since_power_on_ = 0, ops_before_start_ = 0;
   sc_core::sc_time boot_ready_;       // when the firmware let the host in

@@ -20,6 +20,7 @@
 #include "core/timer.h"
 #include "core/fw_core.h"
 #include "recovery/trim_log.h"
+#include "recovery/power_fail.h"
 #include "media/bad_blocks.h"
 #include "media/program_retry.h"
 #include "wear/erase_log.h"
@@ -138,6 +139,8 @@ struct hcmd {
   uint32_t next;                   /* wait-queue link */
   uint32_t *sgl;                   /* SSD_MDTS_SECTORS sector buffer addresses */
   uint32_t *slot_of;               /* which write-buffer slot each sector uses (or NONE32) */
+  uint32_t *unreadable;            /* reads: [SSD_MDTS_SECTORS / 32] sectors ECC could not
+                                      correct (valid once status is SSD_ST_MEDIA_ERROR) */
   /* flush: first every part's every region's fifo drains past its mark (its `pushed` when
    * the flush arrived), then every host program issued until then completes (barrier: a
    * program id) */
@@ -303,6 +306,7 @@ struct ftl {
   struct bad_blocks bb;            /* bad-block table, read-only mode (media/bad_blocks.h) */
   struct program_retry pr;         /* failed programs to write again (media/program_retry.h) */
   struct erase_log elog;           /* erase counts kept in the NOR (wear/erase_log.h) */
+  struct power_fail pf;            /* power-loss protection (recovery/power_fail.h) */
   uint32_t *l2p;                   /* opt: logical sector -> physical sector */
   uint32_t *p2l;                   /* physical sector -> logical sector, or MAP_BIT | translation
                                       page (NONE32: not valid): GC's valid-page table */
@@ -467,7 +471,7 @@ void hcmd_map_ready(struct ftl *f, uint16_t slot);   /* a read's translation pag
 void hcmd_trim_done(struct ftl *f, uint16_t slot);   /* one part of a trim is in the map */
 int  hcmd_trim_pending(const struct ftl *f, uint32_t lpa);   /* in a trim not yet in the map */
 /* A read-cache sector a host read waited for has landed (status: SSD_FST_*). */
-void hcmd_sector_ready(struct ftl *f, uint16_t slot, uint16_t status);
+void hcmd_sector_ready(struct ftl *f, uint16_t slot, uint32_t sector, uint16_t status);
 
 /* write buffer (buffer/write_buffer.h) */
 static inline uint32_t wbuf_slot_addr(const struct ftl *f, uint32_t slot) {

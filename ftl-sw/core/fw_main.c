@@ -183,7 +183,9 @@ static struct ftl *boot(void) {
     f->hc[s].sgl = fw_alloc(f, SSD_MDTS_SECTORS * 4u, 64);
     f->hc[s].slot_of = fw_alloc(f, SSD_MDTS_SECTORS * 4u, 64);
     f->hc[s].drain_mark = fw_alloc(f, f->ncores * PLACE_REGIONS * 4u, 16);
+    f->hc[s].unreadable = fw_alloc(f, SSD_MDTS_SECTORS / 8u, 16);
   }
+  power_fail_init(f);
   f->wait_read_head = f->wait_read_tail = NONE32;
   f->flush_head = NONE32;
   f->trim_head = NONE32;
@@ -218,7 +220,8 @@ int ftl_poll(struct ftl *f) {
   int n = 0;
   if (c->done_ring[c->done_pos.head & (c->done_pos.size - 1u)].phase == c->done_pos.phase) n += hif_poll_done(f, c);
   if (c->fcpl[c->fcpl_pos.head & (c->fcpl_pos.size - 1u)].phase == c->fcpl_pos.phase) n += flash_poll(f);
-  if (*c->cmd_tail != c->cmd_pos.head) n += hif_poll_cmds(f);
+  if (power_fail_pending(&f->pf)) n += power_fail_step(f);
+  if (*c->cmd_tail != c->cmd_pos.head && !power_failing(&f->pf)) n += hif_poll_cmds(f);
   if (f->writes_waiting || f->wait_read_head != NONE32 || f->flush_head != NONE32) n += hcmd_retry_waiting(f);
   /* write-stop (part-sched, writeopt): while reads are pending and a write waits for space,
    * the full buffer does not drain (unless a flush command asks for it). */

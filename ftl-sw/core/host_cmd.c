@@ -46,12 +46,20 @@ static void read_send(struct ftl *f, uint16_t slot) {
   if (f->ra.policy) ra_read_sent(f);   /* read ahead while the data goes out */
 }
 
-void hcmd_sector_ready(struct ftl *f, uint16_t slot, uint16_t status) {
-  struct hcmd *h = &f->hc[slot];
-  if (status == SSD_FST_UNCORRECTABLE) {
+/* Sectors [first, first + n) of the read could not be read: the command fails with a media
+ * error naming them (ssd_hif_dma.error_map); the rest of its data goes to the host intact. */
+static void sectors_unreadable(struct ftl *f, struct hcmd *h, uint32_t first, uint32_t n) {
+  if (h->status != SSD_ST_MEDIA_ERROR) {
+    for (uint32_t w = 0; w < SSD_MDTS_SECTORS / 32u; w++) h->unreadable[w] = 0;
     h->status = SSD_ST_MEDIA_ERROR;
-    f->stats->media_errors++;
   }
+  for (uint32_t k = first; k < first + n; k++) h->unreadable[k / 32u] |= 1u << (k % 32u);
+  f->stats->media_errors++;
+}
+
+void hcmd_sector_ready(struct ftl *f, uint16_t slot, uint32_t sector, uint16_t status) {
+  struct hcmd *h = &f->hc[slot];
+  if (status == SSD_FST_UNCORRECTABLE) sectors_unreadable(f, h, sector, 1);
   if (--h->pending == 0) read_send(f, slot);
 }
 
@@ -138,7 +146,7 @@ static int read_try(struct ftl *f, uint16_t slot) {
         f->stats->ra_prefetch_useful++;
       }
       if (e->state == RC_FILLING) {
-        rc_wait(rc, c, slot);
+        rc_wait(rc, c, slot, i);
         h->pending++;
         f->stats->ra_late_hit_sectors++;
       }
@@ -201,10 +209,7 @@ void hcmd_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
   struct fop *op = &f->fop[tag];
   struct hcmd *h = &f->hc[op->host_slot];
   uint16_t slot = op->host_slot;
-  if (status == SSD_FST_UNCORRECTABLE) {
-    h->status = SSD_ST_MEDIA_ERROR;
-    f->stats->media_errors++;
-  }
+  if (status == SSD_FST_UNCORRECTABLE) sectors_unreadable(f, h, op->gc_index, op->nsect);
   if (f->ra.policy) {
     /* Sectors read into the cache are there for everyone now (the fill's pin goes). */
     struct read_cache *rc = &f->ra.rc;

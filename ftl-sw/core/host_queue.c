@@ -28,6 +28,7 @@ void hif_dma(struct ftl *f, uint16_t slot, uint8_t dir, uint8_t flags, uint32_t 
   d->status = status;
   d->info = (flags & SSD_DMAF_COMPLETE) ? (uint16_t)(f->hc[slot].waited & 0x0Fu) : 0u;
   d->cookie = cookie;
+  d->error_map = (flags & SSD_DMAF_COMPLETE) && status == SSD_ST_MEDIA_ERROR ? hal_dram_addr(f->hc[slot].unreadable) : 0u;
   p->tail++;
   c->dma_dirty = 1;
   hal_cost(HAL_COST_DMA_SUBMIT, 1);

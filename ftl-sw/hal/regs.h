@@ -52,6 +52,9 @@
 #define SYSCTL_IPI            0x2Cu  /* WO: raise SSD_IRQ_IPI on core `value` (a wake-up     */
                                      /*     without a message; out of range: ignored)        */
 
+#define SYSCTL_POWER_DUMPED   0x30u  /* WO: the firmware has put everything acknowledged on   */
+                                     /*     flash after a power failure (recovery/power_fail.h) */
+
 #define SYSCTL_NVRAM          0x80u  /* RW: SSD_NVRAM_WORDS words of non-volatile memory (a   */
                                      /*     controller's SPI NOR boot area): they survive     */
                                      /*     power loss with the NAND array, zeros when new    */
@@ -226,7 +229,11 @@ struct ssd_hif_dma {
   uint16_t info;        /* with SSD_DMAF_COMPLETE: SSD_CPLI_* bits for the host (statistics,
                            like NVMe's command-specific completion dword) */
   uint32_t cookie;      /* echoed in struct ssd_hif_done */
-  uint32_t rsvd2[2];
+  uint32_t error_map;   /* with SSD_DMAF_COMPLETE and SSD_ST_MEDIA_ERROR: DRAM address of a
+                           bitmap, a bit per sector of the command, of those that could not be
+                           read (the host's view of NVMe's error log: every other sector's data
+                           is intact); 0: the whole command failed */
+  uint32_t rsvd2;
 };
 #endif
 #define SSD_DMA_NONE        0u
@@ -393,6 +400,9 @@ struct ssd_fw_config {
   uint32_t wear_spread;        /* static wear levelling (wear/static_wl.h): erases a superblock
                                   may get ahead of its pool's least-erased one (0: off) */
   uint32_t wear_record_step;   /* erases per erase-count record in the NOR (wear/erase_log.h) */
+  uint32_t power_failing;      /* written by the platform while the drive runs: 1 = the supply
+                                  failed and the hold-up capacitors keep the drive up
+                                  (device.plp_energy_mj; recovery/power_fail.h) */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -570,6 +580,9 @@ struct ssd_fw_stats {
   uint64_t erase_log_records;         /* records programmed into the NOR */
   uint64_t wear_level_runs;           /* victims GC took to even out wear (cold data moved) */
   uint64_t wear_level_sectors;        /* sectors those moves programmed */
+  /* power-loss protection (recovery/power_fail.h) */
+  uint32_t power_dump_sectors;        /* buffered sectors the dump had to put on flash */
+  uint32_t power_dumped;              /* 1: the dump finished */
   uint32_t ring_stripe_sectors;
   uint32_t ring_user_limit_min; /* ring: the smallest share the limiter left users */
   uint32_t ring_mem, ring_sync, ring_used;   /* ring: core 0's part's pointers (entries) and

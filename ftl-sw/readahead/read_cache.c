@@ -143,7 +143,7 @@ void rc_fill_done(struct ftl *f, uint32_t i, uint16_t status, int keep) {
   if (!failed) e->state = RC_VALID;   /* a failed fill stays FILLING: freed with its last pin */
   for (uint32_t w = e->waiters; w != NONE32;) {
     uint32_t next = c->w[w].next;
-    hcmd_sector_ready(f, c->w[w].slot, status);
+    hcmd_sector_ready(f, c->w[w].slot, c->w[w].sector, status);
     c->w[w].next = c->w_free;
     c->w_free = w;
     c->w_free_count++;
@@ -154,12 +154,13 @@ void rc_fill_done(struct ftl *f, uint32_t i, uint16_t status, int keep) {
   rc_unpin(f, i, keep);
 }
 
-int rc_wait(struct read_cache *c, uint32_t i, uint16_t slot) {
+int rc_wait(struct read_cache *c, uint32_t i, uint16_t slot, uint32_t sector) {
   uint32_t w = c->w_free;
   if (w == NONE32) return 0;
   c->w_free = c->w[w].next;
   c->w_free_count--;
   c->w[w].slot = slot;
+  c->w[w].sector = (uint16_t)sector;
   c->w[w].next = c->e[i].waiters;
   c->e[i].waiters = w;
   return 1;

@@ -38,7 +38,7 @@ struct rc_entry {
 
 struct rc_waiter {
   uint16_t slot;           /* host command */
-  uint16_t rsvd;
+  uint16_t sector;         /* which of its sectors */
   uint32_t next;
 };
 
@@ -73,7 +73,7 @@ void rc_unpin(struct ftl *f, uint32_t i, int keep);
  * then it is freed), its waiters are told.  Drops the fill's pin with keep. */
 void rc_fill_done(struct ftl *f, uint32_t i, uint16_t status, int keep);
 /* A host read waits for entry i's fill; 0 if no waiter record is free. */
-int  rc_wait(struct read_cache *c, uint32_t i, uint16_t slot);
+int  rc_wait(struct read_cache *c, uint32_t i, uint16_t slot, uint32_t sector);
 /* Host writes/trims of [lpa, lpa + n): cached copies are gone. */
 void rc_invalidate(struct ftl *f, uint32_t lpa, uint32_t n);
 /* Frees an unpinned VALID entry (replacement by the policy: an earlier prediction). */

@@ -139,6 +139,8 @@ PlatformParams PlatformParams::from(const Config& c) {
                         " is not a power of two");
     p.device.nor_bytes = uint32_t(kib) * 1024u;
   }
+  p.device.plp_holdup = sc_core::sc_time(c.get_double("device.plp_energy_mj") / c.get_double("device.plp_power_w"),
+                                         sc_core::SC_MS);   // mJ / W = ms
 
   HostParams& h = p.host;
   h.queues = uint32_t(c.get_int("host.queues"));

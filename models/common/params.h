@@ -165,6 +165,7 @@ struct PreconditionParams {
 struct DeviceParams {
   bool volatile_write_cache = true;
   uint32_t nor_bytes = 0;                     // the SPI NOR (device.nor_kib)
+  sc_core::sc_time plp_holdup;                // power-loss protection: hold-up time (0: none)
 };
 
 struct PlatformParams {

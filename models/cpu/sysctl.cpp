@@ -70,6 +70,9 @@ void SysCtl::write32(uint32_t offset, uint32_t value, sc_core::sc_time&) {
       fw_state_ = value;
       break;
     case SYSCTL_DEBUG_ADDR: debug_addr_ = value; break;
+    case SYSCTL_POWER_DUMPED:
+      if (on_power_dumped) on_power_dumped();
+      break;
     case SYSCTL_IPI:
       if (value < cores_) {
         raise(SSD_IRQ_IPI, value);

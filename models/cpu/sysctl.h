@@ -48,6 +48,8 @@ class SysCtl : public MmioDevice {
   // What the platform says of a halt code (e.g. the configuration keys behind a bad-config
   // halt); empty: nothing.
   std::function<std::string(uint32_t code)> explain_halt;
+  // The firmware wrote SYSCTL_POWER_DUMPED (power-loss protection).
+  std::function<void()> on_power_dumped;
   // Clears core c's pending lines that are enabled.
   void clear_enabled(uint32_t core) { cores_state_[core].pending &= ~cores_state_[core].enable; }
 

@@ -382,17 +382,35 @@ void HostDriver::check_flush(uint64_t submit_ns) {
   }
 }
 
+void HostDriver::flush_acknowledged_before(sc_core::sc_time t) {
+  if (checker_) checker_->flush_completed(ns_of(t));
+}
+
 DurableState HostDriver::durable_state() const {
   return checker_->durable_state(ns_of(sc_core::sc_time_stamp()));
 }
 
-// A read after a power cut: each sector against what may survive (power_cut_check.h).  A media
-// error fails every sector of the command that had durable data.
-void HostDriver::check_after_cut(const Request* rq, bool media_error) {
+// Per sector of a read: 1 if the device could not read it (its command failed with a media
+// error naming it, or naming none: then every sector of that command).
+std::vector<uint8_t> HostDriver::unreadable_sectors(const Request* rq) const {
+  std::vector<uint8_t> out(rq->nsect, 0);
+  for (const HostCommand& c : rq->cmds) {
+    if (c.status != SSD_ST_MEDIA_ERROR) continue;
+    const uint64_t off = c.lba - rq->lba;
+    for (uint32_t k = 0; k < c.nsect && off + k < rq->nsect; k++)
+      out[off + k] = !c.unreadable_listed || (c.unreadable[k / 32] >> (k % 32) & 1u);
+  }
+  return out;
+}
+
+// A read after a power cut: each sector against what may survive (power_cut_check.h); a sector
+// the device could not read is held to that.
+void HostDriver::check_after_cut(const Request* rq, const std::vector<uint8_t>& unreadable) {
   RecoveryCheck& rc = recovery_check_;
   for (uint32_t i = 0; i < rq->nsect; i++) {
     const uint64_t lba = rq->lba + i;
     const ssd_sector_tag& t = rq->data[i];
+    const bool media_error = unreadable[i] != 0;
     const std::string why = after_cut_->check(lba, t, media_error);
     rc.sectors++;
     if (!why.empty()) {
@@ -465,7 +483,7 @@ void HostDriver::request_done(Request* rq) {
       break;
     case Op::Read:
       if (after_cut_ && (ok || outcome == Outcome::MediaError)) {
-        check_after_cut(rq, !ok);
+        check_after_cut(rq, ok ? std::vector<uint8_t>(rq->nsect, 0) : unreadable_sectors(rq));
         if (ok) outcomes_.reads_verified++;
         else outcomes_.reads_media_error++;
       } else if (ok) {
@@ -473,7 +491,18 @@ void HostDriver::request_done(Request* rq) {
         if (o_.payload) check_payload(rq);
         outcomes_.reads_verified++;
       } else if (outcome == Outcome::MediaError) {
+        // The sectors the device did not name are checked as any read's (NVMe: the rest of
+        // the command's data is intact).
         outcomes_.reads_media_error++;
+        const std::vector<uint8_t> bad = unreadable_sectors(rq);
+        for (uint32_t i = 0; i < rq->nsect; i++) {
+          if (bad[i]) {
+            outcomes_.sectors_unreadable++;
+            continue;
+          }
+          checker_->read_completed(rq->lba + i, 1, &rq->snap[i], &rq->data[i]);
+          outcomes_.sectors_verified_in_failed_reads++;
+        }
       }
       break;
     case Op::Trim:

@@ -61,6 +61,8 @@ struct DriverOptions {
 struct Outcomes {
   uint64_t reads_verified = 0, reads_media_error = 0, rejected_out_of_range = 0, unexplained = 0;
   uint64_t refused_write_protected = 0;
+  uint64_t sectors_unreadable = 0;                 // of the failed reads: sectors named unreadable
+  uint64_t sectors_verified_in_failed_reads = 0;   // ... and their other sectors, checked
   std::vector<std::string> first_unexplained;   // the first few, one line each
 };
 
@@ -102,6 +104,9 @@ class HostDriver : public sc_core::sc_module {
   uint64_t durable_writes_checked() const { return durable_writes_checked_; }
   // Power cut: what the host may read back afterwards (the state now).
   DurableState durable_state() const;
+  // Power-loss protection dumped the drive's buffer: as a flush sent at `t`, every write
+  // acknowledged before it is durable.
+  void flush_acknowledged_before(sc_core::sc_time t);
   // After a power cut: reads are checked against `s` instead of this run's writes (the
   // workload reads the namespace back); results in recovery_check().
   void check_against(DurableState s) { after_cut_ = std::make_unique<DurableState>(std::move(s)); }
@@ -183,7 +188,8 @@ class HostDriver : public sc_core::sc_module {
   std::unique_ptr<DurableState> after_cut_;
   sc_core::sc_time ready_at_;
   RecoveryCheck recovery_check_;
-  void check_after_cut(const Request* rq, bool media_error);
+  void check_after_cut(const Request* rq, const std::vector<uint8_t>& unreadable);
+  std::vector<uint8_t> unreadable_sectors(const Request* rq) const;
   std::vector<Stream> streams_;
   std::vector<std::unique_ptr<Request>> pool_;
   std::vector<Request*> free_;

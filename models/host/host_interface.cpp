@@ -266,6 +266,18 @@ void HostInterface::finish_dma(uint32_t j) {
   }
   const uint8_t flags = d.flags;
   const uint16_t slot = d.slot, status = d.status, info = d.info;
+  if ((flags & SSD_DMAF_COMPLETE) && status == SSD_ST_MEDIA_ERROR) {   // the device's error log
+    c->unreadable_listed = d.error_map != 0;
+    if (d.error_map) {
+      const uint32_t words = (c->nsect + 31) / 32;
+      try {
+        std::memcpy(c->unreadable, dram_.at(d.error_map, 4ull * words), 4ull * words);
+      } catch (const std::exception& e) {
+        report_fatal(std::string("host interface: bad DMA descriptor (firmware bug): its error map: ") + e.what());
+        return;
+      }
+    }
+  }
   const uint32_t cookie = d.cookie, bank = job.bank;
   free_jobs_.push_back(j);
   if (flags & SSD_DMAF_COMPLETE) complete(slot, status, info, sc_core::sc_time_stamp());

@@ -43,6 +43,10 @@ struct HostCommand {
   uint8_t* payload = nullptr;       // with sim.payload: nsect * 4096 bytes
   uint16_t status = 0;
   uint16_t info = 0;                // SSD_CPLI_* from the device (reads: extra work waited for)
+  // A read that failed with a media error: the sectors the device named as unreadable (bit k:
+  // sector k of the command); unreadable_listed = false: it named none, the whole command failed.
+  uint32_t unreadable[SSD_MDTS_SECTORS / 32] = {};
+  bool unreadable_listed = false;
   sc_core::sc_time t_submit, t_complete;
   uint64_t user = 0;                // the driver's bookkeeping
 };

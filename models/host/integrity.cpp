@@ -129,7 +129,7 @@ void IntegrityChecker::read_submitted(uint64_t lba, uint32_t nsect, std::vector<
   }
 }
 
-uint32_t IntegrityChecker::read_completed(uint64_t lba, uint32_t nsect, const std::vector<ReadSnapshot>& snap,
+uint32_t IntegrityChecker::read_completed(uint64_t lba, uint32_t nsect, const ReadSnapshot* snap,
                                           const ssd_sector_tag* data) {
   uint32_t bad = 0;
   for (uint32_t i = 0; i < nsect; i++) {

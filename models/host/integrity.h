@@ -39,8 +39,11 @@ class IntegrityChecker {
   };
   void read_submitted(uint64_t lba, uint32_t nsect, std::vector<ReadSnapshot>& out, uint64_t t_ns = 0) const;
   // Checks the tags a read returned; returns the number of bad sectors.
+  uint32_t read_completed(uint64_t lba, uint32_t nsect, const ReadSnapshot* snap, const ssd_sector_tag* data);
   uint32_t read_completed(uint64_t lba, uint32_t nsect, const std::vector<ReadSnapshot>& snap,
-                          const ssd_sector_tag* data);
+                          const ssd_sector_tag* data) {
+    return read_completed(lba, nsect, snap.data(), data);
+  }
 
   // A sector whose tag was right but whose payload differs at byte `offset`.
   void payload_mismatch(uint64_t lba, uint32_t offset);

@@ -116,6 +116,26 @@ TEST(HostErrors, InjectedMediaErrorsAreCountedNotVerified) {
   EXPECT_GE(i["uncorrectable_sectors_injected"].get<uint64_t>(), failed);
 }
 
+// A read that meets an uncorrectable sector fails with a media error naming the sectors the
+// device could not read (its error map, NVMe's error log); every other sector of the command
+// arrives intact and is checked as any read's data.
+TEST(HostErrors, AMediaErrorNamesItsSectorsAndTheRestOfTheDataIsIntact) {
+  auto sets = test::small_platform();
+  sets.push_back("nand.uncorrectable_per_million=10000");   // 1% of sector reads
+  auto run = test::run_platform(sets, "fio:rw=randread,bs=64k,iodepth=8,io=3000");
+  const auto& r = run.results;
+  test::expect_clean(r, {.media_errors = true, .rejections = false});
+  const auto& i = r["integrity"];
+  const uint64_t failed = i["reads_failed_media_error"].get<uint64_t>();
+  const uint64_t named = i["sectors_unreadable"].get<uint64_t>();
+  const uint64_t verified = i["sectors_verified_in_failed_reads"].get<uint64_t>();
+  EXPECT_GT(failed, 50u);
+  EXPECT_GT(named, 0u);
+  EXPECT_EQ(named + verified, 16u * failed);    // 16 sectors per read, each named or checked
+  EXPECT_GT(verified, 8u * failed);             // a failed plane read names its few sectors, not all 16
+  EXPECT_LE(named, i["uncorrectable_sectors_injected"].get<uint64_t>() * 4u);   // a plane read holds 4
+}
+
 namespace {
 // Runs kMixed and changes the status of the 10th completed read command to `status` before the
 // driver sees it, as a firmware that reported a failure with no cause would.
