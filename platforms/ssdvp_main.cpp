@@ -171,9 +171,9 @@ int power_cut_command(const std::string& platform, const std::string& workload, 
                       const std::string& out_dir, bool quiet, bool precondition, const CutPoint& cut,
                       const std::optional<CutPoint>& again) {
   const ssdvp::Config cfg = ssdvp::Config::load(platform, sets);
-  if (cfg.get_string("ftl.placement") != "none")
-    throw ssdvp::ConfigError("--power-cut: recovery of ftl.placement = \"" + cfg.get_string("ftl.placement") +
-                             "\" is not built yet (ftl.placement = \"none\" only; docs/reliability.md)");
+  if (cfg.get_string("ftl.placement") == "combo")
+    throw ssdvp::ConfigError("--power-cut: recovery of ftl.placement = \"combo\" is not built yet (its unit-level "
+                             "MLC map is not rebuilt from the scan; none, lapt and slc-only recover: docs/reliability.md)");
   const std::string dir = out_dir.empty() ? cfg.get_string("sim.output_dir") : out_dir;
   const std::string& read_back = read_back_workload;
   const auto announce = [&](const std::string& what, const ssdvp::RunOptions& o, uint64_t total) {

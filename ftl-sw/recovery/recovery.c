@@ -211,8 +211,10 @@ void recovery_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
 
 static void recover(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
-  if (f->cfg.placement != SSD_PLACE_NONE)
-    hal_fatal("fw: power-loss recovery supports ftl.placement = none so far\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_RECOVERY);
+  /* Placement's state is soft (LAPT's ranks start again, SLC GC's FIFO order is the closing
+   * versions the scan finds), except combo's unit-level MLC map, which is not rebuilt yet. */
+  if (f->cfg.placement == SSD_PLACE_COMBO)
+    hal_fatal("fw: power-loss recovery of ftl.placement = combo is not built yet\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_RECOVERY);
   /* What the scan needs is freed when it is done (nothing is allocated after recovery). */
   const uint32_t heap_mark = f->heap.used;
   const uint32_t need = g->dies * (uint32_t)sizeof(struct rec_die) + g->logical_sectors * 4u +

@@ -117,11 +117,36 @@ TEST(PowerCut, MapWriterLeavesGcItsLastFreeSuperblock) {
                            "fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=40000,fua_percent=10,fsync=64,seed=4"));
 }
 
-TEST(PowerCut, RecoveryWithPlacementIsRefusedNamingTheKey) {
-  const Cut c = cut_run("lapt", "1ms", {"ftl.placement=lapt"});
+TEST(PowerCut, RecoveryOfComboIsRefusedNamingTheKey) {
+  const Cut c = cut_run("combo", "1ms", {"nand.pslc.blocks_per_plane=16", "ftl.placement=combo"});
   EXPECT_EQ(c.status, 2);
-  EXPECT_NE(c.err.find("ftl.placement"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("ftl.placement = \"combo\""), std::string::npos) << c.err;
 }
+
+// SLC/MLC placement: the scan finds data in the SLC-mode pools (a pSLC cache) or on the SLC
+// dies (a mixed device) as anywhere else; LAPT's ranks start again, SLC GC's FIFO order comes
+// from the versions found.  Cut deep in the workload, SLC GC migrating to MLC.
+class PlacementCut : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
+
+TEST_P(PlacementCut, Recovers) {
+  const std::string device = std::get<0>(GetParam()), policy = std::get<1>(GetParam());
+  std::vector<std::string> sets = {"ftl.placement=" + policy};
+  if (device == "pslc") sets.push_back("nand.pslc.blocks_per_plane=16");
+  else for (const char* s : {"nand.slc_dies=2", "nand.slc.blocks_per_plane=64"}) sets.push_back(s);
+  const Cut c = cut_run(device + "-" + policy, "ops:20000", sets);
+  expect_recovered(c);
+  const auto& b = c.before["placement"];
+  EXPECT_GT(b["slc_gc_runs"].get<uint64_t>(), 0u) << b.dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, PlacementCut,
+                         ::testing::Values(std::make_tuple("pslc", "lapt"), std::make_tuple("pslc", "slc-only"),
+                                           std::make_tuple("mixed", "lapt")),
+                         [](const auto& info) {
+                           std::string n = std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
+                           for (char& ch : n) if (ch == '-') ch = '_';
+                           return n;
+                         });
 
 // Demand-based maps: the scan finds the GTD's pages and the newest host data, the translation
 // pages are written afresh; the cut lost the mapping cache's dirty pages and entries.
