@@ -380,7 +380,15 @@ struct ftl {
  * times GC copied that version (at most 3), so after a power loss a copy beats the original
  * it was made from (the victim may not have been erased yet) and any newer write beats both. */
 #define VERSION_STEP 4u
-static inline uint32_t next_version(struct ftl *f) { return f->version_seq += VERSION_STEP; }
+/* Versions are 32 bits and all ones is erased flash's OOB: past this the scan could no longer
+ * order them (2^30 sectors written since the format, 4 TiB): the firmware halts with that
+ * reason instead of ever recovering an older version (versions_exhausted, recovery.c). */
+#define VERSION_LIMIT (0xFFFFFFFFu - 64u * VERSION_STEP)
+void versions_exhausted(struct ftl *f);
+static inline uint32_t next_version(struct ftl *f) {
+  if (f->version_seq >= VERSION_LIMIT) versions_exhausted(f);
+  return f->version_seq += VERSION_STEP;
+}
 static inline uint32_t copy_version(uint32_t seq) { return (seq & (VERSION_STEP - 1u)) == VERSION_STEP - 1u ? seq : seq + 1u; }
 
 /* heap.c */

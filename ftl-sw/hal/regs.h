@@ -75,6 +75,8 @@
 /* SYSCTL_HALT codes of a configuration the firmware cannot run: SSD_HALT_BAD_CONFIG | reason.
  * The platform names the configuration keys behind each reason in the run's error. */
 #define SSD_HALT_BAD_CONFIG          0xC0F00000u
+#define SSD_HALT_VERSIONS_EXHAUSTED  0x7E500000u   /* 2^30 sectors written since the format: the
+                                                     32-bit OOB versions ran out (core/ftl.h) */
 #define SSD_BADCFG_BLOCK             0x00u   /* the configuration block itself              */
 #define SSD_BADCFG_DEVICE_TOO_SMALL  0x01u   /* no room for the GC thresholds               */
 #define SSD_BADCFG_DRAM              0x02u   /* the tables do not fit the DRAM heap          */

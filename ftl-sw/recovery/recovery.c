@@ -209,6 +209,13 @@ void recovery_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
   if (--r->reads_left == 0) superpage_done(f, d);
 }
 
+void versions_exhausted(struct ftl *f) {
+  (void)f;
+  hal_puts("fw: the 32-bit write versions ran out (2^30 sectors written since the drive was formatted): "
+           "power-loss recovery could no longer order them\n");
+  hal_halt(SSD_HALT_VERSIONS_EXHAUSTED);
+}
+
 static void recover(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   /* Placement's state is soft (LAPT's ranks start again, SLC GC's FIFO order is the closing

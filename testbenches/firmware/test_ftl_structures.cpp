@@ -79,6 +79,20 @@ TEST(HalArena, AHaltFailsTheTestUnlessExpected) {
   EXPECT_EQ(hal_arena_halts()[1], 0x6C000001u);
 }
 
+// The 32-bit OOB versions: the firmware halts with its reason before they could wrap or reach
+// erased flash's all ones (recovery would then keep an older version).
+TEST(FtlVersions, RunningOutHaltsInsteadOfWrapping) {
+  Ftl f;
+  f->version_seq = VERSION_LIMIT - 2u * VERSION_STEP;
+  EXPECT_EQ(next_version(f.get()), VERSION_LIMIT - VERSION_STEP);
+  EXPECT_EQ(next_version(f.get()), VERSION_LIMIT);
+  EXPECT_TRUE(hal_arena_halts().empty());
+  hal_arena_expect_halts(true);
+  next_version(f.get());
+  ASSERT_EQ(hal_arena_halts().size(), 1u);
+  EXPECT_EQ(hal_arena_halts()[0], SSD_HALT_VERSIONS_EXHAUSTED);
+}
+
 TEST(FtlMap, SetMovesValidityAndInvalidates) {
   Ftl f;
   map_set(f.get(), 5, 17);
