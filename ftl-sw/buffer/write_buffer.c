@@ -178,16 +178,30 @@ int wbuf_drain_mode(struct ftl *f, struct wbuf_part *p) {
   return f->wb.space->drain_mode(f, p);
 }
 
-void wbuf_drain_marks(const struct ftl *f, uint32_t *marks) {
+void drain_barrier_begin(struct ftl *f, struct drain_barrier *b) {
+  uint32_t *mark = b->drain_mark;
   for (uint32_t c = 0; c < f->ncores; c++)
-    for (uint32_t r = 0; r < PLACE_REGIONS; r++) *marks++ = f->core[c]->wb.q[r].pushed;
+    for (uint32_t r = 0; r < PLACE_REGIONS; r++) *mark++ = f->core[c]->wb.q[r].pushed;
+  b->draining = 1;
+  f->flushes_draining++;
+  f->progress++;                 /* every core's writer drains its part now */
 }
 
-int wbuf_drained_past(const struct ftl *f, const uint32_t *marks) {
+static int drained_past(const struct ftl *f, const uint32_t *marks) {
   for (uint32_t c = 0; c < f->ncores; c++)
     for (uint32_t r = 0; r < PLACE_REGIONS; r++)
       if ((int32_t)(f->core[c]->wb.q[r].drained - *marks++) < 0) return 0;
   return 1;
+}
+
+int drain_barrier_passed(struct ftl *f, struct drain_barrier *b) {
+  if (b->draining) {             /* drained past the marks: then the programs issued until now */
+    if (!drained_past(f, b->drain_mark)) return 0;
+    b->draining = 0;
+    f->flushes_draining--;
+    b->barrier = f->prog_next;
+  }
+  return (int32_t)(f->prog_oldest - b->barrier) >= 0;
 }
 
 /* Stripes superpages over the region's pools in a fixed order (by die: channel first, then

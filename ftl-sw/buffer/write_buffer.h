@@ -125,10 +125,19 @@ int  wbuf_flush_step(struct ftl *f, struct wbuf_part *p, int force);
 int  wbuf_drain_mode(struct ftl *f, struct wbuf_part *p);
 /* Slots (live or dead) of the part still queued for the flash, all regions. */
 uint32_t wbuf_queued(const struct wbuf_part *p);
-/* Every part's every region's fifo has drained past the marks taken by wbuf_drain_marks
- * (PLACE_REGIONS marks per part). */
-int  wbuf_drained_past(const struct ftl *f, const uint32_t *marks);
-void wbuf_drain_marks(const struct ftl *f, uint32_t *marks);
+/* What a flush waits for: every part's every region's fifo drained past what it held when the
+ * wait began (its `pushed` then), then every host program issued until that moment complete.
+ * A host flush or durable write (core/host_cmd.c) and the dump at power failure
+ * (recovery/power_fail.h) wait so. */
+struct drain_barrier {
+  uint32_t *drain_mark;            /* [cores][PLACE_REGIONS] (the owner allocates it) */
+  uint32_t barrier;                /* the program id every earlier one must reach */
+  uint8_t  draining;               /* still draining the buffer (counted in flushes_draining:
+                                      every writer drains its part meanwhile) */
+};
+void drain_barrier_begin(struct ftl *f, struct drain_barrier *b);
+/* 1 once everything buffered at the beginning is on flash. */
+int  drain_barrier_passed(struct ftl *f, struct drain_barrier *b);
 void wbuf_program_done(struct ftl *f, uint32_t tag);
 /* The slot's data is on flash and its mapping in place. */
 void wbuf_map_applied(struct ftl *f, uint32_t slot);

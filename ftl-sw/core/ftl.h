@@ -141,12 +141,7 @@ struct hcmd {
   uint32_t *slot_of;               /* which write-buffer slot each sector uses (or NONE32) */
   uint32_t *unreadable;            /* reads: [SSD_MDTS_SECTORS / 32] sectors ECC could not
                                       correct (valid once status is SSD_ST_MEDIA_ERROR) */
-  /* flush: first every part's every region's fifo drains past its mark (its `pushed` when
-   * the flush arrived), then every host program issued until then completes (barrier: a
-   * program id) */
-  uint32_t *drain_mark;            /* [cores][PLACE_REGIONS] */
-  uint32_t barrier;
-  uint8_t  flush_draining;
+  struct drain_barrier flush;      /* flush, durable write: what it waits for (write_buffer.h) */
   uint8_t  core;                   /* the core whose queue it came from (its rings, its part) */
   uint8_t  durable;                /* a write that completes only once on flash (FUA, or the
                                       write cache is off): it waits like a flush after its DMA */
@@ -421,6 +416,10 @@ static inline uint32_t sb_pool(const struct ftl *f, uint32_t sb) {
   const struct ftl_geo *g = &f->geo;
   const uint32_t die = sb / g->blocks;
   return g->pools > g->dies && sb % g->blocks < g->pslc_blocks ? g->dies + die : die;
+}
+/* The pool's first superblock: its superblocks are [pool_first_sb, + ps->blocks). */
+static inline uint32_t pool_first_sb(const struct ftl *f, const struct pool_state *ps) {
+  return ps->die * f->geo.blocks + ps->first_block;
 }
 /* GC operations are queued on the die now: a read sent there waits behind them. */
 static inline int pool_gc_busy(const struct pool_state *ps) {

@@ -182,7 +182,7 @@ static struct ftl *boot(void) {
   for (uint32_t s = 0; s < SSD_HOST_SLOTS; s++) {
     f->hc[s].sgl = fw_alloc(f, SSD_MDTS_SECTORS * 4u, 64);
     f->hc[s].slot_of = fw_alloc(f, SSD_MDTS_SECTORS * 4u, 64);
-    f->hc[s].drain_mark = fw_alloc(f, f->ncores * PLACE_REGIONS * 4u, 16);
+    f->hc[s].flush.drain_mark = fw_alloc(f, f->ncores * PLACE_REGIONS * 4u, 16);
     f->hc[s].unreadable = fw_alloc(f, SSD_MDTS_SECTORS / 8u, 16);
   }
   power_fail_init(f);

@@ -243,10 +243,7 @@ static int write_try(struct ftl *f, uint16_t slot) {
 static void flush_wait(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   h->state = HC_FLUSHING;
-  wbuf_drain_marks(f, h->drain_mark);
-  f->progress++;                 /* every core's writer drains its part now */
-  h->flush_draining = 1;
-  f->flushes_draining++;
+  drain_barrier_begin(f, &h->flush);
   h->next = f->flush_head;
   f->flush_head = slot;
 }
@@ -411,16 +408,11 @@ int hcmd_retry_waiting(struct ftl *f) {
     n++;
   }
   if (f->wait_read_head == NONE32) set_done_irq_all(f, 0);
-  /* Flushes: drained past their barrier -> wait for the programs issued until then. */
+  /* Flushes: complete once what was buffered before them is on flash. */
   uint32_t *link = &f->flush_head;
   while (*link != NONE32) {
     struct hcmd *h = &f->hc[*link];
-    if (h->flush_draining && wbuf_drained_past(f, h->drain_mark)) {
-      h->flush_draining = 0;
-      f->flushes_draining--;
-      h->barrier = f->prog_next;
-    }
-    if (!h->flush_draining && (int32_t)(f->prog_oldest - h->barrier) >= 0) {
+    if (drain_barrier_passed(f, &h->flush)) {
       uint16_t s = (uint16_t)*link;
       *link = h->next;
       hcmd_complete(f, s, SSD_ST_OK);

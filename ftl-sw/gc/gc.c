@@ -31,7 +31,7 @@
  * its data fits the room there is), NONE32 if none. */
 static uint32_t pick_retiring(const struct ftl *f, uint32_t pool, uint32_t room, uint32_t map_room) {
   const struct pool_state *ps = &f->pool[pool];
-  const uint32_t first = ps->die * f->geo.blocks + ps->first_block;
+  const uint32_t first = pool_first_sb(f, ps);
   for (uint32_t sb = first; sb < first + ps->blocks; sb++)
     if (f->bb.retiring[sb] && f->sb_state[sb] == SB_FULL && !f->sb_progs_inflight[sb] &&
         f->sb_valid[sb] <= (f->sb_map[sb] ? map_room : room))
@@ -47,7 +47,7 @@ uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool) {
   const int slc = place_slc_pool(f, pool);
   const uint32_t policy = slc ? SSD_GC_FIFO : f->cfg.gc_policy;
   const uint32_t capacity = ps->sb_capacity;
-  const uint32_t first = ps->die * g->blocks + ps->first_block;
+  const uint32_t first = pool_first_sb(f, ps);
   /* No free superblock left (GC took the reserve for a victim it did not finish: after a power
    * loss): only a victim whose valid data fits the open GC (or translation) superblock can be
    * cleaned. */
@@ -401,7 +401,7 @@ void gc_dump(const struct ftl *f) {
     const struct pool_state *ps = &f->pool[p];
     uint32_t least = NONE32, bad = 0;
     for (uint32_t k = 0; k < ps->blocks; k++) {
-      const uint32_t sb = ps->die * f->geo.blocks + ps->first_block + k;
+      const uint32_t sb = pool_first_sb(f, ps) + k;
       if (f->sb_state[sb] == SB_BAD) bad++;
       else if (f->sb_state[sb] == SB_FULL && f->sb_valid[sb] < least) least = f->sb_valid[sb];
     }

@@ -25,7 +25,7 @@ static void check_spare(struct ftl *f) {
   uint64_t good = 0, need = g->logical_sectors;
   for (uint32_t p = 0; p < g->pools; p++) {
     const struct pool_state *ps = &f->pool[p];
-    const uint32_t first = ps->die * g->blocks + ps->first_block;
+    const uint32_t first = pool_first_sb(f, ps);
     for (uint32_t sb = first; sb < first + ps->blocks; sb++) good += f->sb_state[sb] != SB_BAD ? ps->sb_capacity : 0u;
     need += (uint64_t)(f->cfg.gc_low_blocks + 1u) * ps->sb_capacity;
   }
@@ -48,7 +48,7 @@ void bbt_init(struct ftl *f) {
   struct bad_blocks *b = &f->bb;
   b->nor_bytes = nor_size();
   if (!nor_fits(b->nor_bytes, g->superblocks))
-    hal_fatal("fw: the bad-block table does not fit the SPI NOR\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_BBT);
+    hal_fatal("fw: the SPI NOR cannot hold the bad-block table and the erase-count log\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_BBT);
   b->retiring = fw_alloc(f, g->superblocks, 64);
   b->read_only = 0;
 }
@@ -86,7 +86,7 @@ void bbt_format(struct ftl *f) {
   for (uint32_t p = 0; p < g->pools; p++) {
     const struct pool_state *ps = &f->pool[p];
     for (uint32_t k = 0; k < ps->blocks; k++) {
-      const uint32_t sb = ps->die * g->blocks + ps->first_block + k;
+      const uint32_t sb = pool_first_sb(f, ps) + k;
       for (uint32_t pl = 0; pl < g->planes; pl++) {
         if (n == bufs || !flash_can_submit(f)) {
           scan_drain(f);

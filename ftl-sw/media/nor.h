@@ -28,6 +28,7 @@ static inline uint32_t nor_log_table_words(uint32_t superblocks) { return (super
 /* Whether a NOR of nor_bytes holds the tables of `superblocks` superblocks. */
 static inline int nor_fits(uint32_t nor_bytes, uint32_t superblocks) {
   return nor_bytes >= 65536u &&   /* a bank is at least one 4 KiB erase sector */
+         superblocks < 0xFFFFFu &&   /* a log record holds 20 bits of superblock */
          superblocks <= nor_bytes / 4u * 8u &&
          1u + nor_log_table_words(superblocks) + NOR_LOG_MIN_RECORDS <= nor_log_bank_words(nor_bytes);
 }

@@ -7,7 +7,7 @@ void power_fail_init(struct ftl *f) {
   const struct ssd_fw_config *live = hal_dram_ptr(hal_read32(SSD_SYSCTL_BASE + SYSCTL_CONFIG_ADDR));
   p->flag = &live->power_failing;
   p->state = PF_NONE;
-  p->drain_mark = fw_alloc(f, f->ncores * PLACE_REGIONS * 4u, 16);
+  p->dump.drain_mark = fw_alloc(f, f->ncores * PLACE_REGIONS * 4u, 16);
 }
 
 int power_fail_step(struct ftl *f) {
@@ -18,20 +18,12 @@ int power_fail_step(struct ftl *f) {
       for (uint32_t k = 0; k < f->ncores; k++) buffered += wbuf_queued(&f->core[k]->wb);
       f->stats->power_dump_sectors = buffered;
       hal_puts("fw: the supply failed: putting the write buffer on flash\n");
-      wbuf_drain_marks(f, p->drain_mark);
-      f->flushes_draining++;           /* every core's writer drains its part now */
-      f->progress++;
-      p->state = PF_DRAINING;
+      drain_barrier_begin(f, &p->dump);
+      p->state = PF_DUMPING;
       return 1;
     }
-    case PF_DRAINING:
-      if (!wbuf_drained_past(f, p->drain_mark)) return 0;
-      f->flushes_draining--;
-      p->barrier = f->prog_next;
-      p->state = PF_PROGRAMMING;
-      return 1;
-    case PF_PROGRAMMING:
-      if ((int32_t)(f->prog_oldest - p->barrier) < 0) return 0;
+    case PF_DUMPING:
+      if (!drain_barrier_passed(f, &p->dump)) return 0;
       p->state = PF_DUMPED;
       f->stats->power_dumped = 1;
       hal_write32(SSD_SYSCTL_BASE + SYSCTL_POWER_DUMPED, 1);

@@ -19,16 +19,16 @@
 #define SSDVP_RECOVERY_POWER_FAIL_H
 
 #include <stdint.h>
+#include "buffer/write_buffer.h"
 
 struct ftl;
 
-enum power_fail_state { PF_NONE = 0, PF_DRAINING, PF_PROGRAMMING, PF_DUMPED };
+enum power_fail_state { PF_NONE = 0, PF_DUMPING, PF_DUMPED };
 
 struct power_fail {
   volatile const uint32_t *flag;   /* the platform's word (struct ssd_fw_config.power_failing) */
   uint8_t  state;                  /* enum power_fail_state */
-  uint32_t *drain_mark;            /* [cores][regions]: the buffer's fill when the supply failed */
-  uint32_t barrier;                /* the programs issued until the drain */
+  struct drain_barrier dump;       /* what was buffered when the supply failed, as a flush */
 };
 
 void power_fail_init(struct ftl *f);

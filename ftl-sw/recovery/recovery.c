@@ -42,7 +42,7 @@ static uint32_t geometry_hash(const struct ftl *f) {
 /* The superblock die d's scan is at. */
 static uint32_t rec_sb(const struct ftl *f, const struct rec_die *r) {
   const struct pool_state *ps = &f->pool[r->pool];
-  return ps->die * f->geo.blocks + ps->first_block + r->k;
+  return pool_first_sb(f, ps) + r->k;
 }
 
 /* The next pool of die d after `pool` (its native pool, then its SLC-mode pool). */

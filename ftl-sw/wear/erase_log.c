@@ -6,8 +6,16 @@
 #define LEVEL_MAX 4095u
 #define EMPTY 0xFFFFFFFFu
 
+#define SECTOR_WORDS (SSD_NOR_SECTOR_BYTES / 4u)
+
 static uint32_t bank_addr(const struct erase_log *l, uint32_t bank, uint32_t word) {
-  return nor_log_bank_offset(l->nor_bytes, bank) + word * 4u;
+  return l->bank_base[bank] + word * 4u;
+}
+
+/* Erases the other bank's next stale sector (waiting for an erase still running). */
+static void erase_next_stale(struct erase_log *l) {
+  nor_erase_sector(bank_addr(l, l->active ^ 1u, l->stale_sector * SECTOR_WORDS));
+  if (++l->stale_sector == l->bank_words / SECTOR_WORDS) l->stale_sector = NONE32;
 }
 
 static uint32_t level_of(const struct ftl *f, uint32_t sb) {
@@ -21,11 +29,10 @@ static void raise_to(struct ftl *f, uint32_t sb, uint32_t level) {
 
 void erase_log_init(struct ftl *f) {
   struct erase_log *l = &f->elog;
-  l->nor_bytes = nor_size();
-  if (!nor_fits(l->nor_bytes, f->geo.superblocks) || f->geo.superblocks >= 0xFFFFFu)
-    hal_fatal("fw: the SPI NOR cannot hold the bad-block table and the erase-count log\n",
-              SSD_HALT_BAD_CONFIG | SSD_BADCFG_BBT);
-  l->bank_words = nor_log_bank_words(l->nor_bytes);
+  const uint32_t nor_bytes = f->bb.nor_bytes;   /* checked against the geometry by bbt_init */
+  l->bank_base[0] = nor_log_bank_offset(nor_bytes, 0);
+  l->bank_base[1] = nor_log_bank_offset(nor_bytes, 1);
+  l->bank_words = nor_log_bank_words(nor_bytes);
   l->table_words = nor_log_table_words(f->geo.superblocks);
   l->step = f->cfg.wear_record_step ? f->cfg.wear_record_step : 1u;
   l->active = 0;
@@ -34,19 +41,16 @@ void erase_log_init(struct ftl *f) {
   l->stale_sector = NONE32;
 }
 
-/* Starts erasing the other bank's next sector if the NOR is free (a record's time). */
+/* Starts erasing the other bank's next stale sector if the NOR is free (a record's time). */
 static void erase_in_background(struct erase_log *l) {
-  if (l->stale_sector == NONE32 || nor_busy()) return;
-  nor_erase_sector(bank_addr(l, l->active ^ 1u, l->stale_sector * (SSD_NOR_SECTOR_BYTES / 4u)));
-  if (++l->stale_sector == l->bank_words / (SSD_NOR_SECTOR_BYTES / 4u)) l->stale_sector = NONE32;
+  if (l->stale_sector != NONE32 && !nor_busy()) erase_next_stale(l);
 }
 
 /* Rewrites every level into the other bank, which becomes the active one. */
 static void compact(struct ftl *f) {
   struct erase_log *l = &f->elog;
   const uint32_t other = l->active ^ 1u;
-  for (; l->stale_sector != NONE32 && l->stale_sector < l->bank_words / (SSD_NOR_SECTOR_BYTES / 4u); l->stale_sector++)
-    nor_erase_sector(bank_addr(l, other, l->stale_sector * (SSD_NOR_SECTOR_BYTES / 4u)));   /* each waits for the last */
+  while (l->stale_sector != NONE32) erase_next_stale(l);   /* the rest, each waiting for the last */
   for (uint32_t w = 0; w < l->table_words; w++) {
     const uint32_t sb = 2u * w;
     const uint32_t lo = level_of(f, sb), hi = sb + 1u < f->geo.superblocks ? level_of(f, sb + 1u) : 0u;
@@ -65,7 +69,7 @@ void erase_log_format(struct ftl *f) {
   struct erase_log *l = &f->elog;
   for (uint32_t b = 0; b < 2u; b++)   /* a part that held another drive's log: start clean */
     if (nor_read(bank_addr(l, b, 0)) != EMPTY)
-      for (uint32_t w = 0; w < l->bank_words; w += SSD_NOR_SECTOR_BYTES / 4u) nor_erase_sector(bank_addr(l, b, w));
+      for (uint32_t w = 0; w < l->bank_words; w += SECTOR_WORDS) nor_erase_sector(bank_addr(l, b, w));
   l->active = 0;
   l->generation = 1;
   nor_program(bank_addr(l, 0, 0), l->generation);

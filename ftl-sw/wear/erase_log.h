@@ -21,7 +21,7 @@
 struct ftl;
 
 struct erase_log {
-  uint32_t nor_bytes;
+  uint32_t bank_base[2];      /* the banks' NOR byte addresses (media/nor.h) */
   uint32_t bank_words, table_words;
   uint32_t active;            /* the bank records go to */
   uint32_t generation;        /* its header */
@@ -30,7 +30,7 @@ struct erase_log {
   uint32_t step;              /* erases per level */
 };
 
-/* After blocks_init: the layout (halts if the NOR is too small: device.nor_kib). */
+/* After bbt_init (which checks the NOR holds the tables): the layout. */
 void erase_log_init(struct ftl *f);
 /* A new drive: bank 0 becomes the active bank, every count 0. */
 void erase_log_format(struct ftl *f);
