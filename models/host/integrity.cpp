@@ -29,11 +29,11 @@ void IntegrityChecker::durable_required(uint64_t flush_submit_ns, std::vector<ui
     const uint64_t a = acked_[lba];
     if (seq_out[lba] && (a & kTrim) && (a & ~kTrim) > writes_[seq_out[lba] - 1].submit_ns + 1) seq_out[lba] = 0;
   }
-  // A trim submitted after the write, still in flight or acknowledged since: the drive may
-  // already have dropped the write (either outcome is allowed until the trim completes).
+  // A trim not completed before the write was submitted (after it, or overlapping it in
+  // time): the drive may have applied it last and dropped the write.
   for (const TrimRecord& t : trims_)
     for (uint64_t lba = t.lba; lba < t.lba + t.nsect && lba < seq_out.size(); lba++)
-      if (seq_out[lba] && t.submit_ns >= writes_[seq_out[lba] - 1].submit_ns) seq_out[lba] = 0;
+      if (seq_out[lba] && t.complete_ns >= writes_[seq_out[lba] - 1].submit_ns) seq_out[lba] = 0;
 }
 
 std::string IntegrityChecker::durable_write_missing(uint32_t seq, const std::vector<uint32_t>& held) const {
@@ -43,7 +43,7 @@ std::string IntegrityChecker::durable_write_missing(uint32_t seq, const std::vec
     const uint32_t h = lba < held.size() ? held[lba] : 0;
     if (h >= seq) continue;
     bool trimmed = false;
-    for (const TrimRecord& t : trims_) trimmed |= lba - t.lba < t.nsect && t.submit_ns >= w.submit_ns;
+    for (const TrimRecord& t : trims_) trimmed |= lba - t.lba < t.nsect && t.complete_ns >= w.submit_ns;
     if (trimmed) continue;
     return "durable write #" + std::to_string(seq) + " (FUA or write cache off) of LBA " + std::to_string(lba) +
            " completed while the flash held " + (h ? "write #" + std::to_string(h) : std::string("nothing")) +
@@ -71,7 +71,7 @@ void IntegrityChecker::trim_submitted(uint64_t lba, uint32_t nsect, uint64_t t_n
       }
   }
   trims_.push_back({lba, nsect, t_ns, UINT64_MAX});
-  all_trims_.push_back({lba, nsect, t_ns});
+  all_trims_.push_back({lba, nsect, t_ns, UINT64_MAX});
 }
 
 DurableState IntegrityChecker::durable_state(uint64_t cut_ns) const {
@@ -90,19 +90,20 @@ DurableState IntegrityChecker::durable_state(uint64_t cut_ns) const {
     for (uint32_t k = 0; k < w.nsect; k++) s.durable[w.lba + k] = uint32_t(i + 1);   // seq order = submit order
   }
   for (size_t lba = 0; lba < n; lba++) s.zeros_ok[lba] = s.durable[lba] == 0 && lba >= precond_below_;
-  // A trim submitted after the durable write (or with none): zeros are allowed.
-  for (const TrimEvent& t : all_trims_)
+  // A trim not completed before the durable write was submitted (or with none): zeros are
+  // allowed.
+  for (const TrimRecord& t : all_trims_)
     for (uint64_t lba = t.lba; lba < t.lba + t.nsect && lba < n; lba++) {
       const uint32_t d = s.durable[lba];
-      if (d == 0 || t.submit_ns >= writes_[d - 1].submit_ns) s.zeros_ok[lba] = 1;
+      if (d == 0 || t.complete_ns >= writes_[d - 1].submit_ns) s.zeros_ok[lba] = 1;
     }
   return s;
 }
 
-// A trim covering lba was in flight at some moment after the read was submitted.
-bool IntegrityChecker::racing_trim(uint64_t lba, uint64_t read_submit_ns) const {
+// A trim covering lba was still in flight at since_ns or later.
+bool IntegrityChecker::racing_trim(uint64_t lba, uint64_t since_ns) const {
   for (const TrimRecord& t : trims_)
-    if (lba >= t.lba && lba < t.lba + t.nsect && t.complete_ns > read_submit_ns) return true;
+    if (lba >= t.lba && lba < t.lba + t.nsect && t.complete_ns >= since_ns) return true;
   return false;
 }
 
@@ -113,7 +114,14 @@ void IntegrityChecker::trim_completed(uint64_t lba, uint32_t nsect, uint64_t t_s
       t.complete_ns = t_complete_ns;
       break;
     }
-  if (!ok) return;
+  if (!ok) return;   // not acknowledged: may yet have happened; stays "in flight"
+  for (size_t i = all_trims_.size(); i-- > 0;) {
+    TrimRecord& t = all_trims_[i];
+    if (t.lba == lba && t.nsect == nsect && t.submit_ns == t_submit_ns && t.complete_ns == UINT64_MAX) {
+      t.complete_ns = t_complete_ns;
+      break;
+    }
+  }
   for (uint32_t i = 0; i < nsect; i++) {
     uint64_t& a = acked_[lba + i];
     if (t_submit_ns + 1 >= (a & ~kTrim)) a = (t_submit_ns + 1) | kTrim;
@@ -168,7 +176,11 @@ uint32_t IntegrityChecker::read_completed(uint64_t lba, uint32_t nsect, const Re
         ok = true;
       }
     }
-    if (!ok && t.seq == 0 && t.lba == 0 && !trims_.empty() && racing_trim(l, s.read_submit)) ok = true;
+    // Zeros from a trim the drive may have applied after the newest acknowledged write (one
+    // that overlapped that write in time) or that overlapped the read.
+    if (!ok && t.seq == 0 && t.lba == 0 && !trims_.empty() &&
+        racing_trim(l, s.acked_submit ? s.acked_submit - 1 : s.read_submit))
+      ok = true;
     checked_++;
     if (!ok) {
       bad++;

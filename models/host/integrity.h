@@ -2,8 +2,8 @@
 // of the write that produced it; every read sector's tag is checked against what the read
 // may legally return: the newest write acknowledged before the read was submitted, or any
 // write to that sector still in flight or submitted while the read was (NVMe does not order
-// overlapping commands); likewise zeros may come from a trim that overlapped the read in
-// time.  Preconditioning writes carry seq 0; never-written or trimmed sectors read as zeros.
+// overlapping commands); likewise zeros may come from a trim that overlapped the read, or
+// that overlapped that newest write (the drive may have applied the trim last).  Preconditioning writes carry seq 0; never-written or trimmed sectors read as zeros.
 #pragma once
 
 #include <cstdint>
@@ -84,19 +84,14 @@ class IntegrityChecker {
     uint64_t submit_ns, complete_ns;   // complete_ns = UINT64_MAX while in flight
   };
   std::vector<TrimRecord> trims_;        // the latest trims (bounded), to excuse racing reads
-  bool racing_trim(uint64_t lba, uint64_t read_submit_ns) const;
+  bool racing_trim(uint64_t lba, uint64_t since_ns) const;
   // Per sector: submit time (ns) + 1 of the newest acknowledged write or trim, with the top
   // bit set when that was a trim (one word, one cache miss per sector).
   std::vector<uint64_t> acked_;
   static constexpr uint64_t kTrim = uint64_t(1) << 63;
   uint64_t checked_ = 0, mismatches_ = 0, precond_below_ = 0;
   uint64_t flushed_before_ = 0;          // writes completed by then are durable (a flush done)
-  struct TrimEvent {
-    uint64_t lba;
-    uint32_t nsect;
-    uint64_t submit_ns;
-  };
-  std::vector<TrimEvent> all_trims_;     // every trim (the durability state needs them all)
+  std::vector<TrimRecord> all_trims_;     // every trim (the durability state needs them all)
   std::vector<std::string> errors_;
 };
 

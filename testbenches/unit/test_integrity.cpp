@@ -157,3 +157,36 @@ TEST(Integrity, DurableWriteMustBeOnFlashWhenItCompletes) {
   c.write_completed(s2, true, 400);
   EXPECT_EQ(c.durable_write_missing(s2, held), "");
 }
+
+// NVMe does not order overlapping commands: a trim submitted before a write but completed
+// after it was submitted may be applied last, so zeros are a legal answer afterwards (read,
+// flush and power-cut views alike); a trim completed before the write was submitted is not.
+// (Found as a "race" on four ISS cores, 2026-11-24: the firmware was right, the check wrong.)
+TEST(Integrity, ZerosFromATrimThatOverlappedTheNewestWriteAreAllowed) {
+  IntegrityChecker c(100);
+  ssd_sector_tag w[1], v[1];
+  const ssd_sector_tag zero[1] = {{0, 0}};
+  c.trim_submitted(40, 2, 100);
+  const uint32_t s1 = c.write_submitted(40, 1, 150, w);
+  c.write_completed(s1, true, 180);
+  c.trim_completed(40, 2, 100, true, 200);
+  std::vector<IntegrityChecker::ReadSnapshot> sn;
+  c.read_submitted(40, 1, sn, 230);                     // after both completed
+  EXPECT_EQ(c.read_completed(40, 1, sn, zero), 0u);     // the trim applied last
+  EXPECT_EQ(c.read_completed(40, 1, sn, w), 0u);        // the write applied last
+  std::vector<uint32_t> need;
+  c.durable_required(300, need);
+  EXPECT_EQ(need[40], 0u);
+  EXPECT_EQ(c.durable_state(300).zeros_ok[40], 1);
+
+  const uint32_t s2 = c.write_submitted(41, 1, 250, v);  // after the trim completed
+  c.write_completed(s2, true, 260);
+  c.flush_completed(270);
+  std::vector<IntegrityChecker::ReadSnapshot> sn2;
+  c.read_submitted(41, 1, sn2, 280);
+  EXPECT_EQ(c.read_completed(41, 1, sn2, zero), 1u);    // stale: the trim was over
+  EXPECT_EQ(c.read_completed(41, 1, sn2, v), 0u);
+  c.durable_required(300, need);
+  EXPECT_EQ(need[41], s2);
+  EXPECT_EQ(c.durable_state(300).zeros_ok[41], 0);
+}
