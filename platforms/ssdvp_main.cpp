@@ -151,7 +151,9 @@ int in_child(F body) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-// After a power-on: the host reads the whole namespace back (each sector checked).
+// After a power-on: the host reads the whole namespace back (each sector checked).  With
+// --after-recovery the drive then runs that workload and is read back again, which checks what
+// recovery restored for writing (open superblocks, free lists, GC state) as well as the data.
 const std::string read_back_workload = "fio:rw=read,bs=128k,iodepth=16,size=100%";
 
 nlohmann::json read_results(const std::string& dir) {
@@ -167,13 +169,14 @@ nlohmann::json read_results(const std::string& dir) {
 // time during that recovery (OUT/during-recovery/, OUT/recovery-cut/) and the check is made
 // after a third power-on.  A random cut point first runs without the cut to count the
 // operations to draw from (OUT/uncut/: the workload, or the recovery).
+std::string power_on_workload(const std::string& after_recovery) {
+  return after_recovery.empty() ? read_back_workload : read_back_workload + ";" + after_recovery + ";" + read_back_workload;
+}
+
 int power_cut_command(const std::string& platform, const std::string& workload, const std::vector<std::string>& sets,
                       const std::string& out_dir, bool quiet, bool precondition, const CutPoint& cut,
-                      const std::optional<CutPoint>& again) {
+                      const std::optional<CutPoint>& again, const std::string& after_recovery) {
   const ssdvp::Config cfg = ssdvp::Config::load(platform, sets);
-  if (cfg.get_string("ftl.placement") == "combo")
-    throw ssdvp::ConfigError("--power-cut: recovery of ftl.placement = \"combo\" is not built yet (its unit-level "
-                             "MLC map is not rebuilt from the scan; none, lapt and slc-only recover: docs/reliability.md)");
   const std::string dir = out_dir.empty() ? cfg.get_string("sim.output_dir") : out_dir;
   const std::string& read_back = read_back_workload;
   const auto announce = [&](const std::string& what, const ssdvp::RunOptions& o, uint64_t total) {
@@ -226,7 +229,7 @@ int power_cut_command(const std::string& platform, const std::string& workload, 
   }
   ssdvp::RunOptions last;
   last.power_on_dir = image;
-  rc = in_child([&] { return run_command(platform, read_back, sets, dir, quiet, false, "", 0, 0, last); });
+  rc = in_child([&] { return run_command(platform, power_on_workload(after_recovery), sets, dir, quiet, false, "", 0, 0, last); });
   // The final run.json tells the whole story: what the cut(s) interrupted, then the recovery.
   if (std::filesystem::exists(dir + "/run.json")) {
     nlohmann::json r = read_results(dir);
@@ -292,6 +295,11 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--recovery-cut", recovery_cut,
                   "with --power-cut: cut the power again during the recovery, AT after power-on (a time, ops:N or "
                   "random:SEED), then power on a third time and check");
+  std::string after_recovery;
+  run->add_option("--after-recovery", after_recovery,
+                  "with --power-cut or --power-on: after the read-back, run this workload (closed loop, iodepth 16) "
+                  "and read every sector back again: what this power cycle wrote is checked as in any run, the rest "
+                  "must still read as the first read-back found it");
 
   auto* bench = app.add_subcommand("bench", "simulation speed: 4 KiB random read and random write at QD32");
   uint64_t bench_requests = 300000;
@@ -446,13 +454,15 @@ int sc_main(int argc, char* argv[]) {
         throw ssdvp::ConfigError("--power-on " + power_on + ": no nand.img and durable.bin there (a cut's OUT/power-cut)");
       ssdvp::RunOptions on;
       on.power_on_dir = power_on;
-      return run_command(platform, read_back_workload, sets, out_dir, quiet, false, "", 0, 0, on);
+      return run_command(platform, power_on_workload(after_recovery), sets, out_dir, quiet, false, "", 0, 0, on);
     }
+    if (!after_recovery.empty() && power_cut.empty() && power_on.empty())
+      throw ssdvp::ConfigError("--after-recovery needs --power-cut or --power-on (it runs after a recovery)");
     if (!power_cut.empty()) {
       std::optional<CutPoint> again;
       if (!recovery_cut.empty()) again = parse_cut_point("--recovery-cut", recovery_cut);
       return power_cut_command(platform, workload, sets, out_dir, quiet, !no_precondition,
-                               parse_cut_point("--power-cut", power_cut), again);
+                               parse_cut_point("--power-cut", power_cut), again, after_recovery);
     }
     return run_command(platform, workload, sets, out_dir, quiet, !no_precondition, dump_map, gdb_port, gdb_core);
   });

@@ -127,6 +127,12 @@ void place_sb_erased(struct ftl *f, uint32_t sb) {
   unit_sb_erased(f, sb);
 }
 
+int place_sb_recovered(struct ftl *f, uint32_t pool, uint32_t sb, uint32_t lpa, uint32_t next_page) {
+  if (!place_groups_region(f, f->pl.pool_region[pool])) return 0;
+  if (lpa != NONE32) unit_sb_recovered(f, sb, unit_of(&f->pl.units, lpa), next_page);
+  return 1;   /* no readable sector: no unit to give it to, it stays closed until GC erases it */
+}
+
 int place_groups_region(const struct ftl *f, uint32_t region) {
   return f->pl.units.unit_sectors && region == REGION_MLC;
 }

@@ -85,6 +85,11 @@ int place_gc_groups(const struct ftl *f, uint32_t pool, uint32_t sb);
 void place_gc_copied(struct ftl *f, uint32_t victim, uint32_t dst_ppa);
 /* Superblock sb was erased. */
 void place_sb_erased(struct ftl *f, uint32_t sb);
+/* Power-loss recovery found superblock sb of `pool` written up to superpage next_page (the
+ * pool's page count: full); lpa: one of its host sectors (NONE32: none readable).  1: it is
+ * placement's (combo's unit-mapped MLC: back in its unit, open again if partly written);
+ * 0: the recovery restores the pool's own streams. */
+int place_sb_recovered(struct ftl *f, uint32_t pool, uint32_t sb, uint32_t lpa, uint32_t next_page);
 /* Where GC of `victim` (of `pool`) programs its next superpage of gathered data, whose first
  * sector is lpa; NONE32: not now (no MLC pool or unit has space for migrated data yet). */
 uint32_t place_gc_destination(struct ftl *f, uint32_t pool, uint32_t victim, uint32_t lpa, int migrate);

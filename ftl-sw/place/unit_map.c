@@ -165,6 +165,22 @@ uint32_t unit_take_victim(struct ftl *f, uint32_t pool) {
   return sb;
 }
 
+int unit_sb_recovered(struct ftl *f, uint32_t sb, uint32_t u, uint32_t next_page) {
+  struct unit_map *m = &f->pl.units;
+  m->sb_unit[sb] = u;
+  m->owned[u]++;
+  if (next_page >= f->pool[sb_pool(f, sb)].pages) return 0;
+  for (uint32_t k = 0; k < m->quota; k++) {
+    uint32_t *open = &m->open_sb[u * m->quota + k];
+    if (*open != NONE32) continue;
+    *open = sb;
+    m->open_page[u * m->quota + k] = (uint16_t)next_page;
+    f->sb_state[sb] = SB_OPEN;
+    return 1;
+  }
+  return 0;
+}
+
 void unit_sb_erased(struct ftl *f, uint32_t sb) {
   struct unit_map *m = &f->pl.units;
   if (!m->unit_sectors || m->sb_unit[sb] == NONE32) return;

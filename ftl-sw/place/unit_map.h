@@ -64,6 +64,11 @@ uint32_t unit_next_superpage(struct ftl *f, uint32_t u, int kind, uint32_t gc_po
 uint32_t unit_take_victim(struct ftl *f, uint32_t pool);
 /* An MLC superblock was erased: it leaves its unit. */
 void unit_sb_erased(struct ftl *f, uint32_t sb);
+/* Power-loss recovery found MLC superblock sb holding unit u's data, written up to superpage
+ * next_page (its pool's page count: full).  It joins the unit again; partly written, it is one
+ * of the unit's open superblocks again, from next_page on, while the unit has a slot for it
+ * (else it stays closed until GC erases it).  Returns 1 if it was opened. */
+int unit_sb_recovered(struct ftl *f, uint32_t sb, uint32_t u, uint32_t next_page);
 uint32_t unit_map_bytes(const struct ftl *f);
 
 #endif /* SSDVP_PLACE_UNIT_MAP_H */

@@ -11,6 +11,7 @@ struct rec_die {
   uint32_t k;               /* its k-th superblock */
   uint32_t page;            /* superpage being read */
   uint32_t reads_left;      /* plane reads of it not yet back */
+  uint32_t lpa;             /* a host sector found in the superblock (NONE32: none yet) */
   uint8_t  erased;          /* plane 0 read back erased: the superblock ends here */
   uint8_t  unreadable;      /* a plane read back uncorrectable */
   uint8_t  copies;          /* the superblock holds GC copies (versions with a copy count) */
@@ -149,6 +150,7 @@ static void superpage_done(struct ftl *f, uint32_t d) {
           translation_page_found(f, o->lpa & ~MAP_BIT, o->seq, base + k);
         } else if (o->lpa < g->logical_sectors) {
           host_sector_found(f, o->lpa, o->seq, base + k);
+          if (r->lpa == NONE32) r->lpa = o->lpa;
         } else {
           continue;   /* padding */
         }
@@ -162,12 +164,18 @@ static void superpage_done(struct ftl *f, uint32_t d) {
       f->stats->recovery_used_blocks++;
     }
     if (++r->page < ps->pages) return;   /* the next superpage */
-  } else if (r->page > 0 && r->page < ps->pages) {
+  }
+  /* Placement's own (combo's unit-mapped MLC) goes back to its owner, open again if partly
+   * written. */
+  const int placed = r->page > 0 && place_sb_recovered(f, r->pool, sb, r->lpa, r->page);
+  if (r->erased && r->page > 0 && r->page < ps->pages) {
     /* Partly written: it is the pool's open GC superblock again if it holds copies, else its
      * host superblock (the other one if that is taken), from the next superpage on (closing
      * it would waste what a full drive may not have to spare); any further one is closed. */
     f->stats->recovery_open_blocks++;
-    if (r->map) {
+    if (placed) {
+      /* its unit's open superblock again, or closed (place_sb_recovered) */
+    } else if (r->map) {
       if (ps->map_sb == NONE32) {
         ps->map_sb = sb;
         ps->map_page = r->page;
@@ -191,6 +199,7 @@ static void superpage_done(struct ftl *f, uint32_t d) {
   r->page = 0;
   r->copies = 0;
   r->map = 0;
+  r->lpa = NONE32;
   if (++r->k == ps->blocks) {
     r->k = 0;
     r->pool = next_pool(f, d, r->pool);
@@ -219,9 +228,9 @@ void versions_exhausted(struct ftl *f) {
 static void recover(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   /* Placement's state is soft (LAPT's ranks start again, SLC GC's FIFO order is the closing
-   * versions the scan finds), except combo's unit-level MLC map, which is not rebuilt yet. */
-  if (f->cfg.placement == SSD_PLACE_COMBO)
-    hal_fatal("fw: power-loss recovery of ftl.placement = combo is not built yet\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_RECOVERY);
+   * versions the scan finds, combo's survival counts restart), except combo's unit-level MLC
+   * map: each superblock's unit comes from the sectors the scan finds in it
+   * (place_sb_recovered). */
   /* What the scan needs is freed when it is done (nothing is allocated after recovery). */
   const uint32_t heap_mark = f->heap.used;
   const uint32_t need = g->dies * (uint32_t)sizeof(struct rec_die) + g->logical_sectors * 4u +
@@ -246,6 +255,7 @@ static void recover(struct ftl *f) {
     rec.die[d].reads_left = 0;
     rec.die[d].copies = 0;
     rec.die[d].map = 0;
+    rec.die[d].lpa = NONE32;
   }
   f->cur = f->core[0];
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, SSD_IRQ_FCTL);

@@ -11,8 +11,10 @@
  * pages are written afresh from the scan (map_rebuild.h).  Trims: the trim log's records
  * (trim_log.h; a superpage holding log sectors is read again with their data) drop older
  * versions of trimmed sectors once the scan is done.
- * Leaves out (for now): erase counts (restart from zero), checkpoints (the scan reads every
- * written page). */
+ * Placement: the scan visits every pool (SLC dies, pSLC blocks); combo's unit-mapped MLC
+ * superblocks go back to the unit of the sectors found in them (place_sb_recovered).  Erase
+ * counts come from the NOR's log (wear/erase_log.h), the bad-block table from its bitmap.
+ * Leaves out (for now): checkpoints (the scan reads every written page). */
 #ifndef SSDVP_RECOVERY_H
 #define SSDVP_RECOVERY_H
 

@@ -82,6 +82,7 @@ void HostDriver::main_thread() {
   ready_at_ = sc_core::sc_time_stamp();
   capacity_ = hif_.namespace_sectors();
   checker_ = std::make_unique<IntegrityChecker>(capacity_);
+  if (after_cut_) checker_->continue_after_cut(*after_cut_);
   try {
     wl_ = make_workload_(capacity_ * 4096);
   } catch (const std::exception& e) {
@@ -403,15 +404,27 @@ std::vector<uint8_t> HostDriver::unreadable_sectors(const Request* rq) const {
   return out;
 }
 
-// A read after a power cut: each sector against what may survive (power_cut_check.h); a sector
-// the device could not read is held to that.
+// A read after a power cut.  A sector this power cycle has written (acknowledged before the
+// read, or in flight and read) is checked as in any run; else its first read is held to what
+// may survive the cut (power_cut_check.h; a sector the device could not read is held to that)
+// and later ones to what the first read found.
 void HostDriver::check_after_cut(const Request* rq, const std::vector<uint8_t>& unreadable) {
   RecoveryCheck& rc = recovery_check_;
   for (uint32_t i = 0; i < rq->nsect; i++) {
     const uint64_t lba = rq->lba + i;
     const ssd_sector_tag& t = rq->data[i];
     const bool media_error = unreadable[i] != 0;
+    const IntegrityChecker::ReadSnapshot& s = rq->snap[i];
+    if (!media_error && (s.acked_submit != 0 || t.seq > checker_->writes_before_cut())) {
+      checker_->read_completed(lba, 1, &s, &t);
+      continue;
+    }
+    if (!media_error && checker_->recovered_tag(lba).seq != UINT32_MAX) {
+      checker_->recovered_read(lba, t, s);
+      continue;
+    }
     const std::string why = after_cut_->check(lba, t, media_error);
+    if (!media_error) checker_->record_recovered(lba, t);
     rc.sectors++;
     if (!why.empty()) {
       rc.lost++;

@@ -107,8 +107,10 @@ class HostDriver : public sc_core::sc_module {
   // Power-loss protection dumped the drive's buffer: as a flush sent at `t`, every write
   // acknowledged before it is durable.
   void flush_acknowledged_before(sc_core::sc_time t);
-  // After a power cut: reads are checked against `s` instead of this run's writes (the
-  // workload reads the namespace back); results in recovery_check().
+  // After a power cut: the first read of each sector is checked against `s` (the workload
+  // reads the namespace back first; results in recovery_check()), later ones must read the
+  // same until the workload writes or trims the sector, which is then checked as in any run
+  // (IntegrityChecker::continue_after_cut).
   void check_against(DurableState s) { after_cut_ = std::make_unique<DurableState>(std::move(s)); }
   struct RecoveryCheck {
     uint64_t sectors = 0, lost = 0;            // sectors checked; not an allowed answer

@@ -20,7 +20,7 @@ uint32_t IntegrityChecker::write_submitted(uint64_t lba, uint32_t nsect, uint64_
 
 void IntegrityChecker::durable_required(uint64_t flush_submit_ns, std::vector<uint32_t>& seq_out) const {
   seq_out.assign(acked_.size(), 0);
-  for (size_t i = 0; i < writes_.size(); i++) {
+  for (size_t i = writes_before_cut_; i < writes_.size(); i++) {
     const WriteRecord& w = writes_[i];
     if (w.complete_ns == UINT64_MAX || w.complete_ns >= flush_submit_ns) continue;
     for (uint32_t k = 0; k < w.nsect; k++) seq_out[w.lba + k] = uint32_t(i + 1);   // seq order = submit order
@@ -184,21 +184,41 @@ uint32_t IntegrityChecker::read_completed(uint64_t lba, uint32_t nsect, const Re
     checked_++;
     if (!ok) {
       bad++;
-      mismatches_++;
-      if (errors_.size() < 20) {
-        std::ostringstream m;
-        m << "lba " << l << ": read tag (lba " << t.lba << ", seq " << t.seq << "): " << why;
-        errors_.push_back(m.str());
-      }
+      std::ostringstream m;
+      m << "lba " << l << ": read tag (lba " << t.lba << ", seq " << t.seq << "): " << why;
+      mismatch(m.str());
     }
   }
   return bad;
 }
 
-void IntegrityChecker::payload_mismatch(uint64_t lba, uint32_t offset) {
+void IntegrityChecker::mismatch(const std::string& why) {
   mismatches_++;
-  if (errors_.size() < 20)
-    errors_.push_back("lba " + std::to_string(lba) + ": payload differs at byte " + std::to_string(offset));
+  if (errors_.size() < 20) errors_.push_back(why);
+}
+
+void IntegrityChecker::payload_mismatch(uint64_t lba, uint32_t offset) {
+  mismatch("lba " + std::to_string(lba) + ": payload differs at byte " + std::to_string(offset));
+}
+
+void IntegrityChecker::continue_after_cut(const DurableState& before) {
+  writes_.clear();
+  for (const DurableState::Write& w : before.writes) writes_.push_back(WriteRecord{w.lba, w.nsect, 0, 0, false});
+  writes_before_cut_ = uint32_t(writes_.size());
+  precond_below_ = before.precond_below;
+  recovered_.assign(acked_.size(), ssd_sector_tag{0, UINT32_MAX});
+}
+
+uint32_t IntegrityChecker::recovered_read(uint64_t lba, const ssd_sector_tag& t, const ReadSnapshot& s) {
+  checked_++;
+  const ssd_sector_tag want = recovered_[lba];
+  if (t.lba == want.lba && t.seq == want.seq) return 0;
+  if (t.seq == 0 && t.lba == 0 && racing_trim(lba, s.read_submit)) return 0;
+  std::ostringstream m;
+  m << "lba " << lba << ": read tag (lba " << t.lba << ", seq " << t.seq << ") after the recovery read (lba "
+    << want.lba << ", seq " << want.seq << ") and nothing written or trimmed there since";
+  mismatch(m.str());
+  return 1;
 }
 
 }  // namespace ssdvp

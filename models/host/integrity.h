@@ -61,6 +61,22 @@ class IntegrityChecker {
   // it), else what is missing.
   std::string durable_write_missing(uint32_t seq, const std::vector<uint32_t>& held) const;
 
+  // Continues after a power cut (the host powers on over the cut's NAND image with a workload
+  // that writes again): the writes submitted before the cut keep their sequence numbers (they
+  // count as done at time 0, before anything of this power cycle), new writes number on, and
+  // a flush of this cycle asks nothing of them.  A sector's data from before the cut is held
+  // to the durability record by the caller the first time it is read (record_recovered),
+  // then must read the same until this cycle writes or trims it (recovered_read).
+  void continue_after_cut(const DurableState& before);
+  uint32_t writes_before_cut() const { return writes_before_cut_; }
+  // The tag sector lba read first after recovery (seq UINT32_MAX: not read yet).
+  ssd_sector_tag recovered_tag(uint64_t lba) const { return recovered_[lba]; }
+  void record_recovered(uint64_t lba, const ssd_sector_tag& t) { recovered_[lba] = t; }
+  // A later read of such a sector (nothing of this cycle acknowledged on it at the read's
+  // submission, tag from before the cut): the tag must be the recorded one, or zeros from a
+  // trim of this cycle racing the read.  Counts a mismatch; returns the bad sectors (0 or 1).
+  uint32_t recovered_read(uint64_t lba, const ssd_sector_tag& t, const ReadSnapshot& s);
+
   // A flush submitted at submit_ns completed successfully.
   void flush_completed(uint64_t submit_ns) { flushed_before_ = std::max(flushed_before_, submit_ns); }
   // What may be read back after power is lost now (power_cut_check.h).
@@ -92,6 +108,9 @@ class IntegrityChecker {
   uint64_t checked_ = 0, mismatches_ = 0, precond_below_ = 0;
   uint64_t flushed_before_ = 0;          // writes completed by then are durable (a flush done)
   std::vector<TrimRecord> all_trims_;     // every trim (the durability state needs them all)
+  uint32_t writes_before_cut_ = 0;        // continue_after_cut: seqs up to it are the last cycle's
+  std::vector<ssd_sector_tag> recovered_; // ... and each sector's tag as first read back
+  void mismatch(const std::string& why);
   std::vector<std::string> errors_;
 };
 

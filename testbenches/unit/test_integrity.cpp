@@ -190,3 +190,33 @@ TEST(Integrity, ZerosFromATrimThatOverlappedTheNewestWriteAreAllowed) {
   EXPECT_EQ(need[41], s2);
   EXPECT_EQ(c.durable_state(300).zeros_ok[41], 0);
 }
+
+// Continuing after a power cut: the cut's writes keep their numbers, the first read of a
+// sector is recorded (the caller held it to the durability record), later reads must find
+// the same until this power cycle writes or trims it; new writes are checked as in any run,
+// and a flush of this cycle asks nothing of the cut's writes.
+TEST(Integrity, AfterACutReadsFindWhatRecoveryFoundUntilRewritten) {
+  ssdvp::DurableState before;
+  before.writes = {{10, 2, 100, 200}, {10, 1, 300, UINT64_MAX}};   // #1 acked, #2 in flight at the cut
+  IntegrityChecker c(100);
+  c.continue_after_cut(before);
+  EXPECT_EQ(c.writes_before_cut(), 2u);
+  EXPECT_EQ(c.recovered_tag(10).seq, UINT32_MAX);
+  const ssd_sector_tag two[1] = {{10, 2}}, one[1] = {{10, 1}};
+  c.record_recovered(10, two[0]);                      // the read-back found #2
+  std::vector<IntegrityChecker::ReadSnapshot> sn;
+  c.read_submitted(10, 1, sn, 1000);
+  EXPECT_EQ(c.recovered_read(10, two[0], sn[0]), 0u);
+  EXPECT_EQ(c.recovered_read(10, one[0], sn[0]), 1u);  // went back to #1 with nothing written
+  ssd_sector_tag w[1];
+  const uint32_t s3 = c.write_submitted(10, 1, 2000, w);
+  EXPECT_EQ(s3, 3u);
+  c.write_completed(s3, true, 2100);
+  c.read_submitted(10, 1, sn, 2200);
+  EXPECT_EQ(c.read_completed(10, 1, sn, w), 0u);
+  EXPECT_EQ(c.read_completed(10, 1, sn, two), 1u);     // the cut's data after this cycle's write
+  std::vector<uint32_t> need;
+  c.durable_required(3000, need);
+  EXPECT_EQ(need[10], s3);
+  EXPECT_EQ(need[11], 0u);                             // #1's other sector: not this cycle's to ask
+}
