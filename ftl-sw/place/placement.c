@@ -164,6 +164,15 @@ static uint32_t migration_pool(struct ftl *f) {
   return NONE32;
 }
 
+uint32_t place_gc_unit_superpage(struct ftl *f, uint32_t pool) {
+  const struct unit_map *m = &f->pl.units;
+  const uint32_t victim = f->pool[pool].victim;
+  int busy;
+  if (!m->unit_sectors || f->pl.pool_region[pool] != REGION_MLC || victim == NONE32 || m->sb_unit[victim] == NONE32)
+    return NONE32;
+  return unit_next_superpage(f, m->sb_unit[victim], UNIT_GC, pool, 0, &busy);
+}
+
 uint32_t place_gc_destination(struct ftl *f, uint32_t pool, uint32_t victim, uint32_t lpa, int migrate) {
   int busy;
   if (migrate && place_groups_region(f, REGION_MLC))   /* into lpa's unit, within its quota */

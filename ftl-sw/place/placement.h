@@ -94,6 +94,12 @@ int place_sb_recovered(struct ftl *f, uint32_t pool, uint32_t sb, uint32_t lpa, 
  * sector is lpa; NONE32: not now (no MLC pool or unit has space for migrated data yet). */
 uint32_t place_gc_destination(struct ftl *f, uint32_t pool, uint32_t victim, uint32_t lpa, int migrate);
 
+/* In a pool of combo's unit-mapped MLC (place/unit_map.h), whose GC copies its victim's data
+ * into the victim's unit: the next superpage that unit's GC copies would take (its open
+ * superblock, or a free one), for what goes with GC's copies (the trim log, recovery/trim_log.h).
+ * NONE32 for any other pool, without a victim, or when there is no room. */
+uint32_t place_gc_unit_superpage(struct ftl *f, uint32_t pool);
+
 /* Regions whose superpages each hold one group of data (combo's unit-mapped MLC: a unit): the
  * write buffer and SLC GC put only one group's sectors in a superpage, and ask the group
  * where it goes. */

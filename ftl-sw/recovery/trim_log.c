@@ -126,18 +126,21 @@ int trim_log_erase_ok(struct ftl *f, uint32_t sb) {
 }
 
 /* Where the next log superpage goes: the GC superblock of the pool whose erase waits (GC keeps
- * the room for it: no spare is set aside for the log), else the translation-page stream of a
- * die with two free superblocks or more (its GC keeps the last), else that stream in any pool
- * with a free superblock beyond its GC's reserve: combo's unit-mapped MLC pools have no GC
- * superblock (a victim's copies go back into its unit's own) and may all be down to their
- * reserve while the SLC pools have room (found by a power cut: a recovered drive's log waited
- * for room that only the SLC region had, and GC with it). */
+ * the room for it: no spare is set aside for the log); in a pool of combo's unit-mapped MLC,
+ * whose GC copies go into the victim's unit instead (place/unit_map.h) and may have taken the
+ * pool's last free superblock for it, the superblock of that unit its copies went to (or one
+ * the victim's erase gives back); else the translation-page stream of a die with two free
+ * superblocks or more (its GC keeps the last); else that stream in any pool with a free
+ * superblock beyond its GC's reserve (a victim of no unit in such a pool, or the SLC pools
+ * having the only room: found writing on after a power cut). */
 static uint32_t next_superpage(struct ftl *f) {
   struct trim_log *l = &f->tl;
   const struct ftl_geo *g = &f->geo;
   const struct pool_state *ps = &f->pool[l->pool];
   if (ps->gc_sb != NONE32 || ps->free_count > 0) return blocks_next_superpage(f, l->pool, STREAM_GC);
-  const uint32_t ppa = blocks_next_map_superpage(f, &l->next_die, f->dm.tp_reserve > 1u ? f->dm.tp_reserve : 1u);
+  uint32_t ppa = place_gc_unit_superpage(f, l->pool);
+  if (ppa != NONE32) return ppa;
+  ppa = blocks_next_map_superpage(f, &l->next_die, f->dm.tp_reserve > 1u ? f->dm.tp_reserve : 1u);
   if (ppa != NONE32) return ppa;
   for (uint32_t q = 0; q < g->pools; q++)
     if (f->pool[q].map_sb != NONE32 || f->pool[q].free_count > GC_RESERVE + f->host_reserve)

@@ -8,8 +8,9 @@
  * recovery drops any version of a trimmed sector older than its record.
  *
  * The log lives in DRAM and is written whole (a generation) in log sectors (OOB lpa
- * TRIM_LOG_OOB, payload kept) into the GC superblock of the pool whose erase waits (else the
- * translation-page stream of a die with room): when GC is about to erase and a record is
+ * TRIM_LOG_OOB, payload kept) into the GC superblock of the pool whose erase waits (in combo's
+ * unit-mapped MLC, whose GC copies go into the victim's unit, where they go when the pool
+ * has no GC superblock or free one; else the translation-page stream of a die with room): when GC is about to erase and a record is
  * newer than the last generation, or the victim holds the last generation.  Each
  * generation first drops the records no longer needed: those no older than every version
  * still on flash in a superblock with invalid (or unwritten) sectors (each superblock's
