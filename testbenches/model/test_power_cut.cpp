@@ -147,7 +147,6 @@ TEST_P(PlacementCut, RecoversAndWritesOn) {
   } else {
     for (const char* s : {"nand.slc_dies=2", "nand.slc.blocks_per_plane=64"}) sets.push_back(s);
   }
-  if (policy == "combo") sets.push_back("precondition.overwrite=0");   // see docs/reliability.md, "Not yet"
   const Cut c = cut_run(device + "-" + policy, "ops:20000" + after_recovery(20000), sets);
   expect_recovered(c);
   const auto& b = c.before["placement"];
@@ -165,7 +164,8 @@ TEST_P(PlacementCut, RecoversAndWritesOn) {
 
 INSTANTIATE_TEST_SUITE_P(Devices, PlacementCut,
                          ::testing::Values(std::make_tuple("pslc", "lapt"), std::make_tuple("pslc", "slc-only"),
-                                           std::make_tuple("mixed", "lapt"), std::make_tuple("pslc", "combo")),
+                                           std::make_tuple("mixed", "lapt"), std::make_tuple("pslc", "combo"),
+                                           std::make_tuple("mixed", "combo")),
                          [](const auto& info) {
                            std::string n = std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
                            for (char& ch : n) if (ch == '-') ch = '_';

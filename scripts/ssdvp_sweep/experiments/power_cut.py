@@ -10,8 +10,12 @@ Parts (tags PART/BUFFER/K/SCHEME; K the cut's seed, also the workload's):
   recovery  the same, and a second cut at a random operation of the recovery itself
             (--recovery-cut random:K), then a third power-on;
   trim      the mix with 5 % trims (the trim log: a trimmed sector reads zeros or its last data,
-            never an older version).
-Cuts (6 schemes): full 600 + 204 + 204 = 1,008; scaled 12 + 6 + 6 = 24 (all in ctest).
+            never an older version);
+  placement the trim mix with SLC/MLC placement (page map): pSLC cache + lapt, + slc-only,
+            + combo (its unit map), mixed device + lapt; after recovery the drive writes on (--after-recovery: 20,000
+            requests with reads, trims, flushes) and is read back again.
+Cuts (6 schemes; 4 placements): full 600 + 204 + 204 + 96 = 1,104; scaled 12 + 6 + 6 + 4 = 28
+(all in ctest).
 Checks (every part): every cut's run completed and lost no durable sector (else ssdvp exits 4
 and the run fails), every read-back covered the whole namespace, and some cuts landed while
 programs or erases were in flight; with trims, recovery found trim-log records.
@@ -27,30 +31,50 @@ SCHEMES = ["opt", "dftl", "part", "part-sched", "writeopt", "adaptive"]
 BUFFERS = ["slots", "ring"]
 MIX = "fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=40000,fua_percent=10,fsync=64,seed={k}"
 TRIM = MIX + ",trim_percent=5"
+AFTER = "fio:rw=randrw,rwmixread=30,bsrange=4k-32k,iodepth=16,io=20000,trim_percent=5,fsync=64,seed={k}"
+PSLC = [("nand.pslc.blocks_per_plane", 16)]
+PLACEMENTS = {  # name: settings
+    "pslc+lapt": PSLC + [("ftl.placement", "lapt")],
+    "pslc+slc-only": PSLC + [("ftl.placement", "slc-only")],
+    "pslc+combo": PSLC + [("ftl.placement", "combo")],
+    "mixed+lapt": [("nand.slc_dies", 2), ("nand.slc.blocks_per_plane", 64), ("ftl.placement", "lapt")],
+}
 CUTS = {  # part: {scale: (buffers, seeds per scheme and buffer)}
     "mix": {"full": (BUFFERS, 50), "scaled": (BUFFERS, 1)},
     "recovery": {"full": (BUFFERS, 17), "scaled": (["slots"], 1)},
     "trim": {"full": (BUFFERS, 17), "scaled": (["slots"], 1)},
+    "placement": {"full": (BUFFERS, 12), "scaled": (["slots"], 1)},
 }
-PARTS = ["mix", "recovery", "trim"]
+PARTS = ["mix", "recovery", "trim", "placement"]
 CHECKED = PARTS
 
 
 def spec(part, buf, k, scheme):
-    settings = SMALL + [("ftl.mapping", scheme), ("ftl.write_buffer", buf)]
+    if part == "placement":   # scheme: a placement's name
+        settings = SMALL + PLACEMENTS[scheme] + [("ftl.write_buffer", buf)]
+        varied = ("ftl.placement", "ftl.write_buffer")
+    else:
+        settings = SMALL + [("ftl.mapping", scheme), ("ftl.write_buffer", buf)]
+        varied = ("ftl.mapping", "ftl.write_buffer")
     args = ("--power-cut", f"random:{k}")
     if part == "recovery":
         args += ("--recovery-cut", f"random:{k}")
-    workload = (TRIM if part == "trim" else MIX).format(k=k)
+    if part == "placement":
+        args += ("--after-recovery", AFTER.format(k=k))
+    workload = (TRIM if part in ("trim", "placement") else MIX).format(k=k)
     return RunSpec("", workload, [(key, v, "power-cut campaign") for key, v in settings],
-                   ("ftl.mapping", "ftl.write_buffer"), 0, f"{part}/{buf}/{k}/{scheme}", args)
+                   varied, 0, f"{part}/{buf}/{k}/{scheme}", args)
+
+
+def schemes_of(part):
+    return list(PLACEMENTS) if part == "placement" else SCHEMES
 
 
 def runs(scale, parts):
     out = []
     for part in parts:
         bufs, seeds = CUTS[part][scale]
-        out += [spec(part, b, k, s) for b in bufs for k in range(1, seeds + 1) for s in SCHEMES]
+        out += [spec(part, b, k, s) for b in bufs for k in range(1, seeds + 1) for s in schemes_of(part)]
     return out
 
 
@@ -105,6 +129,13 @@ def claims(results):
         if part == "trim":
             found = sum(num(r, "recovery.trim_records_found") > 0 for r in rows.values())
             out.append(("trim: recovery found trim-log records", found > 0, f"in {found} of {s['cuts']} cuts"))
+        if part == "placement":
+            bad = sum(num(r, "integrity.mismatches") > 0 for r in rows.values())
+            wrote = sum(num(r, "ops.write.requests") > 0 for r in rows.values())
+            out += [("placement: every recovered drive wrote on and read back clean", bad == 0 and wrote == len(rows),
+                     f"{wrote} of {s['cuts']} wrote on, {bad} with mismatches"),
+                    ("placement: SLC GC ran after recovery", any(num(r, "placement.slc_gc_runs") > 0 for r in rows.values()),
+                     f"in {sum(num(r, 'placement.slc_gc_runs') > 0 for r in rows.values())} of {s['cuts']} cuts")]
     return out
 
 
@@ -121,7 +152,7 @@ def write_report(results, scale, report_dir, found):
              "| part | scheme | buffer | cuts | sectors lost | cuts that lost | cuts mid-operation | ready ms (mean / max) | scan plane reads |",
              "|---|---|---|---|---|---|---|---|---|"]
     for part in PARTS:
-        for scheme in SCHEMES:
+        for scheme in schemes_of(part):
             for buf in BUFFERS:
                 rows = [r for t, r in in_part(results, part).items() if t.endswith("/" + scheme) and f"/{buf}/" in t]
                 if not rows:
@@ -143,7 +174,7 @@ class PowerCut(Experiment):
     title = "Power-cut campaign: random cuts, recovery, every durable sector read back"
     parts = PARTS
     checked = CHECKED
-    schemes = SCHEMES
+    schemes = SCHEMES + list(PLACEMENTS)
 
     def runs(self, scale, parts=None):
         return runs(scale, parts or PARTS)
