@@ -38,18 +38,11 @@ static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
       if (g->slc_blocks > g->blocks) g->blocks = g->slc_blocks;
     }
   /* SLC-mode blocks (a pSLC cache: never on SLC dies) hold fewer pages; they are a cache: the
-   * logical space is what the native blocks hold (all data may end up there).  So are the SLC
-   * dies of a mixed device to ComboFTL (place/placement.h: an SLC buffer in front of MLC):
-   * its large writes go to MLC directly, data leaves SLC for MLC after a few SLC GCs and its
-   * unit map keeps every unit's data in MLC superblocks, so all data ends up on the MLC dies. */
-  const int slc_dies_buffer = f->cfg.placement == SSD_PLACE_COMBO;
-  uint32_t native_sectors = 0, slc_die_sectors = 0;
-  for (uint32_t d = 0; d < g->dies; d++) {
-    const uint32_t sectors = (geo_die_blocks(g, d) - g->pslc_blocks) * geo_die_pages(g, d) * g->unit;
-    if (slc_dies_buffer && geo_die_is_slc(g, d)) slc_die_sectors += sectors;
-    else native_sectors += sectors;
-  }
-  g->usable_sectors = native_sectors + slc_die_sectors + g->dies * g->pslc_blocks * g->pslc_pages * g->unit;
+   * logical space is what the native blocks hold (all data may end up there). */
+  uint32_t native_sectors = 0;
+  for (uint32_t d = 0; d < g->dies; d++)
+    native_sectors += (geo_die_blocks(g, d) - g->pslc_blocks) * geo_die_pages(g, d) * g->unit;
+  g->usable_sectors = native_sectors + g->dies * g->pslc_blocks * g->pslc_pages * g->unit;
   g->sb_sectors = g->pages * g->unit;
   g->superblocks = g->dies * g->blocks;
   g->phys_sectors = g->superblocks * g->sb_sectors;

@@ -1,7 +1,7 @@
 // ComboFTL (ftl.placement = combo) on the LAPT paper's mixed device: small writes to SLC and
 // large ones to MLC (checked through the map), SLC GC keeping data in SLC until it has
 // survived ftl.combo.slc_survivals GCs, integrity natively and on the ISS; the unit-level MLC
-// map, and a small drive aged by preconditioning (a pSLC cache, or SLC dies).  Each TEST builds
+// map, and a small drive aged by preconditioning (a pSLC cache).  Each TEST builds
 // a platform and runs in its own process.
 #include <gtest/gtest.h>
 
@@ -193,19 +193,4 @@ TEST(Combo, UnitMapOnAnAgedPslcDriveWritesTheTrimLogAndCleans) {
   EXPECT_GT(r["placement"]["units"].get<uint64_t>(), 0u);
   EXPECT_GT(r["placement"]["mlc_gc_runs"].get<uint64_t>(), 0u);
   EXPECT_GT(r["ftl"]["trim_log"]["generations"].get<uint64_t>(), 0u);
-}
-
-// The same drive with two SLC dies of 64 blocks instead: ComboFTL's SLC is a buffer in front
-// of MLC (large writes go to MLC, data ends up there), so the logical space is what the six
-// MLC dies hold less the spare; counting the SLC dies in it left preconditioning's sequential
-// fill with nowhere to go once MLC was full of valid data.
-TEST(Combo, MixedDeviceLogicalSpaceFitsTheMlcDies) {
-  const auto run = test::run_platform(aged_combo_sets({"nand.slc_dies=2", "nand.slc.blocks_per_plane=64"}), kAgedWorkload);
-  const auto& r = run.results;
-  test::expect_clean(r);
-  EXPECT_EQ(r["integrity"]["reads_checked"].get<uint64_t>(), 2000u);
-  // Six MLC dies x 64 superblocks x 64 pages x 2 planes x 1 sector per page.
-  EXPECT_LT(run.platform->firmware_map().size(), 6u * 64u * 64u * 2u);
-  EXPECT_GT(r["placement"]["host_slc_sectors"].get<uint64_t>(), 0u);
-  EXPECT_GT(r["placement"]["units"].get<uint64_t>(), 0u);
 }
