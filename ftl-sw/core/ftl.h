@@ -443,6 +443,9 @@ uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream);
 uint32_t blocks_next_superpage_spill(struct ftl *f, uint32_t pool, int stream);
 /* sb leaves the stream it is open for (a program there failed); no-op if it is closed. */
 void blocks_close(struct ftl *f, uint32_t sb);
+/* Recovery: sb, written up to superpage `page`, is the pool's open superblock of `stream`
+ * again if that stream has none (returns 1), else it stays as it is (0). */
+int blocks_reopen(struct ftl *f, uint32_t sb, int stream, uint32_t page);
 /* Drops superblocks no longer free (found with data, or bad) from the free lists. */
 void blocks_drop_unfree(struct ftl *f);
 /* Next superpage of the translation-page stream on any die, round robin from *next_die: a die

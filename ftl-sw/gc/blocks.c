@@ -137,6 +137,17 @@ uint32_t blocks_next_superpage_spill(struct ftl *f, uint32_t pool, int stream) {
   return NONE32;
 }
 
+int blocks_reopen(struct ftl *f, uint32_t sb, int stream, uint32_t page) {
+  struct pool_state *ps = &f->pool[sb_pool(f, sb)];
+  uint32_t *open = stream_sb(ps, stream);
+  if (*open != NONE32) return 0;
+  *open = sb;
+  *stream_page(ps, stream) = page;
+  f->sb_state[sb] = SB_OPEN;
+  f->sb_stream[sb] = (uint8_t)stream;
+  return 1;
+}
+
 void blocks_close(struct ftl *f, uint32_t sb) {
   uint32_t *open = stream_sb(&f->pool[sb_pool(f, sb)], f->sb_stream[sb]);
   if (*open != sb) return;   /* closed already */

@@ -173,25 +173,10 @@ static void superpage_done(struct ftl *f, uint32_t d) {
      * host superblock (the other one if that is taken), from the next superpage on (closing
      * it would waste what a full drive may not have to spare); any further one is closed. */
     f->stats->recovery_open_blocks++;
-    if (placed) {
-      /* its unit's open superblock again, or closed (place_sb_recovered) */
-    } else if (r->map) {
-      if (ps->map_sb == NONE32) {
-        ps->map_sb = sb;
-        ps->map_page = r->page;
-        f->sb_state[sb] = SB_OPEN;
-        f->sb_stream[sb] = STREAM_MAP;
-      }
-    } else if (ps->gc_sb == NONE32 && (r->copies || ps->host_sb != NONE32)) {
-      ps->gc_sb = sb;
-      ps->gc_page = r->page;
-      f->sb_state[sb] = SB_OPEN;
-      f->sb_stream[sb] = STREAM_GC;
-    } else if (ps->host_sb == NONE32) {
-      ps->host_sb = sb;
-      ps->host_page = r->page;
-      f->sb_state[sb] = SB_OPEN;
-      f->sb_stream[sb] = STREAM_HOST;
+    if (!placed) {   /* (placement's: its unit's open superblock again, or closed) */
+      if (r->map) blocks_reopen(f, sb, STREAM_MAP, r->page);
+      else if (!((r->copies || ps->host_sb != NONE32) && blocks_reopen(f, sb, STREAM_GC, r->page)))
+        blocks_reopen(f, sb, STREAM_HOST, r->page);
     }
   }
   if (r->page > 0 && f->sb_state[sb] == SB_FREE) f->sb_state[sb] = SB_FULL;   /* out of the free list below */

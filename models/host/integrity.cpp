@@ -109,19 +109,17 @@ bool IntegrityChecker::racing_trim(uint64_t lba, uint64_t since_ns) const {
 
 void IntegrityChecker::trim_completed(uint64_t lba, uint32_t nsect, uint64_t t_submit_ns, bool ok,
                                       uint64_t t_complete_ns) {
-  for (TrimRecord& t : trims_)
-    if (t.lba == lba && t.nsect == nsect && t.submit_ns == t_submit_ns && t.complete_ns == UINT64_MAX) {
-      t.complete_ns = t_complete_ns;
-      break;
-    }
-  if (!ok) return;   // not acknowledged: may yet have happened; stays "in flight"
-  for (size_t i = all_trims_.size(); i-- > 0;) {
-    TrimRecord& t = all_trims_[i];
-    if (t.lba == lba && t.nsect == nsect && t.submit_ns == t_submit_ns && t.complete_ns == UINT64_MAX) {
-      t.complete_ns = t_complete_ns;
-      break;
-    }
-  }
+  // The newest matching record still in flight (searched from the back: it is near the end).
+  const auto complete = [&](std::vector<TrimRecord>& v) {
+    for (size_t i = v.size(); i-- > 0;)
+      if (v[i].lba == lba && v[i].nsect == nsect && v[i].submit_ns == t_submit_ns && v[i].complete_ns == UINT64_MAX) {
+        v[i].complete_ns = t_complete_ns;
+        return;
+      }
+  };
+  complete(trims_);
+  if (!ok) return;   // not acknowledged: may yet have happened; stays "in flight" in all_trims_
+  complete(all_trims_);
   for (uint32_t i = 0; i < nsect; i++) {
     uint64_t& a = acked_[lba + i];
     if (t_submit_ns + 1 >= (a & ~kTrim)) a = (t_submit_ns + 1) | kTrim;
