@@ -331,7 +331,8 @@ struct ftl {
   uint32_t version_seq;            /* the OOB sequence number (next_version): a host sector's
                                       version, taken when the write buffer takes it; a padding
                                       sector's or translation page's when programmed.  A GC copy
-                                      carries its source's plus one (copy_version) */
+                                      carries its source's plus one (copy_version), or a new one
+                                      plus one once that count is used up (gc.c) */
 
   /* buffers */
   struct wbuf wb;
@@ -373,10 +374,13 @@ struct ftl {
 
 /* OOB versions (recovery/recovery.h): new versions step by 4; the two low bits count how many
  * times GC copied that version (at most 3), so after a power loss a copy beats the original
- * it was made from (the victim may not have been erased yet) and any newer write beats both. */
+ * it was made from (the victim may not have been erased yet) and any newer write beats both.
+ * With the page map a fourth copy takes a new version plus one instead while no newer write
+ * of its sector exists (gc_copy_version, gc/gc.c): at 3 it would tie with its source. */
 #define VERSION_STEP 4u
 /* Versions are 32 bits and all ones is erased flash's OOB: past this the scan could no longer
- * order them (2^30 sectors written since the format, 4 TiB): the firmware halts with that
+ * order them (2^30 versions since the format: 4 TiB written, less what trims, padding and
+ * GC's renewed copies take): the firmware halts with that
  * reason instead of ever recovering an older version (versions_exhausted, recovery.c). */
 #define VERSION_LIMIT (0xFFFFFFFFu - 64u * VERSION_STEP)
 void versions_exhausted(struct ftl *f);

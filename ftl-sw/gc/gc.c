@@ -154,6 +154,32 @@ static int gc_issue_reads(struct ftl *f, uint32_t pool) {
   return n;
 }
 
+/* The OOB version of the copy of GC buffer entry i.  A copy keeps its source's version plus a
+ * copy count (copy_version): a newer write of the sector made while the copy was under way must
+ * still win when the OOB is scanned after a power loss, and the copy must beat its source,
+ * whose victim may not be erased yet.  Once the count is used up (a fourth copy: cold data in
+ * a full drive is copied over and over) the copy would tie with its source, and the scan keeps
+ * whichever it finds last: the victim GC was cleaning when the power failed comes back with
+ * the sectors it had already copied still valid in it while their copies are invalid, and a
+ * pool that GC had left without a free superblock (gc_pick_victim) may then have no victim
+ * whose data fits its open GC superblock, ever: no GC, no host data, no migration into it, and
+ * the other pools run full.  So such a copy takes a new version (plus one: still recognisably
+ * a copy, recovery.c) when no newer version of its sector exists yet: its source is still the
+ * mapping, no newer write is in the write buffer (its index holds a write until it is mapped),
+ * no trim waits for the map.  Writes that follow take newer versions still.  Otherwise the
+ * copy keeps the count (it loses to that newer write anyway once it is on flash).
+ * Only with the page map: a demand-based map may hold a sector's newest mapping in a dirty
+ * entry or a page not in DRAM, with its old location still valid for GC until the page is
+ * loaded, so there a renewed copy could beat a newer write; its copies keep the count (and
+ * translation pages are written afresh by recovery anyway). */
+static uint32_t gc_copy_version(struct ftl *f, uint32_t i) {
+  const uint32_t seq = f->gc_oob[i].seq, lpa = f->gc_lpa[i], copy = copy_version(seq);
+  if (copy != seq || f->demand || f->l2p[lpa] != f->gc_src_ppa[i] || wbuf_lookup(f, lpa) != NONE32 ||
+      hcmd_trim_pending(f, lpa))
+    return copy;
+  return next_version(f) + 1u;
+}
+
 static int gc_issue_program(struct ftl *f, uint32_t pool) {
   struct pool_state *ps = &f->pool[pool];
   const struct ftl_geo *g = &f->geo;
@@ -190,9 +216,7 @@ static int gc_issue_program(struct ftl *f, uint32_t pool) {
     if (k < ps->gc_gathered) {
       op->sgl[k] = f->gc_sgl[i];
       op->oob[k].lpa = f->gc_lpa[i];
-      /* A copy keeps its version (plus a copy count): a newer write of the sector made while
-       * the copy was under way must still win when the OOB is scanned after a power loss. */
-      op->oob[k].seq = copy_version(f->gc_oob[i].seq);
+      op->oob[k].seq = gc_copy_version(f, i);
     } else {
       op->oob[k].seq = next_version(f);
       op->sgl[k] = f->zero_sector_addr;

@@ -171,12 +171,23 @@ static void superpage_done(struct ftl *f, uint32_t d) {
   if (r->erased && r->page > 0 && r->page < ps->pages) {
     /* Partly written: it is the pool's open GC superblock again if it holds copies, else its
      * host superblock (the other one if that is taken), from the next superpage on (closing
-     * it would waste what a full drive may not have to spare); any further one is closed. */
+     * it would waste what a full drive may not have to spare); any further one is closed.
+     * Of two with copies (with placement an MLC pool also has a migration superblock open)
+     * GC gets the roomier: a pool that GC left without a free superblock has only that room
+     * for the victim it did not finish (gc_pick_victim), and the superblock GC opened for
+     * that victim had room for all of it. */
     f->stats->recovery_open_blocks++;
-    if (!placed) {   /* (placement's: its unit's open superblock again, or closed) */
-      if (r->map) blocks_reopen(f, sb, STREAM_MAP, r->page);
-      else if (!((r->copies || ps->host_sb != NONE32) && blocks_reopen(f, sb, STREAM_GC, r->page)))
-        blocks_reopen(f, sb, STREAM_HOST, r->page);
+    if (placed) {
+      /* its unit's open superblock again, or closed (place_sb_recovered) */
+    } else if (r->map) {
+      blocks_reopen(f, sb, STREAM_MAP, r->page);
+    } else if (r->copies && ps->gc_sb != NONE32 && r->page < ps->gc_page) {
+      const uint32_t other = ps->gc_sb, other_page = ps->gc_page;
+      ps->gc_sb = NONE32;
+      blocks_reopen(f, sb, STREAM_GC, r->page);
+      if (!blocks_reopen(f, other, STREAM_HOST, other_page)) f->sb_state[other] = SB_FULL;
+    } else if (!((r->copies || ps->host_sb != NONE32) && blocks_reopen(f, sb, STREAM_GC, r->page))) {
+      blocks_reopen(f, sb, STREAM_HOST, r->page);
     }
   }
   if (r->page > 0 && f->sb_state[sb] == SB_FREE) f->sb_state[sb] = SB_FULL;   /* out of the free list below */

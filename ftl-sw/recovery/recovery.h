@@ -4,9 +4,10 @@
  * geometry.  Recovery rebuilds the page map from the NAND alone: every superblock is read
  * superpage by superpage (every plane, its sectors' OOB: LPA and version) up to its first
  * erased superpage, all dies in parallel; the newest version of each LPA wins (versions are
- * taken when the write buffer takes a write, and GC copies keep them, so a stale copy never
- * beats a newer write).  A superblock with data is closed (its unwritten pages wait for GC to
- * erase it); a page left unreadable by an interrupted program or erase is skipped.
+ * taken when the write buffer takes a write, and GC copies keep them plus a copy count, so a
+ * stale copy never beats a newer write and a copy beats its source: gc/gc.c).  A superblock
+ * with data is closed (its unwritten pages wait for GC to erase it); a page left unreadable
+ * by an interrupted program or erase is skipped.
  * Demand-based maps: the newest copy of each translation page becomes the GTD's, and the
  * pages are written afresh from the scan (map_rebuild.h).  Trims: the trim log's records
  * (trim_log.h; a superpage holding log sectors is read again with their data) drop older

@@ -34,11 +34,14 @@ struct Cut {
   std::string err;
 };
 
+// wall_limit_s: the whole command is killed after that many wall seconds (exit status 124:
+// timeout(1)), for a case whose failure is a drive that stops making progress.
 Cut cut_run(const std::string& name, const std::string& at, std::vector<std::string> extra = {},
-            const std::string& workload = kMix) {
+            const std::string& workload = kMix, unsigned wall_limit_s = 0) {
   const std::string dir = std::string(::testing::TempDir()) + "power-cut-" + name;
   std::filesystem::remove_all(dir);
-  std::string cmd = std::string(SSDVP_BINARY) + " run -q --out '" + dir + "' --power-cut " + at + " --workload '" + workload + "'";
+  std::string cmd = wall_limit_s ? "timeout " + std::to_string(wall_limit_s) + " " : std::string();
+  cmd += std::string(SSDVP_BINARY) + " run -q --out '" + dir + "' --power-cut " + at + " --workload '" + workload + "'";
   for (const auto& s : ssdvp::test::small_platform()) cmd += " --set '" + s + "'";
   for (const auto& s : extra) cmd += " --set '" + s + "'";
   cmd += " 2> '" + dir + ".err'";
@@ -170,6 +173,28 @@ INSTANTIATE_TEST_SUITE_P(Devices, PlacementCut,
                            for (char& ch : n) if (ch == '-') ch = '_';
                            return n;
                          });
+
+// A full mixed drive with LAPT, cut while MLC GC copies data it has copied many times already.
+// A copy must still beat its source when the OOB is scanned (a copy count that ran out tied
+// them, gc_copy_version): else the victim GC was cleaning comes back with the data it had
+// already copied, and a pool that GC had left without a free superblock has no victim that
+// fits its open GC superblock.  That pool then never cleaned again, took no host data and no
+// migration, the other MLC pools ran full and the drive, writing on, livelocked (GC copying
+// 127 of 128 sectors per superblock freed; io=5000 never finished).
+TEST(PowerCut, MixedLaptCutDeepInMlcGcWritesOn) {
+  const Cut c = cut_run("mixed-lapt-livelock",
+                        "random:1 --after-recovery 'fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=5000,seed=1'",
+                        {"nand.slc_dies=2", "nand.slc.blocks_per_plane=64", "ftl.placement=lapt"},
+                        "fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=40000,fua_percent=10,fsync=64,seed=1,trim_percent=5",
+                        120);
+  ASSERT_NE(c.status, 124) << "timed out: the recovered drive stopped making progress";
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_EQ(c.after["recovery"]["check"]["lost"].get<uint64_t>(), 0u) << c.after["recovery"]["check"].dump();
+  EXPECT_TRUE(c.after["errors"].empty()) << c.after["errors"].dump();
+  EXPECT_EQ(c.after["integrity"]["mismatches"].get<uint64_t>(), 0u) << c.after["integrity"].dump();
+  EXPECT_EQ(c.after["ops"]["write"]["requests"].get<uint64_t>(), 5000u) << c.after["ops"].dump();
+  EXPECT_GT(c.after["placement"]["mlc_gc_runs"].get<uint64_t>(), 0u) << c.after["placement"].dump();
+}
 
 // The same on the firmware's RV32 build: LAPT on a pSLC cache, then writing on.
 TEST(PowerCut, PlacementOnTheIss) {
