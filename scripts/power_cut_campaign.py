@@ -11,8 +11,8 @@ scripts/ssdvp_sweep/experiments/power_cut.py; the contract: docs/reliability.md.
                                 [--workers N | --scheduler tcp://H:P | --slurm ...]
   scripts/power_cut_campaign.py --check DIR     # the suite's assertions on DIR's runs
 
-full: 1,080 cuts (about 90 minutes on 2 cores); scaled: 27 (ctest -R power-cut runs
---experiment checked: every part is checked, all 27).
+full: 1,104 cuts (about 95 minutes on 2 cores); scaled: 28 (ctest -R power-cut runs
+--experiment checked: every part is checked, all 28).
 """
 import sys
 from pathlib import Path

@@ -221,6 +221,22 @@ void versions_exhausted(struct ftl *f) {
   hal_halt(SSD_HALT_VERSIONS_EXHAUSTED);
 }
 
+/* A pool that comes back with no free superblock and no open GC superblock could never clean
+ * again: gc_pick_victim finds no room for any victim.  It happens when the cut falls in the
+ * first program into the superblock GC had just taken (the pool's last free one): that
+ * superpage reads back uncorrectable, no copy is seen, and the superblock is taken for the
+ * host's.  Its open host superblock becomes GC's: the host's next superblock there has to come
+ * from GC anyway. */
+static void give_gc_room(struct ftl *f) {
+  for (uint32_t p = 0; p < f->geo.pools; p++) {
+    struct pool_state *ps = &f->pool[p];
+    if (ps->free_count || ps->gc_sb != NONE32 || ps->host_sb == NONE32) continue;
+    const uint32_t sb = ps->host_sb;
+    ps->host_sb = NONE32;
+    blocks_reopen(f, sb, STREAM_GC, ps->host_page);
+  }
+}
+
 static void recover(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   /* Placement's state is soft (LAPT's ranks start again, SLC GC's FIFO order is the closing
@@ -268,6 +284,7 @@ static void recover(struct ftl *f) {
     if (!flash_poll(f)) hal_wait_for_event();
   }
   blocks_drop_unfree(f);   /* superblocks found with data leave the free lists */
+  give_gc_room(f);
   trim_log_apply(f, rec.l2p, rec.seq);   /* before the demand map's pages are written from it */
   f->version_seq = rec.max_seq & ~(VERSION_STEP - 1u);
   f->write_seq = rec.max_seq;

@@ -6,6 +6,7 @@ read exactly these runs), runs what the store lacks on the chosen cluster, and r
 Leaves out the experiments' content (experiments/*.py) and the command lines (reproduce.py,
 ptsd_experiment.py).
 """
+import copy
 import shutil
 import sys
 from pathlib import Path
@@ -19,6 +20,9 @@ def run_experiment(experiment, specs, out, args, binary, fresh=False):
     if fresh and Path(out).exists():
         shutil.rmtree(out)
     ResultsStore(out).write_manifest(experiment.name, planned)
+    if getattr(args, "timeout", None) is None and experiment.run_timeout_s:
+        args = copy.copy(args)    # the experiment's own limit: a run that hangs fails, named
+        args.timeout = experiment.run_timeout_s
     execute(planned, out, args, schema, binary)
     return ResultsStore(out).tagged_rows(experiment.name)
 

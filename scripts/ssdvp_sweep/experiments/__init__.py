@@ -94,6 +94,8 @@ class Experiment:
     checked = []     # the parts the test suite checks
     schemes = []     # the names --only may pick (experiment_cli.py)
     workdir = None   # a folder for files the runs read (reproduce.py, experiment_cli.py set it)
+    run_timeout_s = None   # seconds after which one of its runs is killed (status timeout) unless
+                           # --timeout says otherwise
 
     def scheme_of(self, tag):
         """The scheme a tag PART/.../SCHEME runs."""
