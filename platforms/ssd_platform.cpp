@@ -185,6 +185,11 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
       case SSD_BADCFG_PLACEMENT: return "configuration: ftl.placement, ftl.mapping";
       case SSD_BADCFG_PLACEMENT_REGIONS: return "configuration: ftl.placement needs nand.slc_dies or nand.pslc.blocks_per_plane";
       case SSD_BADCFG_UNIT_QUOTA: return "configuration: ftl.combo.unit_blocks, ftl.combo.unit_extra_blocks";
+      case SSD_BADCFG_COMBO_CAPACITY:
+        return "configuration: precondition.fill, ftl.placement = \"combo\", nand.slc_dies, "
+               "nand.slc.blocks_per_plane, ftl.op (combo keeps sequential data in MLC, and the fill is more than "
+               "the MLC dies hold with GC's spare, as the logical space counts the SLC dies: a smaller "
+               "precondition.fill, fewer SLC dies or blocks, or a larger ftl.op)";
       case SSD_BADCFG_RECOVERY: return "configuration: ftl.mapping, ftl.placement (--power-cut / --load-nand)";
       case SSD_BADCFG_FORMAT: return "configuration: nand.*, ftl.op (the NAND image's drive was another)";
       case SSD_BADCFG_BBT:

@@ -45,6 +45,7 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
   hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 1);
   uint64_t fill = (uint64_t)logical * cmd->cdw[0] / 1000u;
   uint64_t over = (uint64_t)logical * cmd->cdw[1] / 1000u;
+  place_check_fill(f, fill);
   uint64_t rng = 0x9E3779B97F4A7C15ull ^ cmd->cdw[2];
   if (rng == 0) rng = 1;
   uint16_t status = SSD_ST_OK;

@@ -101,6 +101,20 @@ void place_init(struct ftl *f) {
   if (p->policy->mlc_units && f->cfg.combo_unit_blocks) unit_map_init(f);
 }
 
+void place_check_fill(struct ftl *f, uint64_t sectors) {
+  if (f->cfg.placement != SSD_PLACE_COMBO) return;
+  uint64_t mlc = 0, spare = 0;
+  for (uint32_t q = 0; q < f->geo.pools; q++) {
+    if (f->pl.pool_region[q] != REGION_MLC) continue;
+    const uint64_t sb = f->pool[q].sb_capacity;
+    mlc += f->pool[q].blocks * sb;
+    spare += (f->host_reserve + 2u) * sb;   /* what host writes may not take, and two open superblocks */
+  }
+  if (sectors + spare > mlc)
+    hal_fatal("fw: combo: the preconditioning fill does not fit the MLC region (its sequential data goes there)\n",
+              SSD_HALT_BAD_CONFIG | SSD_BADCFG_COMBO_CAPACITY);
+}
+
 uint8_t place_region_of_write(struct ftl *f, uint32_t lpa, uint32_t nsect) {
   return f->pl.policy ? f->pl.policy->region_of_write(f, lpa, nsect) : 0u;
 }

@@ -71,6 +71,11 @@ struct place {
 
 /* After the dies' geometry is known (blocks_init and their page counts). */
 void place_init(struct ftl *f);
+/* Combo keeps sequential data in MLC only, while the logical space counts SLC dies too (for
+ * the comparison with the other policies at one capacity): on a device with a large SLC share
+ * a sequential fill of the whole space does not fit MLC and would stop with MLC full of valid
+ * data.  The preconditioning fill of `sectors` is refused then (SSD_BADCFG_COMBO_CAPACITY). */
+void place_check_fill(struct ftl *f, uint64_t sectors);
 uint8_t place_region_of_write(struct ftl *f, uint32_t lpa, uint32_t nsect);
 void place_note_request(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t nsect);
 /* `pool` is in the SLC region of a placement policy: its GC is FIFO and takes fully valid

@@ -194,3 +194,27 @@ TEST(Combo, UnitMapOnAnAgedPslcDriveWritesTheTrimLogAndCleans) {
   EXPECT_GT(r["placement"]["mlc_gc_runs"].get<uint64_t>(), 0u);
   EXPECT_GT(r["ftl"]["trim_log"]["generations"].get<uint64_t>(), 0u);
 }
+
+// The small drive with two of its eight dies SLC: the logical space counts the SLC dies, but
+// combo keeps sequential data in MLC, and the preconditioning fill of the whole space does
+// not fit there.  A configuration error naming the keys, not a halt "makes no progress"
+// with a pool dump; a fill that fits runs.
+TEST(Combo, AFillThatDoesNotFitTheMlcRegionIsAConfigurationError) {
+  const auto run = test::run_platform(aged_combo_sets({"nand.slc_dies=2", "nand.slc.blocks_per_plane=64"}),
+                                      "fio:rw=randwrite,bs=4k,iodepth=16,io=100");
+  const auto& r = run.results;
+  ASSERT_FALSE(r["errors"].empty()) << r.dump();
+  const std::string e = r["errors"][0].get<std::string>();
+  EXPECT_NE(e.find("the preconditioning fill does not fit the MLC region"), std::string::npos) << e;
+  EXPECT_NE(e.find("precondition.fill"), std::string::npos) << "the error names the keys: " << e;
+  EXPECT_NE(e.find("nand.slc_dies"), std::string::npos) << e;
+}
+
+TEST(Combo, AFillThatFitsTheMlcRegionRuns) {
+  const auto run = test::run_platform(aged_combo_sets({"nand.slc_dies=2", "nand.slc.blocks_per_plane=64",
+                                                       "precondition.fill=0.5", "precondition.overwrite=0"}),
+                                      "fio:rw=randwrite,bs=4k,iodepth=16,io=1000");
+  test::expect_clean(run.results);
+  EXPECT_EQ(run.results["ops"]["write"]["requests"].get<uint64_t>(), 1000u) << run.results["ops"].dump();
+  EXPECT_GT(run.results["placement"]["host_slc_sectors"].get<uint64_t>(), 0u);
+}
