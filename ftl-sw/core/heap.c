@@ -7,14 +7,17 @@
 #define FW_HALT_OUT_OF_DRAM 0xD0000000u
 
 void *fw_alloc(struct ftl *f, uint32_t bytes, uint32_t align) {
-  uint32_t start = (f->heap.base + f->heap.used + align - 1u) & ~(align - 1u);
-  uint32_t end = start + bytes;
-  if (end < start || end > f->heap.base + f->heap.size) {
+  /* In offsets from the heap's base: with the largest DRAM (2 GiB from 0x80000000) the heap
+   * ends at 2^32, which an end address would wrap to 0. */
+  const uint32_t pad = (0u - (f->heap.base + f->heap.used)) & (align - 1u);
+  const uint32_t left = f->heap.size - f->heap.used;
+  if (pad > left || bytes > left - pad) {
     hal_puts("fw: out of DRAM heap\n");
     hal_halt(FW_HALT_OUT_OF_DRAM | (bytes >> 12));
     for (;;) hal_sleep();
   }
-  f->heap.used = end - f->heap.base;
+  const uint32_t start = f->heap.base + f->heap.used + pad;
+  f->heap.used += pad + bytes;
   uint8_t *p = (uint8_t *)hal_dram_ptr(start);
   for (uint32_t i = 0; i < bytes; i++) p[i] = 0;
   return p;

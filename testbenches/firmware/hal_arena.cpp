@@ -7,18 +7,26 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace {
-std::vector<uint8_t> g_dram;
+// calloc'd: pages the firmware never touches are never mapped, so a test may give it the
+// largest DRAM (2 GiB) and use a few pages at its end.
+std::unique_ptr<uint8_t, decltype(&std::free)> g_dram{nullptr, &std::free};
 std::vector<uint32_t> g_halts;
 std::string g_uart;          // the firmware's messages since the last halt
 bool g_expect_halts = false;
 }  // namespace
 
 void hal_arena_reset(size_t bytes) {
-  g_dram.assign(bytes, 0);
+  g_dram.reset(static_cast<uint8_t*>(std::calloc(bytes, 1)));
+  if (!g_dram) {
+    std::fprintf(stderr, "hal_arena: no memory for %zu bytes of DRAM\n", bytes);
+    std::abort();
+  }
   g_halts.clear();
   g_uart.clear();
   g_expect_halts = false;
@@ -44,12 +52,17 @@ void hal_write32(uint32_t addr, uint32_t value) {
   }
   ADD_FAILURE() << "firmware unit test wrote register 0x" << std::hex << addr;
 }
-void* hal_dram_ptr(uint32_t addr) { return g_dram.data() + (addr - SSD_DRAM_BASE); }
+void* hal_dram_ptr(uint32_t addr) { return g_dram.get() + (addr - SSD_DRAM_BASE); }
 uint32_t hal_dram_addr(const void* p) {
-  return uint32_t(static_cast<const uint8_t*>(p) - g_dram.data()) + SSD_DRAM_BASE;
+  return uint32_t(static_cast<const uint8_t*>(p) - g_dram.get()) + SSD_DRAM_BASE;
 }
 void* hal_sram(void) { return nullptr; }
-void hal_sleep(void) {}
+// The firmware sleeps only for good, after a halt: the test process ends there (a test that
+// provokes it runs it in EXPECT_EXIT), rather than spinning in the firmware's last loop.
+void hal_sleep(void) {
+  std::fflush(nullptr);
+  std::_Exit(kFirmwareStoppedExit);
+}
 void hal_wait_for_event(void) {}
 void hal_cost(enum hal_cost, uint32_t) {}
 void hal_relax(void) {}
