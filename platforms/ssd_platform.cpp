@@ -1,5 +1,7 @@
 #include "platforms/ssd_platform.h"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <filesystem>
 #include <cstring>
@@ -580,6 +582,11 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   const double run_wall = driver_->measured_wall_seconds();
   r["run_wall_time_s"] = run_wall;
   r["precondition_wall_time_s"] = driver_->precondition_wall_seconds();
+  {   // the simulator's own peak memory (this process: platform, NAND contents, firmware DRAM)
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    r["host_peak_rss_mib"] = double(u.ru_maxrss) / 1024.0;   // Linux: KiB
+  }
   // Simulation speed of the measured phase (preconditioning excluded).
   r["host_requests_per_wall_s"] = run_wall > 0 ? double(driver_->requests_done()) / run_wall : 0.0;
 

@@ -22,6 +22,7 @@
 
 #include "models/common/config.h"
 #include "models/common/fatal.h"
+#include "platforms/bench_capacity.h"
 #include "platforms/run_report.h"
 #include "platforms/ssd_platform.h"
 #include "traces/random.h"
@@ -319,6 +320,12 @@ int sc_main(int argc, char* argv[]) {
   bench->add_option("--set,-s", sets, "override a configuration key: key=value")->take_all();
   unsigned bench_repeat = 3;
   bench->add_option("--repeat,-r", bench_repeat, "runs per case; the fastest counts (default 3)");
+  std::vector<unsigned> bench_capacity_gib;
+  bench->add_option("--capacity", bench_capacity_gib,
+                    "instead of the speed cases: drives of these sizes in GiB (e.g. --capacity 16 256 1024), each "
+                    "preconditioned to the GC steady state; preconditioning wall time and peak RSS per GiB "
+                    "(platforms/bench_capacity.h; -n sets the random reads after, default 300000)")
+      ->check(CLI::Range(1, 65536));
 
   auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");
   CLI11_PARSE(app, argc, argv);
@@ -328,6 +335,8 @@ int sc_main(int argc, char* argv[]) {
       std::cout << ssdvp::config_reference_markdown();
       return 0;
     }
+    if (bench->parsed() && !bench_capacity_gib.empty())
+      return ssdvp::bench_capacity(self_path(), platform, sets, bench_capacity_gib, bench_requests);
     if (bench->parsed()) {
       // Each case runs in its own process (SystemC elaborates once).  "filled": the drive is
       // written once (no GC yet); "aged": it is also overwritten at random first, so the run

@@ -1,0 +1,86 @@
+// `ssdvp bench --capacity`: see bench_capacity.h.
+#include "platforms/bench_capacity.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "models/common/config.h"
+#include "models/common/params.h"
+
+extern "C" {
+#include "ftl-sw/media/nor.h"
+}
+
+namespace ssdvp {
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string last_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return last;
+}
+
+}  // namespace
+
+int bench_capacity(const std::string& self, const std::string& platform, const std::vector<std::string>& sets,
+                   const std::vector<unsigned>& gib, unsigned long requests) {
+  const PlatformParams params = PlatformParams::from(Config::load(platform, sets));
+  const NandParams& base = params.nand;
+  const double bytes_per_block_per_plane = double(base.physical_bytes()) / double(base.blocks_per_plane);
+  std::cout << fmt::format("drive grown by nand.blocks_per_plane ({:.0f} MiB each), dram.size_mib = 2048, device.nor_kib as needed; "
+                           "preconditioned: fill 1, overwrite 1\n",
+                           bytes_per_block_per_plane / double(1 << 20));
+  std::cout << fmt::format("{:>8} {:>8} {:>11} {:>9} {:>12} {:>10} {:>13} {:>12}\n", "GiB", "blocks", "precond s",
+                           "s/GiB", "peak RSS MiB", "MiB/GiB", "firmware MiB", "reads/s");
+  const std::string dir = "ssdvp-bench-capacity";
+  int failed = 0;
+  for (unsigned g : gib) {
+    const auto blocks = (unsigned long)((double(g) * double(1ull << 30)) / bytes_per_block_per_plane + 0.5);
+    // The SPI NOR sized for the bad-block table and erase-count log of that many superblocks.
+    const uint64_t superblocks = uint64_t(base.dies()) * blocks;
+    uint32_t nor_kib = std::max<uint32_t>(params.device.nor_bytes / 1024, 64);
+    while (nor_kib < 65536 && superblocks < 0xFFFFFu && !nor_fits(nor_kib * 1024u, uint32_t(superblocks))) nor_kib *= 2;
+    std::string cmd = quoted(self) + " run --quiet --out " + quoted(dir) + " --workload " +
+                      quoted("fio:rw=randread,bs=4k,iodepth=32,io=" + std::to_string(requests));
+    if (!platform.empty()) cmd += " --platform " + quoted(platform);
+    for (const auto& s : sets) cmd += " --set " + quoted(s);
+    for (const std::string& s : {"nand.blocks_per_plane=" + std::to_string(blocks), std::string("dram.size_mib=2048"),
+                                "device.nor_kib=" + std::to_string(nor_kib),
+                                std::string("precondition.fill=1"), std::string("precondition.overwrite=1"),
+                                std::string("sim.progress=false")})
+      cmd += " --set " + quoted(s);
+    const std::string err = dir + ".stderr";
+    std::filesystem::remove_all(dir);
+    if (std::system((cmd + " 2> " + quoted(err)).c_str()) != 0) {
+      std::cout << fmt::format("{:>8} {:>8}  refused or failed: {}\n", g, blocks, last_line(err));
+      failed++;
+      continue;
+    }
+    std::ifstream in(dir + "/run.json");
+    const nlohmann::json r = nlohmann::json::parse(in);
+    const double pre = r["precondition_wall_time_s"].get<double>();
+    const double rss = r["host_peak_rss_mib"].get<double>();
+    std::cout << fmt::format("{:>8} {:>8} {:>11.1f} {:>9.3f} {:>12.0f} {:>10.2f} {:>13.0f} {:>12.0f}\n", g, blocks, pre,
+                             pre / g, rss, rss / g, double(r["ftl"]["firmware_dram_bytes"].get<uint64_t>()) / double(1 << 20),
+                             r["host_requests_per_wall_s"].get<double>());
+  }
+  return failed ? 1 : 0;
+}
+
+}  // namespace ssdvp
