@@ -36,7 +36,8 @@ def load_store(out):
 
 
 # Figures that depend on the host's speed, not on the simulation.
-WALL_CLOCK = ("wall", "host_requests_per_wall_s", "host_seconds", "mips_while_executing")
+# Figures of the machine, not of the simulation: wall time and rates, and the process's memory.
+WALL_CLOCK = ("wall", "host_requests_per_wall_s", "host_seconds", "mips_while_executing", "host_peak_rss_mib")
 
 
 def simulated_figures(row):
