@@ -2,31 +2,20 @@
 #include "platforms/bench_capacity.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "models/common/config.h"
 #include "models/common/params.h"
-
-extern "C" {
-#include "ftl-sw/media/nor.h"
-}
+#include "platforms/shell_quote.h"
 
 namespace ssdvp {
 namespace {
-
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 std::string last_line(const std::string& path) {
   std::ifstream in(path);
@@ -54,20 +43,20 @@ int bench_capacity(const std::string& self, const std::string& platform, const s
     const auto blocks = (unsigned long)((double(g) * double(1ull << 30)) / bytes_per_block_per_plane + 0.5);
     // The SPI NOR sized for the bad-block table and erase-count log of that many superblocks.
     const uint64_t superblocks = uint64_t(base.dies()) * blocks;
-    uint32_t nor_kib = std::max<uint32_t>(params.device.nor_bytes / 1024, 64);
-    while (nor_kib < 65536 && superblocks < 0xFFFFFu && !nor_fits(nor_kib * 1024u, uint32_t(superblocks))) nor_kib *= 2;
-    std::string cmd = quoted(self) + " run --quiet --out " + quoted(dir) + " --workload " +
-                      quoted("fio:rw=randread,bs=4k,iodepth=32,io=" + std::to_string(requests));
-    if (!platform.empty()) cmd += " --platform " + quoted(platform);
-    for (const auto& s : sets) cmd += " --set " + quoted(s);
+    const uint32_t nor_kib = superblocks < 0xFFFFFu ? std::max(params.device.nor_bytes / 1024, nor_kib_needed(uint32_t(superblocks)))
+                                                    : params.device.nor_bytes / 1024;   // refused anyway: too many
+    std::string cmd = shell_quote(self) + " run --quiet --out " + shell_quote(dir) + " --workload " +
+                      shell_quote("fio:rw=randread,bs=4k,iodepth=32,io=" + std::to_string(requests));
+    if (!platform.empty()) cmd += " --platform " + shell_quote(platform);
+    for (const auto& s : sets) cmd += " --set " + shell_quote(s);
     for (const std::string& s : {"nand.blocks_per_plane=" + std::to_string(blocks), std::string("dram.size_mib=2048"),
                                 "device.nor_kib=" + std::to_string(nor_kib),
                                 std::string("precondition.fill=1"), std::string("precondition.overwrite=1"),
                                 std::string("sim.progress=false")})
-      cmd += " --set " + quoted(s);
+      cmd += " --set " + shell_quote(s);
     const std::string err = dir + ".stderr";
     std::filesystem::remove_all(dir);
-    if (std::system((cmd + " 2> " + quoted(err)).c_str()) != 0) {
+    if (std::system((cmd + " 2> " + shell_quote(err)).c_str()) != 0) {
       std::cout << fmt::format("{:>8} {:>8}  refused or failed: {}\n", g, blocks, last_line(err));
       failed++;
       continue;

@@ -24,6 +24,7 @@
 #include "models/common/fatal.h"
 #include "platforms/bench_capacity.h"
 #include "platforms/run_report.h"
+#include "platforms/shell_quote.h"
 #include "platforms/ssd_platform.h"
 #include "traces/random.h"
 
@@ -35,12 +36,6 @@ std::string self_path() {
   if (n <= 0) return "ssdvp";
   buf[n] = 0;
   return buf;
-}
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 int run_command(const std::string& platform, const std::string& workload, const std::vector<std::string>& sets,
@@ -244,9 +239,9 @@ int power_cut_command(const std::string& platform, const std::string& workload, 
 // Runs one benchmark case in a child process and returns its results.
 nlohmann::json bench_case(const std::string& platform, const std::string& workload, const std::vector<std::string>& sets,
                           const std::string& dir) {
-  std::string cmd = quote(self_path()) + " run --quiet --out " + quote(dir) + " --workload " + quote(workload);
-  if (!platform.empty()) cmd += " --platform " + quote(platform);
-  for (const auto& s : sets) cmd += " --set " + quote(s);
+  std::string cmd = ssdvp::shell_quote(self_path()) + " run --quiet --out " + ssdvp::shell_quote(dir) + " --workload " + ssdvp::shell_quote(workload);
+  if (!platform.empty()) cmd += " --platform " + ssdvp::shell_quote(platform);
+  for (const auto& s : sets) cmd += " --set " + ssdvp::shell_quote(s);
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("benchmark case failed: " + cmd);
   return read_results(dir);
 }

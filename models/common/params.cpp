@@ -536,8 +536,7 @@ PlatformParams PlatformParams::from(const Config& c) {
                         " superblocks (nand.channels x nand.ways x nand.blocks_per_plane) exceed the firmware's "
                         "limit of 1048574");
     if (!nor_fits(p.device.nor_bytes, uint32_t(superblocks))) {
-      uint32_t kib = 64;
-      while (kib < 65536 && !nor_fits(kib * 1024u, uint32_t(superblocks))) kib *= 2;
+      const uint32_t kib = nor_kib_needed(uint32_t(superblocks));
       throw ConfigError(c.origin("device.nor_kib") + ": device.nor_kib = " + std::to_string(p.device.nor_bytes / 1024) +
                         " cannot hold the bad-block table and the erase-count log of " + std::to_string(superblocks) +
                         " superblocks (nand.channels x nand.ways x nand.blocks_per_plane): it needs at least " +
@@ -562,6 +561,12 @@ uint64_t PlatformParams::firmware_dram_estimate() const {
   bytes += uint64_t(SSD_HOST_SLOTS) * SSD_MDTS_SECTORS * (4 + 4);  // per command lists
   bytes += 1 << 20;                                    // rings, context, alignment
   return bytes;
+}
+
+uint32_t nor_kib_needed(uint32_t superblocks) {
+  uint32_t kib = 64;
+  while (kib < 65536 && !nor_fits(kib * 1024u, superblocks)) kib *= 2;
+  return kib;
 }
 
 }  // namespace ssdvp

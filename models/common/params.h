@@ -189,4 +189,8 @@ struct PlatformParams {
   uint64_t firmware_dram_estimate() const;
 };
 
+// The smallest SPI NOR (device.nor_kib: a power of two from 64 to 65536) that holds the
+// bad-block table and erase-count log of `superblocks` (65536 if none does).
+uint32_t nor_kib_needed(uint32_t superblocks);
+
 }  // namespace ssdvp
