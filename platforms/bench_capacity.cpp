@@ -32,7 +32,7 @@ int bench_capacity(const std::string& self, const std::string& platform, const s
   const PlatformParams params = PlatformParams::from(Config::load(platform, sets));
   const NandParams& base = params.nand;
   const double bytes_per_block_per_plane = double(base.physical_bytes()) / double(base.blocks_per_plane);
-  std::cout << fmt::format("drive grown by nand.blocks_per_plane ({:.0f} MiB each), dram.size_mib = 2048, device.nor_kib as needed; "
+  std::cout << fmt::format("drive grown by nand.blocks_per_plane ({:.0f} MiB each), dram.size_mib = 3072, device.nor_kib as needed; "
                            "preconditioned: fill 1, overwrite 1\n",
                            bytes_per_block_per_plane / double(1 << 20));
   std::cout << fmt::format("{:>8} {:>8} {:>11} {:>9} {:>12} {:>10} {:>13} {:>12}\n", "GiB", "blocks", "precond s",
@@ -49,7 +49,7 @@ int bench_capacity(const std::string& self, const std::string& platform, const s
                       shell_quote("fio:rw=randread,bs=4k,iodepth=32,io=" + std::to_string(requests));
     if (!platform.empty()) cmd += " --platform " + shell_quote(platform);
     for (const auto& s : sets) cmd += " --set " + shell_quote(s);
-    for (const std::string& s : {"nand.blocks_per_plane=" + std::to_string(blocks), std::string("dram.size_mib=2048"),
+    for (const std::string& s : {"nand.blocks_per_plane=" + std::to_string(blocks), std::string("dram.size_mib=3072"),
                                 "device.nor_kib=" + std::to_string(nor_kib),
                                 std::string("precondition.fill=1"), std::string("precondition.overwrite=1"),
                                 std::string("sim.progress=false")})

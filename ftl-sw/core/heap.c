@@ -7,7 +7,7 @@
 #define FW_HALT_OUT_OF_DRAM 0xD0000000u
 
 void *fw_alloc(struct ftl *f, uint32_t bytes, uint32_t align) {
-  /* In offsets from the heap's base: with the largest DRAM (2 GiB from 0x80000000) the heap
+  /* In offsets from the heap's base: with the largest DRAM (3 GiB from 0x4000_0000) the heap
    * ends at 2^32, which an end address would wrap to 0. */
   const uint32_t pad = (0u - (f->heap.base + f->heap.used)) & (align - 1u);
   const uint32_t left = f->heap.size - f->heap.used;

@@ -5,8 +5,14 @@
  * Address space as seen by a firmware core (32-bit):
  *   0x0000_0000  firmware code            (ISS mode: the ELF image; native: unused)
  *   0x1000_0000  per-core SRAM            (stacks, firmware context; 256 KiB per core)
- *   0x4000_0000  peripherals, 4 KiB each  (below)
- *   0x8000_0000  controller DRAM          (up to 2 GiB; rings, buffers, mapping tables)
+ *   0x2000_0000  peripherals, 4 KiB each  (below)
+ *   0x4000_0000  controller DRAM          (up to 3 GiB; rings, buffers, mapping tables)
+ *
+ * DRAM takes the upper three quarters of the 32-bit space: a full page map and reverse map
+ * (8 bytes per 4 KiB sector) of a 1 TiB drive need about 2.1 GiB.  (It sat at 0x8000_0000,
+ * 2 GiB at most, until 2026-11-24.)  No 32-bit map holds both tables of a 2 TB drive (4.3 GiB);
+ * such a drive runs with a demand-based map (ftl.mapping), whose translation pages live in
+ * flash.
  *
  * Queues between firmware and hardware are rings in controller DRAM: the producer writes an
  * entry, then its new tail to the consumer's doorbell register; the consumer advances a head
@@ -21,16 +27,17 @@
 
 #define SSD_SRAM_BASE        0x10000000u
 #define SSD_SRAM_PER_CORE    0x00040000u
-#define SSD_PERIPH_BASE      0x40000000u
-#define SSD_DRAM_BASE        0x80000000u
+#define SSD_PERIPH_BASE      0x20000000u
+#define SSD_DRAM_BASE        0x40000000u
+#define SSD_DRAM_MAX_BYTES   0xC0000000ull   /* to the top of the 32-bit space */
 
-#define SSD_HIF_BASE         0x40000000u   /* host interface (NVMe-like)          */
-#define SSD_FCTL_BASE        0x40001000u   /* flash controller                    */
-#define SSD_TIMER_BASE       0x40002000u   /* CLINT-like timer                    */
-#define SSD_MBOX_BASE        0x40003000u   /* inter-core mailbox (multi-core work)  */
-#define SSD_UART_BASE        0x40004000u   /* UART (output to the run log)        */
-#define SSD_SYSCTL_BASE      0x40005000u   /* system control, debug, sleep        */
-#define SSD_NOR_BASE         0x40006000u   /* SPI NOR controller (bad-block table)  */
+#define SSD_HIF_BASE         0x20000000u   /* host interface (NVMe-like)          */
+#define SSD_FCTL_BASE        0x20001000u   /* flash controller                    */
+#define SSD_TIMER_BASE       0x20002000u   /* CLINT-like timer                    */
+#define SSD_MBOX_BASE        0x20003000u   /* inter-core mailbox (multi-core work)  */
+#define SSD_UART_BASE        0x20004000u   /* UART (output to the run log)        */
+#define SSD_SYSCTL_BASE      0x20005000u   /* system control, debug, sleep        */
+#define SSD_NOR_BASE         0x20006000u   /* SPI NOR controller (bad-block table)  */
 #define SSD_PERIPH_SIZE      0x1000u
 
 /* ---------------------------------------------------------------- system control */

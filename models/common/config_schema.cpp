@@ -42,10 +42,10 @@ const std::vector<KeySpec>& config_schema() {
       {"device.nor_kib", K::Int, "1024", 64, 65536, nullptr, "Size of the controller's SPI NOR in KiB (a power of two): the non-volatile store where the firmware keeps its bad-block table and its log of erase counts (docs/reliability.md). It must hold a bit per superblock in a quarter of it and, in each of two other quarters, two bytes per superblock plus room for the log: the configuration is refused with the size it needs otherwise. 1024 (an 8 Mbit part) is plausible, not from a datasheet."},
 
       // ---------------------------------------------------------------- controller DRAM
-      {"dram.size_mib", K::Int, "1024", 16, 2048, nullptr, "Controller DRAM capacity, MiB (firmware tables, rings, buffers)."},
+      {"dram.size_mib", K::Int, "1024", 16, 3072, nullptr, "Controller DRAM capacity, MiB (firmware tables, rings, buffers; the RV32 firmware addresses at most 3 GiB)."},
       {"dram.bandwidth_mbps", K::Double, "12800", 1, kInf, nullptr, "DRAM bandwidth shared by all DMA engines, MB/s."},
       {"dram.latency_ns", K::Double, "60", 0, kInf, nullptr, "Latency of a DMA burst's first data, ns."},
-      {"dram.firmware_reserved_mib", K::Int, "4", 1, 1024, nullptr, "DRAM kept for the platform's own blocks (config, geometry, debug) before the firmware heap."},
+      {"dram.firmware_reserved_mib", K::Int, "4", 1, 3071, nullptr, "DRAM kept for the platform's own blocks (config, geometry, debug) before the firmware heap; a large value puts the heap high in the address space (the tests place it above 0xC000_0000)."},
 
       // ---------------------------------------------------------------- NAND geometry
       {"nand.channels", K::Int, "8", 1, 64, nullptr, "Flash channels."},

@@ -79,18 +79,18 @@ TEST(HalArena, AHaltFailsTheTestUnlessExpected) {
   EXPECT_EQ(hal_arena_halts()[1], 0x6C000001u);
 }
 
-// The largest DRAM (dram.size_mib = 2048, from 0x80000000) ends at 2^32, where an end address
+// The largest DRAM (dram.size_mib = 3072, from 0x4000_0000) ends at 2^32, where an end address
 // wraps to 0: every allocation reaching the top halted "out of DRAM heap".  Its last byte can
 // be allocated; one byte more halts and the firmware stops.
 TEST(FtlHeap, TheLargestDramIsUsableToItsLastByte) {
-  hal_arena_reset(size_t(2048) << 20);
+  hal_arena_reset(size_t(3072) << 20);
   std::unique_ptr<ftl> f{new ftl()};
-  f->heap = fw_heap{SSD_DRAM_BASE, 0x80000000u, 0x80000000u - 8192u - 8u};
+  f->heap = fw_heap{SSD_DRAM_BASE, 0xC0000000u, 0xC0000000u - 8192u - 8u};
   void* p = fw_alloc(f.get(), 4096, 4096);   // aligned up over the last 8 bytes before it
   EXPECT_EQ(hal_dram_addr(p), 0xFFFFE000u);
   void* q = fw_alloc(f.get(), 4096, 64);
   EXPECT_EQ(hal_dram_addr(q), 0xFFFFF000u);
-  EXPECT_EQ(f->heap.used, 0x80000000u);
+  EXPECT_EQ(f->heap.used, 0xC0000000u);
   EXPECT_TRUE(hal_arena_halts().empty());
   EXPECT_EXIT(
       {

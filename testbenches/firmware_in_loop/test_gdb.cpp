@@ -57,7 +57,7 @@ TEST(Gdb, BreakpointRegistersMemoryStepDetach) {
   const std::string gdb = "timeout 120 gdb-multiarch -batch -nx " + std::string(SSDVP_FIRMWARE_ELF) +
                           " -ex 'set tcp connect-timeout 30' -ex 'target remote 127.0.0.1:" + std::to_string(port) +
                           "' -ex 'info registers pc' -ex 'break fw_main' -ex continue -ex 'info registers pc'"
-                          " -ex 'x/1wx 0x80000000' -ex stepi -ex 'info registers pc' -ex delete -ex detach > " +
+                          " -ex 'x/1wx 0x40000000' -ex stepi -ex 'info registers pc' -ex delete -ex detach > " +
                           dir + ".gdb 2>&1";
   EXPECT_EQ(std::system(gdb.c_str()), 0);
   for (int i = 0; i < 600 && slurp(dir + ".rc").empty(); i++) ::usleep(100000);

@@ -133,7 +133,7 @@ TEST(IssCore, MmioRoutingAndBusErrors) {
   EXPECT_EQ(b.result(0), 0u);
   EXPECT_EQ(b.result(1), 64u << 20);
   ASSERT_FALSE(fatal_errors().empty());
-  EXPECT_NE(fatal_errors()[0].find("bus error at register 0x40003000"), std::string::npos) << fatal_errors()[0];
+  EXPECT_NE(fatal_errors()[0].find("bus error at register 0x20003000"), std::string::npos) << fatal_errors()[0];
 }
 
 TEST(IssCore, TwoCoresExchangeMailboxMessages) {
