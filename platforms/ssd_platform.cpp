@@ -1,5 +1,7 @@
 #include "platforms/ssd_platform.h"
 
+#include "platforms/drive_snapshot.h"
+
 #include <sys/resource.h>
 
 #include <chrono>
@@ -322,6 +324,28 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     nand::load_nand_image(opt.power_on_dir + "/nand.img", dies_, sysctl_->nvram(), nor_->contents());
     driver_->check_against(DurableState::load(opt.power_on_dir + "/durable.bin"));
   }
+  if (!opt.save_state_dir.empty() || !opt.load_state_dir.empty()) {
+    const std::string flag = opt.load_state_dir.empty() ? "--save-state" : "--load-state";
+    check_snapshot_supported(p_, flag);
+    if (!opt.save_state_dir.empty() && !opt.load_state_dir.empty())
+      throw ConfigError("--save-state and --load-state together: a loaded drive is already saved");
+    if (!opt.power_on_dir.empty())
+      throw ConfigError(flag + " with --after-recovery: a drive powers on over a NAND image or resumes a snapshot, not both");
+    const DriveStateKey key = drive_state_key(cfg_, p_, opt.precondition);
+    state_key_hex_ = key.hex;
+    state_key_made_of_ = key.made_of;
+    if (!opt.load_state_dir.empty()) load_state(opt.load_state_dir);
+    const std::string dir = opt.save_state_dir;
+    if (!dir.empty())
+      driver_->after_precondition = [this, dir] {
+        wait_until_quiet();
+        try {
+          save_state(dir);
+        } catch (const std::exception& e) {
+          report_fatal(std::string("--save-state: ") + e.what());
+        }
+      };
+  }
   {
     // Flash operations of the workload (run.json flash_operations, what --power-cut ops:N counts).
     auto chained = fctl_->observer;
@@ -394,7 +418,7 @@ SsdPlatform::Snapshot SsdPlatform::snapshot() {
   s.queue_commands = hif_->commands_per_queue();
   s.uncorrectable_sectors = fctl_->uncorrectable_sectors();
   for (const FirmwareCore* c : cores_)
-    s.cores.push_back({c->busy_time().to_seconds(), c->idle_time().to_seconds(), c->host_seconds_executing(),
+    s.cores.push_back({c->busy_time().value(), c->idle_time().value(), c->host_seconds_executing(),
                        c->wakeups(), c->mmio_accesses(), c->instructions(), c->quanta()});
   return s;
 }
@@ -832,7 +856,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
     const double host = b.host_s - a.host_s;
     const ssd_core_stats& fa = st.fw.core[i % SSD_MAX_CORES];
     const ssd_core_stats& fb = end.fw.core[i % SSD_MAX_CORES];
-    const double busy = b.busy_s - a.busy_s, idle = b.idle_s - a.idle_s;
+    const double busy = double(b.busy_ps - a.busy_ps) * 1e-12, idle = double(b.idle_ps - a.idle_ps) * 1e-12;
     cores.push_back({{"busy_s", busy},
                      {"idle_s", idle},
                      {"busy_share", busy + idle > 0 ? busy / (busy + idle) : 0.0},
@@ -937,6 +961,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   r["host"]["unaligned_requests"] = driver_->unaligned_requests();
   r["host"]["folded_requests"] = driver_->folded_requests();
   r["host"]["error_statuses"] = statuses;
+  if (!drive_state_.is_null()) r["drive_state"] = drive_state_;
   return r;
 }
 

@@ -50,6 +50,9 @@ struct RunOptions {
   uint64_t power_cut_ns = 0, power_cut_ops = 0;
   bool cut_from_power_on = false;
   std::string power_cut_dir, power_on_dir;
+  // Drive-state snapshots (platforms/drive_snapshot.h): save one after preconditioning /
+  // build the drive from one (preconditioning skipped).
+  std::string save_state_dir, load_state_dir;
 };
 
 class SsdPlatform {
@@ -80,7 +83,8 @@ class SsdPlatform {
     std::vector<uint64_t> die_erases, die_programmed;
     std::vector<uint64_t> queue_commands;   // fetched per submission queue
     struct Core {
-      double busy_s = 0, idle_s = 0, host_s = 0;
+      uint64_t busy_ps = 0, idle_ps = 0;   // integers, so that differences are exact
+      double host_s = 0;
       uint64_t wakeups = 0, mmio = 0, instructions = 0, quanta = 0;
     };
     std::vector<Core> cores;
@@ -127,6 +131,13 @@ class SsdPlatform {
   uint64_t ops_since_start_ = 0;      // flash operations completed since the workload started
   uint64_t ops_since_power_on_ = 0, ops_before_start_ = 0;
   sc_core::sc_time boot_ready_;       // when the firmware let the host in
+  // Drive-state snapshots (platforms/drive_snapshot.cpp).
+  void wait_until_quiet();
+  void save_state(const std::string& dir);
+  void load_state(const std::string& dir);
+  std::string state_key_hex_;
+  nlohmann::json state_key_made_of_;
+  nlohmann::json drive_state_;        // run.json drive_state (null: no snapshot)
 };
 
 }  // namespace ssdvp

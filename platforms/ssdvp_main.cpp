@@ -23,6 +23,7 @@
 #include "models/common/config.h"
 #include "models/common/fatal.h"
 #include "platforms/bench_capacity.h"
+#include "platforms/drive_snapshot.h"
 #include "platforms/run_report.h"
 #include "platforms/shell_quote.h"
 #include "platforms/ssd_platform.h"
@@ -40,13 +41,14 @@ std::string self_path() {
 
 int run_command(const std::string& platform, const std::string& workload, const std::vector<std::string>& sets,
                 const std::string& out_dir, bool quiet, bool precondition, const std::string& dump_map,
-                uint16_t gdb_port, uint32_t gdb_core, ssdvp::RunOptions opt = {}) {
+                uint16_t gdb_port, uint32_t gdb_core, ssdvp::RunOptions opt = {}, const std::string& state_cache = "") {
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   ssdvp::Config cfg = ssdvp::Config::load(platform, sets);
   opt.workload_spec = workload;
   opt.precondition = precondition;
   opt.gdb_port = gdb_port;
   opt.gdb_core = gdb_core;
+  if (!state_cache.empty()) ssdvp::use_state_cache(state_cache, cfg, opt);
   ssdvp::SsdPlatform platform_model(cfg, opt);
   nlohmann::json r = platform_model.run();
   const std::string dir = out_dir.empty() ? cfg.get_string("sim.output_dir") : out_dir;
@@ -297,6 +299,16 @@ int sc_main(int argc, char* argv[]) {
                   "and read every sector back again: what this power cycle wrote is checked as in any run, the rest "
                   "must still read as the first read-back found it");
 
+  std::string save_state, load_state, state_cache;
+  run->add_option("--save-state", save_state,
+                  "save the drive's state to DIR once preconditioning is done (docs/performance.md: drive-state snapshots)");
+  run->add_option("--load-state", load_state,
+                  "build the drive from the snapshot in DIR (saved by --save-state with this build and configuration): "
+                  "no preconditioning");
+  run->add_option("--state-cache", state_cache,
+                  "load the drive's state from DIR/KEY if an earlier run saved it there, else save it there (KEY: the "
+                  "build and every configuration key that shapes the drive)");
+
   auto* bench = app.add_subcommand("bench", "simulation speed: 4 KiB random read and random write at QD32");
   uint64_t bench_requests = 300000;
   bool bench_iss = false;
@@ -468,6 +480,14 @@ int sc_main(int argc, char* argv[]) {
       return power_cut_command(platform, workload, sets, out_dir, quiet, !no_precondition,
                                parse_cut_point("--power-cut", power_cut), again, after_recovery);
     }
-    return run_command(platform, workload, sets, out_dir, quiet, !no_precondition, dump_map, gdb_port, gdb_core);
+    if ((!save_state.empty() + !load_state.empty() + !state_cache.empty()) > 1)
+      throw ssdvp::ConfigError("--save-state, --load-state and --state-cache: one at a time");
+    if ((!save_state.empty() || !load_state.empty() || !state_cache.empty()) && (!power_on.empty() || !power_cut.empty()))
+      throw ssdvp::ConfigError("drive-state snapshots and power cuts do not combine yet (--power-cut, --power-on)");
+    ssdvp::RunOptions opt;
+    opt.save_state_dir = save_state;
+    opt.load_state_dir = load_state;
+    return run_command(platform, workload, sets, out_dir, quiet, !no_precondition, dump_map, gdb_port, gdb_core, opt,
+                       state_cache);
   });
 }

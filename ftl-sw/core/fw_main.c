@@ -7,6 +7,7 @@
 #include "core/ftl.h"
 #include "hal/hal.h"
 #include "recovery/recovery.h"
+#include "snapshot/resume.h"
 
 
 
@@ -101,10 +102,8 @@ static uint32_t core_irqs(struct ftl *f, const struct fw_core *c) {
   return irqs;
 }
 
-static struct ftl *boot(void) {
-  const struct ssd_fw_config *cfg =
-      hal_dram_ptr(hal_read32(SSD_SYSCTL_BASE + SYSCTL_CONFIG_ADDR));
-  if (cfg->magic != SSD_FW_CONFIG_MAGIC) hal_fatal("fw: bad configuration block\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_BLOCK);
+/* A new or powered-on drive: the tables laid out in the heap, the drive formatted or recovered. */
+static struct ftl *boot(const struct ssd_fw_config *cfg) {
   uint32_t base = (cfg->dram_heap_addr + 63u) & ~63u;
   struct ftl *f = hal_dram_ptr(base);
   uint8_t *raw = (uint8_t *)f;
@@ -191,7 +190,13 @@ static struct ftl *boot(void) {
   f->trim_head = NONE32;
 
   recovery_power_on(f);   /* a new drive is formatted, a used one recovered */
+  return f;
+}
 
+/* What the devices learn of the firmware once its state is there (booted or resumed); then
+ * the other cores are started and the host is let in. */
+static struct ftl *go_live(struct ftl *f) {
+  const struct ftl_geo *g = &f->geo;
   f->stats->l2p_addr = f->demand ? 0u : hal_dram_addr(f->l2p);
   f->stats->logical_sectors = g->logical_sectors;
   f->stats->dram_bytes_used = f->heap.used;
@@ -263,8 +268,11 @@ static void event_loop(struct ftl *f, struct fw_core *me) {
   }
 }
 
+/* Core 0: boot a new or powered-on drive, or resume a snapshot's (snapshot/resume.h). */
 void fw_main(void) {
-  struct ftl *f = boot();
+  const struct ssd_fw_config *cfg = hal_dram_ptr(hal_read32(SSD_SYSCTL_BASE + SYSCTL_CONFIG_ADDR));
+  if (cfg->magic != SSD_FW_CONFIG_MAGIC) hal_fatal("fw: bad configuration block\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_BLOCK);
+  struct ftl *f = go_live(cfg->resume ? resume_from_snapshot(cfg) : boot(cfg));
   event_loop(f, f->core[0]);
 }
 

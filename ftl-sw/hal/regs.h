@@ -105,6 +105,7 @@
 #define SSD_BADCFG_RECOVERY          0x41u   /* power-loss recovery cannot run (DRAM for its scan, trim log) */
 #define SSD_BADCFG_FORMAT            0x42u   /* the NAND was formatted with another geometry  */
 #define SSD_BADCFG_BBT               0x43u   /* the bad-block table does not fit the SPI NOR  */
+#define SSD_BADCFG_SNAPSHOT          0x44u   /* --load-state: the DRAM holds no quiet firmware state of this configuration */
 
 #define SSD_FW_STATE_BOOT     0u
 #define SSD_FW_STATE_READY    1u   /* rings set up, commands accepted */
@@ -413,6 +414,10 @@ struct ssd_fw_config {
   uint32_t power_failing;      /* written by the platform while the drive runs: 1 = the supply
                                   failed and the hold-up capacitors keep the drive up
                                   (device.plp_energy_mj; recovery/power_fail.h) */
+  uint32_t resume;             /* written by the platform: 1 = this DRAM is a drive-state
+                                  snapshot's (ssdvp run --load-state): the firmware's state is
+                                  in it, boot resumes it (snapshot/resume.h) instead of laying
+                                  out tables and recovering */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */

@@ -221,10 +221,12 @@ void IssCore::run() {
     if (sleep_requested_) {
       sleep_requested_ = false;
       qk_.sync();   // the instructions before the sleep take their time first
-      const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+      sleep_since_ = sc_core::sc_time_stamp();
+      asleep_ = true;
       while (!sysctl_.irq_ready(id_)) wait(sysctl_.irq_event(id_));
+      asleep_ = false;
       if (clear_on_wake_) sysctl_.clear_enabled(id_);
-      idle_ += sc_core::sc_time_stamp() - t0;
+      idle_ += sc_core::sc_time_stamp() - sleep_since_;
       wakeups_++;
       qk_.reset();
     }

@@ -62,13 +62,17 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
 
   uint64_t instructions() const override { return iss_->retired(); }
   sc_core::sc_time busy_time() const override { return busy_; }
-  sc_core::sc_time idle_time() const override { return idle_; }
+  // With the sleep under way: a snapshot of the figures mid-sleep counts it so far.
+  sc_core::sc_time idle_time() const override {
+    return asleep_ ? idle_ + (sc_core::sc_time_stamp() - sleep_since_) : idle_;
+  }
   uint64_t wakeups() const override { return wakeups_; }
   uint64_t mmio_accesses() const override { return mmio_; }
   double host_seconds_executing() const override { return host_exec_s_; }
   uint64_t traps() const { return traps_; }
   uint64_t unlocated_accesses() const { return iss_->unlocated_accesses(); }
   uint64_t quanta() const override { return quanta_; }
+  bool asleep() const override { return asleep_; }
   std::string engine() const { return iss_->engine(); }
   bool exact_quanta() const { return iss_->exact(); }
 
@@ -113,7 +117,8 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
   };
   QuantumKeeper qk_;
   uint64_t chunk_start_ = 0;   // retired when the ISS was last started
-  bool sleep_requested_ = false, clear_on_wake_ = false, stop_error_ = false;
+  bool sleep_requested_ = false, clear_on_wake_ = false, stop_error_ = false, asleep_ = false;
+  sc_core::sc_time sleep_since_;
   std::string error_;
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME, idle_ = sc_core::SC_ZERO_TIME;
   uint64_t wakeups_ = 0, mmio_ = 0, traps_ = 0, quanta_ = 0;

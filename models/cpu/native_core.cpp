@@ -76,11 +76,13 @@ void NativeCore::write32(uint32_t addr, uint32_t value) { access(tlm::TLM_WRITE_
 void NativeCore::sleep(bool clear_on_wake) {
   if (!fatal_errors().empty()) halt_forever();
   qk_.sync();
+  asleep_ = true;
   while (!sysctl_.irq_ready(id_)) {
-    const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+    sleep_since_ = sc_core::sc_time_stamp();
     wait(sysctl_.irq_event(id_));
-    idle_ += sc_core::sc_time_stamp() - t0;
+    idle_ += sc_core::sc_time_stamp() - sleep_since_;
   }
+  asleep_ = false;
   if (clear_on_wake) sysctl_.clear_enabled(id_);
   wakeups_++;
   qk_.reset();

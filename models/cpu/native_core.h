@@ -46,7 +46,11 @@ class NativeCore : public sc_core::sc_module, public FirmwareCore {
 
   // Statistics.
   sc_core::sc_time busy_time() const override { return busy_; }
-  sc_core::sc_time idle_time() const override { return idle_; }
+  // With the sleep under way: a snapshot of the figures mid-sleep counts it so far.
+  sc_core::sc_time idle_time() const override {
+    return asleep_ ? idle_ + (sc_core::sc_time_stamp() - sleep_since_) : idle_;
+  }
+  bool asleep() const override { return asleep_; }
   uint64_t wakeups() const override { return wakeups_; }
   uint64_t mmio_accesses() const override { return mmio_; }
   uint64_t instructions() const override { return 0; }
@@ -63,6 +67,8 @@ class NativeCore : public sc_core::sc_module, public FirmwareCore {
   SysCtl& sysctl_;
   void (*entry_)(void);
   std::vector<uint8_t> sram_;
+  bool asleep_ = false;
+  sc_core::sc_time sleep_since_;
   tlm_utils::tlm_quantumkeeper qk_;
   tlm::tlm_generic_payload trans_;
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME, idle_ = sc_core::SC_ZERO_TIME;

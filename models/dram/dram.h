@@ -39,6 +39,18 @@ class Dram {
   T* as(uint32_t addr) { return reinterpret_cast<T*>(at(addr, sizeof(T))); }
   uint8_t* base() { return mem_; }
 
+  // Where the memory sits in this process.  The host-compiled firmware keeps host pointers
+  // in its tables, so a drive-state snapshot (platforms/drive_snapshot.h) resumes only over
+  // DRAM at the same host address: every Dram is first asked for at kPreferredHostAddress
+  // (one Dram per process gets it; a second elsewhere).
+  static constexpr uintptr_t kPreferredHostAddress = uintptr_t(0x200000000000ull);
+  bool at_preferred_address() const { return reinterpret_cast<uintptr_t>(mem_) == kPreferredHostAddress; }
+
+  // The contents to `path` (a sparse file: all-zero 4 KiB pages are holes) / from it.  Throw
+  // std::runtime_error naming the file.
+  void save(const std::string& path) const;
+  void load(const std::string& path);
+
   // Reserves the data path for `bytes` in its first idle stretch at or after `start`; returns
   // when the last byte has moved.
   sc_core::sc_time transfer(sc_core::sc_time start, uint64_t bytes);

@@ -252,4 +252,23 @@ void FlashController::write_completion(const FlashOp& op) {
   irq_.raise(SSD_IRQ_FCTL, op.bank);
 }
 
+std::vector<uint32_t> FlashController::ring_state() const {
+  std::vector<uint32_t> w;
+  for (const Bank& k : banks_)
+    w.insert(w.end(), {k.sub_addr, k.sub_size, k.sub_head, k.sub_tail, k.cpl_addr, k.cpl_size, k.cpl_tail, k.cpl_head,
+                       k.cpl_phase});
+  return w;
+}
+
+void FlashController::restore_ring_state(const std::vector<uint32_t>& w) {
+  constexpr size_t kWords = 9;
+  if (w.size() != banks_.size() * kWords)
+    throw std::runtime_error("flash controller ring state: " + std::to_string(w.size()) + " words for " +
+                             std::to_string(banks_.size()) + " core banks");
+  for (size_t b = 0; b < banks_.size(); b++) {
+    const uint32_t* v = &w[b * kWords];
+    banks_[b] = Bank{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
+  }
+}
+
 }  // namespace ssdvp

@@ -34,6 +34,11 @@ class FlashController : public MmioDevice, public FlashDataPort {
   FlashController(sc_core::sc_module_name name, const FctlParams& p, const NandParams& nand,
                   Dram& dram, SysCtl& irq, std::vector<nand::Die*> dies, uint32_t geometry_addr,
                   bool payload, EventQueue& events);
+  // Flash operations taken from a ring and not yet completed (0: the controller is idle).
+  size_t ops_in_flight() const { return pool_.size() - free_ops_.size(); }
+  // Drive-state snapshots: every core bank's ring registers and positions (as HostInterface's).
+  std::vector<uint32_t> ring_state() const;
+  void restore_ring_state(const std::vector<uint32_t>& words);
 
   void attach_channel(uint32_t channel, ChannelIf* ch);
 

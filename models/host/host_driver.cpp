@@ -130,7 +130,16 @@ void HostDriver::main_thread() {
       sc_core::sc_spawn([wake] { wake->notify(sc_core::SC_ZERO_TIME); }, sc_core::sc_gen_unique_name("io_phase"), &opt);
     }
   }
-  if (o_.precondition && (o_.precond.fill > 0 || o_.precond.overwrite > 0)) {
+  if (resume_) {
+    if (resume_->at < sc_core::sc_time_stamp()) {
+      report_fatal("the drive-state snapshot's workload starts at " + resume_->at.to_string() +
+                   ", before the restored firmware was ready (" + sc_core::sc_time_stamp().to_string() + ")");
+      return;
+    }
+    wait(resume_->at - sc_core::sc_time_stamp());
+    preconditioned_below_ = resume_->preconditioned_below;
+    checker_->set_preconditioned_below(preconditioned_below_);
+  } else if (o_.precondition && (o_.precond.fill > 0 || o_.precond.overwrite > 0)) {
     admin_ = HostCommand{};
     admin_.opcode = SSD_HOP_PRECONDITION;
     admin_.cdw[0] = uint32_t(o_.precond.fill * 1000 + 0.5);
@@ -150,7 +159,12 @@ void HostDriver::main_thread() {
       report_fatal("preconditioning failed with status " + std::to_string(admin_.status));
       return;
     }
-    checker_->set_preconditioned_below(capacity_ * admin_.cdw[0] / 1000);
+    preconditioned_below_ = capacity_ * admin_.cdw[0] / 1000;
+    checker_->set_preconditioned_below(preconditioned_below_);
+  }
+  if (after_precondition && !resume_) {
+    after_precondition();
+    if (!fatal_errors().empty()) return;
   }
   t_start_ = sc_core::sc_time_stamp();
   if (o_.max_sim_time != sc_core::SC_ZERO_TIME) {

@@ -84,6 +84,19 @@ class HostDriver : public sc_core::sc_module {
   std::function<void()> on_measure_start;
   std::function<void()> on_measure_end;     // last request done, before the final flush
   std::function<void()> on_finished;
+  // Drive-state snapshots (platforms/drive_snapshot.h).  after_precondition runs in the
+  // driver's thread once preconditioning is done (or skipped), before the workload starts;
+  // it may wait.  resume_from: the drive comes from a snapshot; preconditioning is skipped,
+  // the workload starts at `at`, and the sectors below `preconditioned_below` hold
+  // preconditioning's data.
+  std::function<void()> after_precondition;
+  struct Resume {
+    sc_core::sc_time at;
+    uint64_t preconditioned_below = 0;
+  };
+  void resume_from(const Resume& r) { resume_ = std::make_unique<Resume>(r); }
+  // The sectors below this hold preconditioning's data (0: none).
+  uint64_t preconditioned_below() const { return preconditioned_below_; }
   // With sim.check_flush_durability: fills, per sector, the newest host write sequence
   // number the flash holds durably (programs completed); every successful flush is then
   // checked against what was acknowledged before it (a violation fails the run).
@@ -112,6 +125,11 @@ class HostDriver : public sc_core::sc_module {
   // same until the workload writes or trims the sector, which is then checked as in any run
   // (IntegrityChecker::continue_after_cut).
   void check_against(DurableState s) { after_cut_ = std::make_unique<DurableState>(std::move(s)); }
+ private:
+  std::unique_ptr<Resume> resume_;
+  uint64_t preconditioned_below_ = 0;
+
+ public:
   struct RecoveryCheck {
     uint64_t sectors = 0, lost = 0;            // sectors checked; not an allowed answer
     uint64_t newer = 0, zeros = 0;             // of the good ones: a newer write than the durable one; zeros

@@ -313,4 +313,25 @@ void HostInterface::complete(uint16_t slot, uint16_t status, uint16_t info, sc_t
   fetch();
 }
 
+std::vector<uint32_t> HostInterface::ring_state() const {
+  std::vector<uint32_t> w;
+  for (const Bank& k : banks_)
+    w.insert(w.end(), {k.cmd_addr, k.cmd_size, k.cmd_tail, k.cmd_head, k.cmd_tail_shadow, k.in_transit, k.dma_addr,
+                       k.dma_size, k.dma_tail, k.dma_head, k.done_addr, k.done_size, k.done_tail, k.done_head,
+                       k.done_phase, uint32_t(k.done_irq_all)});
+  return w;
+}
+
+void HostInterface::restore_ring_state(const std::vector<uint32_t>& w) {
+  constexpr size_t kWords = 16;
+  if (w.size() != banks_.size() * kWords)
+    throw std::runtime_error("host interface ring state: " + std::to_string(w.size()) + " words for " +
+                             std::to_string(banks_.size()) + " core banks");
+  for (size_t b = 0; b < banks_.size(); b++) {
+    const uint32_t* v = &w[b * kWords];
+    Bank& k = banks_[b];
+    k = Bank{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15] != 0};
+  }
+}
+
 }  // namespace ssdvp

@@ -65,6 +65,12 @@ class HostInterface : public MmioDevice {
   // Notified when the firmware enables command fetch; logical size known from then.
   const sc_core::sc_event& ready_event() const { return ready_; }
   bool ready() const { return enabled_; }
+
+  // Drive-state snapshots (platforms/drive_snapshot.h): every core bank's ring registers and
+  // positions, as words; restored into a newly built interface before the firmware resumes.
+  // Only at a quiet point (nothing in transit).
+  std::vector<uint32_t> ring_state() const;
+  void restore_ring_state(const std::vector<uint32_t>& words);
   uint64_t namespace_sectors() const { return nsectors_; }
 
   PcieLink& link() { return link_; }

@@ -168,6 +168,11 @@ class Die {
   // versioned binary form; load() refuses another geometry naming what differs.
   void save(std::ostream& out) const;
   void load(std::istream& in, const std::string& source);
+  // What else a drive-state snapshot keeps (platforms/drive_snapshot.h), beside the array
+  // above: the blocks' data ages, the fault generators' states, the injected failures not
+  // yet met, the counters.  Saved only when the die is idle.
+  void save_runtime(std::ostream& out) const;
+  void load_runtime(std::istream& in, const std::string& source);
   uint64_t array_busy_ps() const { return busy_ps_; }
   uint64_t total_erases() const { return op_counts_[size_t(ArrayOp::Erase)]; }
   // Sectors committed to the array by programs, timed or functional: the die's own count,
