@@ -7,6 +7,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "models/nand/binary_record.h"
 #include "models/nand/die.h"
 
 namespace ssdvp::nand {
@@ -16,22 +17,16 @@ namespace {
 constexpr uint32_t kDieMagic = 0x45494444u;   // "DDIE"
 constexpr uint32_t kDieVersion = 1;
 
-template <class T>
-void put(std::ostream& out, const T& v) {
-  out.write(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
-void put_bytes(std::ostream& out, const void* p, size_t n) { out.write(static_cast<const char*>(p), std::streamsize(n)); }
+using record::put;
+using record::put_bytes;
 
 template <class T>
 T get(std::istream& in, const std::string& source) {
-  T v{};
-  if (!in.read(reinterpret_cast<char*>(&v), sizeof v)) throw std::runtime_error(source + ": NAND image is truncated");
-  return v;
+  return record::get<T>(in, source, "NAND image");
 }
 
 void get_bytes(std::istream& in, void* p, size_t n, const std::string& source) {
-  if (!in.read(static_cast<char*>(p), std::streamsize(n))) throw std::runtime_error(source + ": NAND image is truncated");
+  record::get_bytes(in, p, n, source, "NAND image");
 }
 
 enum : uint8_t { kHasSectors = 1, kHasPayload = 2, kHasMeta = 4, kHasCorrupt = 8, kBadShift = 4 };   // bits 4-5: Die::kFactoryBad/kGrownBad

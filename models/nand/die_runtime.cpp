@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "models/nand/binary_record.h"
 #include "models/nand/die.h"
 
 namespace ssdvp::nand {
@@ -17,16 +18,12 @@ namespace {
 constexpr uint32_t kRuntimeMagic = 0x54524444u;   // "DDRT"
 constexpr uint32_t kRuntimeVersion = 1;
 
-template <class T>
-void put(std::ostream& out, const T& v) {
-  out.write(reinterpret_cast<const char*>(&v), sizeof v);
-}
+using record::put;
+using record::put_bytes;
 
 template <class T>
 T get(std::istream& in, const std::string& source) {
-  T v{};
-  if (!in.read(reinterpret_cast<char*>(&v), sizeof v)) throw std::runtime_error(source + ": die state is truncated");
-  return v;
+  return record::get<T>(in, source, "die state");
 }
 
 void put_rng(std::ostream& out, const std::mt19937_64& r) {
@@ -34,14 +31,14 @@ void put_rng(std::ostream& out, const std::mt19937_64& r) {
   s << r;
   const std::string text = s.str();
   put(out, uint32_t(text.size()));
-  out.write(text.data(), std::streamsize(text.size()));
+  put_bytes(out, text.data(), text.size());
 }
 
 void get_rng(std::istream& in, std::mt19937_64& r, const std::string& source) {
   const auto n = get<uint32_t>(in, source);
   if (n > 1u << 16) throw std::runtime_error(source + ": die state has a bad generator record");
   std::string text(n, '\0');
-  if (!in.read(text.data(), n)) throw std::runtime_error(source + ": die state is truncated");
+  record::get_bytes(in, text.data(), n, source, "die state");
   std::istringstream s(text);
   s >> r;
   if (!s) throw std::runtime_error(source + ": die state has a bad generator record");
