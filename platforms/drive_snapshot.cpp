@@ -1,8 +1,10 @@
 // Drive-state snapshots: the key, saving and loading (platforms/drive_snapshot.h).
 #include "platforms/drive_snapshot.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -57,8 +59,18 @@ const std::string& executable_fingerprint() {
 
 // Keys that do not shape the drive's state: what runs on it, and how the run reports.
 bool shapes_the_drive(const std::string& key) {
-  return key.rfind("workload.", 0) != 0 && key != "sim.output_dir" && key != "sim.progress" &&
+  return key.rfind("workload.", 0) != 0 && key != "sim.seed" && key != "sim.output_dir" && key != "sim.progress" &&
          key != "sim.series_interval_ms" && key != "sim.max_sim_ms";
+}
+
+// What the files of a folder take on disk (a sparse file counts the blocks it has).
+uint64_t disk_bytes(const std::filesystem::path& dir) {
+  uint64_t sum = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    struct stat st {};
+    if (::stat(e.path().c_str(), &st) == 0) sum += uint64_t(st.st_blocks) * 512u;
+  }
+  return sum;
 }
 
 nlohmann::json read_json(const std::string& path) {
@@ -114,19 +126,23 @@ void check_snapshot_supported(const PlatformParams& p, const std::string& flag) 
                       "saved)");
 }
 
-// At the quiet point after preconditioning: every core asleep with nothing pending, no flash
-// operation in flight.  Runs in the host driver's thread.
-void SsdPlatform::wait_until_quiet() {
+// The quiet point after preconditioning: every core asleep with nothing pending, no flash
+// operation in flight.  Runs in the host driver's thread; false if it did not come within
+// kQuietLimitMs (the run goes on; a snapshot is not saved).
+bool SsdPlatform::wait_until_quiet() {
+  const sc_core::sc_time until = sc_core::sc_time_stamp() + sc_core::sc_time(kQuietLimitMs, sc_core::SC_MS);
   for (;;) {
     bool quiet = fctl_->ops_in_flight() == 0;
     for (uint32_t k = 0; quiet && k < cores_.size(); k++) quiet = cores_[k]->asleep() && !sysctl_->irq_ready(k);
-    if (quiet) return;
+    if (quiet) return true;
+    if (sc_core::sc_time_stamp() >= until) return false;
     sc_core::wait(sc_core::sc_time(100, sc_core::SC_NS));
   }
 }
 
 void SsdPlatform::save_state(const std::string& dir) {
   namespace fs = std::filesystem;
+  const auto wall0 = std::chrono::steady_clock::now();
   // Written beside, then renamed: a reader (another run of a sweep) sees all of it or none.
   const fs::path target(dir);
   const fs::path tmp = target.string() + ".partial-" + std::to_string(::getpid());
@@ -163,10 +179,13 @@ void SsdPlatform::save_state(const std::string& dir) {
     if (!fs::exists(target / "snapshot.json"))
       throw std::runtime_error(target.string() + ": cannot save the drive state there: " + ec.message());
   }
-  drive_state_ = {{"saved", target.string()}, {"key", state_key_hex_}, {"at_s", sc_core::sc_time_stamp().to_seconds()}};
+  drive_state_ = {{"saved", target.string()}, {"key", state_key_hex_}, {"at_s", sc_core::sc_time_stamp().to_seconds()},
+                  {"wall_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count()},
+                  {"disk_mib", double(disk_bytes(target)) / double(1 << 20)}};
 }
 
 void SsdPlatform::load_state(const std::string& dir) {
+  const auto wall0 = std::chrono::steady_clock::now();
   const std::string desc = dir + "/snapshot.json";
   const nlohmann::json j = read_json(desc);
   if (!j.contains("format") || j["format"] != kSnapshotFormat)
@@ -222,7 +241,8 @@ void SsdPlatform::load_state(const std::string& dir) {
   dram_->as<ssd_fw_config>(SSD_DRAM_BASE)->resume = 1;
   const sc_core::sc_time at = sc_core::sc_time::from_value(j.at("saved_at_ps").get<uint64_t>());
   driver_->resume_from({at, j.at("preconditioned_below").get<uint64_t>()});
-  drive_state_ = {{"loaded", dir}, {"key", state_key_hex_}, {"at_s", at.to_seconds()}};
+  drive_state_ = {{"loaded", dir}, {"key", state_key_hex_}, {"at_s", at.to_seconds()},
+                  {"wall_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count()}};
 }
 
 }  // namespace ssdvp

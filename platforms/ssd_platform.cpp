@@ -335,16 +335,27 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     state_key_hex_ = key.hex;
     state_key_made_of_ = key.made_of;
     if (!opt.load_state_dir.empty()) load_state(opt.load_state_dir);
+  }
+  if (opt.power_on_dir.empty()) {
+    // Every run starts its workload at the quiet point after preconditioning (or boot), the
+    // point a snapshot is saved at: a run with --save-state, --load-state or --state-cache
+    // gives the figures of the same run without them.
     const std::string dir = opt.save_state_dir;
-    if (!dir.empty())
-      driver_->after_precondition = [this, dir] {
-        wait_until_quiet();
-        try {
-          save_state(dir);
-        } catch (const std::exception& e) {
-          report_fatal(std::string("--save-state: ") + e.what());
-        }
-      };
+    driver_->after_precondition = [this, dir] {
+      const bool quiet = wait_until_quiet();
+      if (dir.empty()) return;
+      if (!quiet) {
+        report_fatal("--save-state: the drive did not come to rest within " + std::to_string(int(kQuietLimitMs)) + " ms" +
+                     " of simulated time after preconditioning (a firmware core kept running or a flash "
+                     "operation stayed in flight); nothing saved");
+        return;
+      }
+      try {
+        save_state(dir);
+      } catch (const std::exception& e) {
+        report_fatal(std::string("--save-state: ") + e.what());
+      }
+    };
   }
   {
     // Flash operations of the workload (run.json flash_operations, what --power-cut ops:N counts).

@@ -286,6 +286,8 @@ struct ftl {
   uint32_t ncores;
   uint32_t progress;               /* bumped by passes that completed flash work or started a
                                       flush (what may unblock another core's writer) */
+  uint8_t  background_parked;      /* after preconditioning until the host's next command:
+                                      GC, drains and timers wait (core/precondition.c) */
   struct fw_core *core[SSD_MAX_CORES];
 
   struct ssd_fw_config cfg;
@@ -497,15 +499,7 @@ void rbuf_init(struct ftl *f);
 int  rbuf_alloc(struct ftl *f, uint32_t n, uint32_t *addrs);
 void rbuf_free(struct ftl *f, uint32_t addr);
 
-/* garbage collection (gc/gc.c) */
-int  gc_step(struct ftl *f);
-void gc_read_done(struct ftl *f, uint32_t tag);
-void gc_program_done(struct ftl *f, uint32_t tag);
-void gc_erase_done(struct ftl *f, uint32_t tag);
-void gc_erase_failed(struct ftl *f, uint32_t tag);
-uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool);
-void gc_watch(struct ftl *f, uint32_t pool);   /* a pool may need cleaning */
-void gc_dump(const struct ftl *f);             /* every pool's state, to the UART (a stuck run) */
+#include "gc/gc.h"   /* garbage collection: gc_* */
 
 /* preconditioning (core/precondition.c) */
 void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *cmd);

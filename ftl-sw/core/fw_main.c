@@ -226,7 +226,17 @@ int ftl_poll(struct ftl *f) {
   if (c->done_ring[c->done_pos.head & (c->done_pos.size - 1u)].phase == c->done_pos.phase) n += hif_poll_done(f, c);
   if (c->fcpl[c->fcpl_pos.head & (c->fcpl_pos.size - 1u)].phase == c->fcpl_pos.phase) n += flash_poll(f);
   if (power_fail_pending(&f->pf)) n += power_fail_step(f);
-  if (*c->cmd_tail != c->cmd_pos.head && !power_failing(&f->pf)) n += hif_poll_cmds(f);
+  if (*c->cmd_tail != c->cmd_pos.head && !power_failing(&f->pf)) {
+    if (f->background_parked) {    /* the workload's first command: background work goes on */
+      f->background_parked = 0;
+      f->progress++;
+    }
+    n += hif_poll_cmds(f);
+  }
+  if (f->background_parked) {      /* a preconditioned drive waits at rest (precondition.c) */
+    hif_commit(f);
+    return n;
+  }
   if (f->writes_waiting || f->wait_read_head != NONE32 || f->flush_head != NONE32) n += hcmd_retry_waiting(f);
   /* write-stop (part-sched, writeopt): while reads are pending and a write waits for space,
    * the full buffer does not drain (unless a flush command asks for it). */
@@ -256,7 +266,7 @@ static void event_loop(struct ftl *f, struct fw_core *me) {
     int n = ftl_poll(f);
     if (n) {
       me->stats->passes++;
-    } else if ((me->id == 0 && idle_poll(f)) || wbuf_idle(f, &me->wb)) {
+    } else if (!f->background_parked && ((me->id == 0 && idle_poll(f)) || wbuf_idle(f, &me->wb))) {
       n = 1;
     } else {
       me->asleep = 1;

@@ -4,7 +4,11 @@
  * time not charged.  The drive ends in the steady state its GC policy produces; every
  * sector carries the tag (lba, seq 0) that host reads check.  It runs on the core that
  * received the command, through that core's part of the buffer, holding the firmware lock
- * throughout. */
+ * throughout.  Then the drive is parked: GC (which may be mid-cycle, its victim half copied:
+ * all of that is DRAM state, no flash operation is in flight), buffer drains and timers wait
+ * for the host's next command, so the cores sleep and the platform can save the drive there
+ * (platforms/drive_snapshot.h) and a run's workload meets the same drive, GC debt included,
+ * whether it was saved, loaded or neither. */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
@@ -66,6 +70,7 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
   while (wbuf_queued(&f->cur->wb) || f->fops_inflight || program_retry_busy(&f->pr) || (f->demand && dmap_has_work(f)))
     drain_once(f, 1);
   hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 0);
+  f->background_parked = 1;
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
   fw_long_hold(f, 0);
   hcmd_complete(f, slot, status);

@@ -24,6 +24,7 @@
  * Static wear levelling (wear/static_wl.h): a pool whose erase counts spread too far takes its
  * least-erased full superblock as a victim once nothing more urgent is to be done.
  * Leaves out: copyback (no data over the channel). */
+#include "gc/gc.h"
 #include "core/ftl.h"
 #include "hal/hal.h"
 
