@@ -12,7 +12,7 @@ import signal
 import sys
 from pathlib import Path
 
-from .clusters import add_cluster_options, describe, open_client
+from .clusters import add_cluster_options, describe, open_client, state_cache_dir
 from .engine import run_sweep, unique_runs
 from .errors import SweepInputError
 from .runspec import plan
@@ -59,7 +59,8 @@ def execute(planned, out, args, schema, binary):
     store = ResultsStore(out)
     sys.stderr.write(f"sweep: {len(unique_runs(planned))} run(s) on a {describe(args)}; store {store.parquet}\n")
     with open_client(args, out) as client:
-        return run_sweep(planned, store, client, schema, binary, timeout_s=getattr(args, "timeout", None))
+        return run_sweep(planned, store, client, schema, binary, timeout_s=getattr(args, "timeout", None),
+                         state_cache=state_cache_dir(args, out))
 
 
 def parser():

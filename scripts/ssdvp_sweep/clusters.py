@@ -9,7 +9,9 @@
 
 The task function (task.py) is registered to travel by value, so workers need not import this
 package. A worker lost mid-run has its task re-run elsewhere by the scheduler, up to
-ALLOWED_FAILURES times. Leaves out adaptive scaling and security (TLS) options.
+ALLOWED_FAILURES times. The drive-state cache (--state-cache, engine.py) must be a folder
+every worker reaches: OUT on a LocalCluster, a shared file system under Slurm. Leaves out
+adaptive scaling and security (TLS) options.
 """
 import os
 import sys
@@ -38,6 +40,23 @@ def add_cluster_options(ap):
     g.add_argument("--slurm-jobs", type=int, default=1, help="number of jobs (default 1)")
     g.add_argument("--slurm-interface", default=None, help="network interface of scheduler and workers (e.g. ib0, lo)")
     g.add_argument("--slurm-log-dir", default=None, help="where Slurm writes the jobs' output (default: OUT/slurm-logs)")
+    g.add_argument("--state-cache", metavar="DIR", default=None,
+                   help="drive-state snapshots shared by runs of one preconditioned drive (default: OUT/drive-states "
+                        "on a LocalCluster or Slurm; none with --scheduler unless given: the workers must reach it)")
+    g.add_argument("--no-state-cache", action="store_true", help="precondition every run itself")
+
+
+def state_cache_dir(args, out):
+    """The folder runs share drive-state snapshots in (engine.py), or None."""
+    if getattr(args, "no_state_cache", False):
+        if getattr(args, "state_cache", None):
+            raise SweepInputError("--state-cache and --no-state-cache exclude each other")
+        return None
+    if getattr(args, "state_cache", None):
+        return Path(args.state_cache).resolve()
+    if getattr(args, "scheduler", None):
+        return None
+    return (Path(out) / "drive-states").resolve()
 
 
 def describe(args):

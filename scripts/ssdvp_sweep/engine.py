@@ -7,6 +7,13 @@ worker-lost. Each successful run's configuration echo (run.json "config") is com
 resolved configuration the hash was made from: a difference is recorded as config-mismatch,
 naming the keys, so the store never files a run under a configuration it did not run.
 
+Drive-state cache (state_cache, a folder every worker can reach): runs that differ only in
+their workload (workload.*, sim.seed and the reporting keys) start from the same preconditioned
+drive; the first of such a group runs alone with `ssdvp run --state-cache DIR` and saves the
+drive, the others are submitted when it is done and load it (platforms/drive_snapshot.h). A
+run gives the same figures with or without the cache, so its hash does not change. Runs with
+power cuts, the RTL channel or no preconditioning do not use it, nor runs alone in their group.
+
 Leaves out choosing the cluster (clusters.py) and reading the sweep's definition (sweepfile.py).
 """
 import time
@@ -32,6 +39,34 @@ def unique_runs(planned):
             seen.add(p.hash)
             out.append(p)
     return out
+
+
+# Keys that do not shape the drive before the workload starts (ssdvp's own list:
+# shapes_the_drive in platforms/drive_snapshot.cpp; a difference only costs a shared snapshot).
+NOT_DRIVE_KEYS = ("sim.seed", "sim.output_dir", "sim.progress", "sim.series_interval_ms", "sim.max_sim_ms")
+NO_SNAPSHOT_ARGS = ("--power-cut", "--power-on", "--after-recovery", "--no-precondition",
+                    "--save-state", "--load-state", "--state-cache")
+
+
+def drive_key(planned):
+    """What the drive state before the workload depends on, or None: the run cannot use a snapshot."""
+    c = planned.config
+    if c.get("channel.model") == "rtl" or any(a in NO_SNAPSHOT_ARGS for a in planned.spec.args):
+        return None
+    if not (c.get("precondition.fill", 0) > 0 or c.get("precondition.overwrite", 0) > 0):
+        return None
+    shaping = sorted((k, repr(v)) for k, v in c.items() if not k.startswith("workload.") and k not in NOT_DRIVE_KEYS)
+    return (planned.build, planned.platform_path, tuple(shaping), tuple(planned.spec.args))
+
+
+def drive_groups(runs):
+    """[[leader, follower, ...]] of the runs that share a drive state, two or more each."""
+    groups = {}
+    for p in runs:
+        k = drive_key(p)
+        if k is not None:
+            groups.setdefault(k, []).append(p)
+    return [g for g in groups.values() if len(g) > 1]
 
 
 def config_differences(schema, planned, run):
@@ -81,22 +116,41 @@ def make_row(planned, result, schema, store):
     return row
 
 
-def run_sweep(planned, store, client, schema, binary, *, timeout_s=None, progress=None):
-    """Submits the runs the store lacks; returns the store rows of every planned run."""
+def run_sweep(planned, store, client, schema, binary, *, timeout_s=None, progress=None, state_cache=None):
+    """Submits the runs the store lacks; returns the store rows of every planned run.
+    state_cache: a folder for drive-state snapshots shared by runs of one drive (or None)."""
     runs = unique_runs(planned)
     done = store.ok_hashes()
     todo = [p for p in runs if p.hash not in done]
     progress = progress or Progress(len(todo), skipped=len(runs) - len(todo))
     token = uuid.uuid4().hex[:8]
+    cached, waiting = {}, {}          # hash -> cache folder; leader's hash -> its followers
+    if state_cache:
+        for group in drive_groups(todo):
+            for p in group:
+                cached[p.hash] = str(state_cache)
+            waiting[group[0].hash] = group[1:]
+    held = {p.hash for followers in waiting.values() for p in followers}
     futures = {}
-    for p in todo:
-        fut = client.submit(run_one, p.task(binary, timeout_s), key=f"ssdvp-run-{p.hash}-{token}", pure=False,
-                            retries=1)
+
+    def submit(p):
+        task = p.task(binary, timeout_s)
+        if p.hash in cached:
+            task["command"] += ["--state-cache", cached[p.hash]]
+        fut = client.submit(run_one, task, key=f"ssdvp-run-{p.hash}-{token}", pure=False, retries=1)
         futures[fut] = p
+        return fut
+
+    for p in todo:
+        if p.hash not in held:
+            submit(p)
     last_flush = time.time()
+    pending = as_completed(list(futures))
     try:
-        for fut in as_completed(futures):
+        for fut in pending:
             p = futures.pop(fut)
+            for follower in waiting.pop(p.hash, []):   # the drive is saved (or the leader failed: one saves)
+                pending.add(submit(follower))
             try:
                 result = fut.result()
             except KilledWorker as e:
