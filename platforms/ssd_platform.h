@@ -132,8 +132,7 @@ class SsdPlatform {
   uint64_t ops_since_power_on_ = 0, ops_before_start_ = 0;
   sc_core::sc_time boot_ready_;       // when the firmware let the host in
   // Drive-state snapshots (platforms/drive_snapshot.cpp).
-  static constexpr double kQuietLimitMs = 100;   // simulated
-
+  static constexpr double kQuietLimitMs = 100;   // simulated; past it a save is refused
   bool wait_until_quiet();
   void save_state(const std::string& dir);
   void load_state(const std::string& dir);
