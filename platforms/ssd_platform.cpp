@@ -427,6 +427,7 @@ SsdPlatform::Snapshot SsdPlatform::snapshot() {
   s.link_busy_ps[1] = hif_->link().busy_ps(PcieLink::DeviceToHost);
   s.dram_busy_ps = dram_->busy_ps();
   s.queue_commands = hif_->commands_per_queue();
+  s.kernel_deltas = sc_core::sc_delta_count();
   s.uncorrectable_sectors = fctl_->uncorrectable_sectors();
   for (const FirmwareCore* c : cores_)
     s.cores.push_back({c->busy_time().value(), c->idle_time().value(), c->host_seconds_executing(),
@@ -624,6 +625,12 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   }
   // Simulation speed of the measured phase (preconditioning excluded).
   r["host_requests_per_wall_s"] = run_wall > 0 ? double(driver_->requests_done()) / run_wall : 0.0;
+  {   // the SystemC kernel's work in the measured phase: one delta cycle per evaluation round
+    const uint64_t deltas = end.kernel_deltas - st.kernel_deltas;
+    r["sim_kernel"] = {{"delta_cycles", deltas},
+                       {"delta_cycles_per_request",
+                        driver_->requests_done() ? double(deltas) / double(driver_->requests_done()) : 0.0}};
+  }
 
   json ops = json::object();
   uint64_t total_req = 0, total_bytes = 0;

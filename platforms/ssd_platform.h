@@ -82,6 +82,7 @@ class SsdPlatform {
     uint64_t link_busy_ps[2] = {0, 0}, dram_busy_ps = 0, uncorrectable_sectors = 0;
     std::vector<uint64_t> die_erases, die_programmed;
     std::vector<uint64_t> queue_commands;   // fetched per submission queue
+    uint64_t kernel_deltas = 0;             // SystemC delta cycles so far (sc_delta_count)
     struct Core {
       uint64_t busy_ps = 0, idle_ps = 0;   // integers, so that differences are exact
       double host_s = 0;

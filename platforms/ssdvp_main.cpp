@@ -23,6 +23,7 @@
 #include "models/common/config.h"
 #include "models/common/fatal.h"
 #include "platforms/bench_capacity.h"
+#include "platforms/bench_kernel.h"
 #include "platforms/drive_snapshot.h"
 #include "platforms/run_report.h"
 #include "platforms/shell_quote.h"
@@ -357,13 +358,14 @@ int sc_main(int argc, char* argv[]) {
                             {"randwrite QD32 aged", "fio:rw=randwrite,bs=4k,iodepth=32,io=" + n, aged}};
       std::cout << fmt::format("{:<22} {:>9} {:>8} {:>12} {:>14} {:>6} {:>10}\n", "case (4 KiB)", "requests", "wall s",
                                "requests/s", "flash ops/s", "WAF", "sim IOPS");
-      std::vector<double> native_rate;
+      std::vector<double> native_rate, deltas_per_request;
       for (const auto& c : cases) {
         std::vector<std::string> bsets = sets;
         bsets.insert(bsets.end(), c.sets.begin(), c.sets.end());
         bsets.push_back("sim.progress=false");
         auto r = best_case(bench_repeat, platform, c.spec, bsets);
         native_rate.push_back(r["host_requests_per_wall_s"].get<double>());
+        deltas_per_request.push_back(r["sim_kernel"]["delta_cycles_per_request"].get<double>());
         const double wall = r["run_wall_time_s"].get<double>();
         const auto& f = r["ftl"];
         const double flash_ops = double(f["flash_reads"].get<uint64_t>() + f["erases"].get<uint64_t>()) +
@@ -371,6 +373,22 @@ int sc_main(int argc, char* argv[]) {
         std::cout << fmt::format("{:<22} {:>9} {:>8.2f} {:>12.0f} {:>14.0f} {:>6.2f} {:>10.0f}\n", c.name,
                                  r["host_requests"].get<uint64_t>(), wall, r["host_requests_per_wall_s"].get<double>(),
                                  wall > 0 ? flash_ops / wall : 0.0, r["waf"].get<double>(), r["total"]["iops"].get<double>());
+      }
+      {
+        // The SystemC kernel's own ceiling: its rate of evaluation rounds with nothing to
+        // evaluate, divided by the rounds a request takes (platforms/bench_kernel.h).
+        const ssdvp::KernelRates k = ssdvp::measure_kernel_rates(5'000'000);
+        std::cout << fmt::format("\nSystemC kernel alone ({}): {:.2f} M delta cycles/s (one timed method), {:.2f} M "
+                                 "(32 pending), {:.2f} M thread wake-ups/s\n",
+                                 sc_core::sc_release(), k.method_per_s / 1e6, k.method32_per_s / 1e6,
+                                 k.thread_per_s / 1e6);
+        std::cout << fmt::format("{:<22} {:>14} {:>16} {:>14}\n", "case (4 KiB)", "deltas/request", "kernel ceiling/s",
+                                 "of ceiling");
+        for (size_t i = 0; i < deltas_per_request.size(); i++) {
+          const double ceiling = deltas_per_request[i] > 0 ? k.method32_per_s / deltas_per_request[i] : 0.0;
+          std::cout << fmt::format("{:<22} {:>14.2f} {:>16.0f} {:>13.1f}%\n", cases[i].name, deltas_per_request[i],
+                                   ceiling, ceiling > 0 ? 100.0 * native_rate[i] / ceiling : 0.0);
+        }
       }
       if (bench_iss) {
         for (size_t i = 0; i < 2; i++) {

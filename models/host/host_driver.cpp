@@ -468,16 +468,19 @@ HostDriver::Outcome HostDriver::classify(const Request* rq, std::string& why) co
   Outcome o = Outcome::Ok;
   for (const HostCommand& c : rq->cmds) {
     const bool past_end = c.lba + c.nsect > capacity_;
+    // The message is built only for an unexplained status (the common path builds nothing).
     char status[8];
-    std::snprintf(status, sizeof status, "0x%04x", unsigned(c.status));
-    const std::string what = std::string(workload::op_name(rq->req.op)) + " of " + std::to_string(c.nsect) +
-                             " sectors at LBA " + std::to_string(c.lba);
+    const auto what = [&] {
+      std::snprintf(status, sizeof status, "0x%04x", unsigned(c.status));
+      return std::string(workload::op_name(rq->req.op)) + " of " + std::to_string(c.nsect) + " sectors at LBA " +
+             std::to_string(c.lba);
+    };
     if (past_end) {
       if (c.status == SSD_ST_LBA_RANGE) {
         if (o == Outcome::Ok) o = Outcome::Rejected;
         continue;
       }
-      why = what + " past the end of the namespace (" + std::to_string(capacity_) + " sectors) completed with status " +
+      why = what() + " past the end of the namespace (" + std::to_string(capacity_) + " sectors) completed with status " +
             status + ", not LBA out of range";
       return Outcome::Unexplained;
     }
@@ -490,7 +493,7 @@ HostDriver::Outcome HostDriver::classify(const Request* rq, std::string& why) co
       if (o == Outcome::Ok) o = Outcome::WriteProtected;
       continue;
     }
-    why = what + " completed with status " + status + ", which nothing in the run explains";
+    why = what() + " completed with status " + status + ", which nothing in the run explains";
     return Outcome::Unexplained;
   }
   return o;
