@@ -341,6 +341,14 @@ int gc_step(struct ftl *f) {
         if (v != NONE32) gc_start_victim(f, ps, v);
       }
     }
+    /* A pool waiting for its reads with its gathering half busy or full has nothing to issue
+     * (reads, program and erase all wait for those reads): skipped without the three calls.
+     * A drive has a pool per die, and the event loop polls them all on every pass. */
+    if (ps->victim != NONE32 && ps->gc_pending_reads &&
+        (ps->gc_half_busy[ps->gc_half] || ps->gc_gathered + ps->gc_pending_reads >= f->geo.unit)) {
+      i++;
+      continue;
+    }
     if (ps->victim != NONE32) {
       n += gc_issue_reads(f, pool);
       n += gc_issue_program(f, pool);
