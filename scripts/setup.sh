@@ -3,8 +3,10 @@
 # missing (as root, or through sudo), then configures and builds everything (Release).
 # Sourced by run-default.sh and run-tests.sh; safe to run again (it only does what is missing).
 #
-# SSDVP_UNICORN=pypi builds the ISS against the Unicorn 2.1.4 of the PyPI wheel (about twice
-# as fast on the firmware as Debian's 2.0.1, see docs/firmware.md); the default is Debian's.
+# The ISS builds against Unicorn 2.1.4 from its PyPI wheel, pinned by hash
+# (scripts/fetch-unicorn-wheel.sh; about twice as fast on the firmware as Debian's 2.0.1, see
+# docs/firmware.md).  SSDVP_UNICORN=debian builds against Debian's libunicorn-dev 2.0.1 instead
+# (no download; the default on machines other than x86_64, which have no pinned wheel).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -17,9 +19,12 @@ packages=(
   clang-14 libfuzzer-14-dev libclang-rt-14-dev   # the libFuzzer harnesses (testbenches/fuzz)
 )
 unicorn_prefix=""
-if [ "${SSDVP_UNICORN:-debian}" = "pypi" ]; then
+default_unicorn=pypi
+[ "$(uname -m)" = "x86_64" ] || default_unicorn=debian
+unicorn="${SSDVP_UNICORN:-$default_unicorn}"
+if [ "$unicorn" = "pypi" ]; then
   packages+=(python3-pip)
-elif [ "${SSDVP_UNICORN:-debian}" != "debian" ]; then
+elif [ "$unicorn" != "debian" ]; then
   echo "ssdvp setup: SSDVP_UNICORN must be debian or pypi, not '${SSDVP_UNICORN}'" >&2
   exit 2
 fi
@@ -36,9 +41,9 @@ if ((${#missing[@]})); then
 fi
 scripts/setup-python.sh >/dev/null   # the sweep engine's venv: Debian's dask/distributed/pandas + pyarrow, dask-jobqueue
 
-if [ "${SSDVP_UNICORN:-debian}" = "pypi" ]; then
-  scripts/fetch-unicorn-wheel.sh >/dev/null
-  unicorn_prefix="$PWD/build-deps/unicorn-2.1.4"
+if [ "$unicorn" = "pypi" ]; then
+  unicorn_prefix="$(scripts/fetch-unicorn-wheel.sh)"
+  unicorn_prefix="${unicorn_prefix#-DSSDVP_UNICORN_PREFIX=}"
 fi
 
 build_type="${SSDVP_BUILD_TYPE:-Release}"
