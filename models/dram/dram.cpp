@@ -35,15 +35,11 @@ Dram::Dram(const DramParams& p)
 
 Dram::~Dram() { munmap(mem_, size_); }
 
-uint8_t* Dram::at(uint32_t addr, uint64_t len) {
-  uint64_t off = uint64_t(addr) - SSD_DRAM_BASE;
-  if (addr < SSD_DRAM_BASE || off + len > size_) {
-    std::ostringstream s;
-    s << "DRAM access outside the DRAM: address 0x" << std::hex << addr << std::dec << ", " << len
-      << " bytes (DRAM is 0x" << std::hex << SSD_DRAM_BASE << "..0x" << (SSD_DRAM_BASE + size_ - 1) << ")";
-    throw std::out_of_range(s.str());
-  }
-  return mem_ + off;
+void Dram::outside(uint32_t addr, uint64_t len) const {
+  std::ostringstream s;
+  s << "DRAM access outside the DRAM: address 0x" << std::hex << addr << std::dec << ", " << len
+    << " bytes (DRAM is 0x" << std::hex << SSD_DRAM_BASE << "..0x" << (SSD_DRAM_BASE + size_ - 1) << ")";
+  throw std::out_of_range(s.str());
 }
 
 void Dram::save(const std::string& path) const {

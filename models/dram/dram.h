@@ -22,6 +22,10 @@
 
 #include "models/common/params.h"
 
+extern "C" {
+#include "ftl-sw/hal/regs.h"
+}
+
 namespace ssdvp {
 
 class Dram {
@@ -34,7 +38,11 @@ class Dram {
   uint64_t size() const { return size_; }
   // Pointer to `len` bytes at device address `addr` (SSD_DRAM_BASE-based).  Throws
   // std::out_of_range naming the address when the range is not inside the DRAM.
-  uint8_t* at(uint32_t addr, uint64_t len = 1);
+  uint8_t* at(uint32_t addr, uint64_t len = 1) {
+    const uint64_t off = uint64_t(addr) - SSD_DRAM_BASE;
+    if (addr < SSD_DRAM_BASE || off + len > size_) outside(addr, len);
+    return mem_ + off;
+  }
   template <class T>
   T* as(uint32_t addr) { return reinterpret_cast<T*>(at(addr, sizeof(T))); }
   uint8_t* base() { return mem_; }
@@ -57,6 +65,7 @@ class Dram {
   uint64_t busy_ps() const { return busy_ps_; }
 
  private:
+  [[noreturn]] void outside(uint32_t addr, uint64_t len) const;
   uint64_t size_;
   uint8_t* mem_;
   double ps_per_byte_;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "models/common/bit_count.h"
 #include "models/common/fatal.h"
 #include "models/cpu/sysctl.h"
 #include "models/dram/dram.h"
@@ -95,7 +96,7 @@ void FlashController::write32(uint32_t offset, uint32_t value, sc_time& delay) {
 }
 
 uint32_t FlashController::plane_index(const FlashOp& op, uint32_t plane) const {
-  return uint32_t(__builtin_popcount(op.desc.plane_mask & ((1u << plane) - 1u)));
+  return bit_count(op.desc.plane_mask & ((1u << plane) - 1u));
 }
 
 bool FlashController::decode(const ssd_flash_desc& d, FlashOp& op) {
@@ -103,7 +104,7 @@ bool FlashController::decode(const ssd_flash_desc& d, FlashOp& op) {
   op.status = SSD_FST_OK;
   op.sector_addrs.clear();
   std::string err;
-  const uint32_t planes = uint32_t(__builtin_popcount(d.plane_mask));
+  const uint32_t planes = bit_count(d.plane_mask);
   auto num = [](uint64_t v) { return std::to_string(v); };
   if (d.opcode < SSD_FOP_READ || d.opcode > SSD_FOP_ERASE) err = "unknown opcode " + num(d.opcode);
   else if (d.channel >= nand_.channels) err = "channel " + num(d.channel) + " out of range";

@@ -12,6 +12,7 @@ using sc_core::sc_time_stamp;   // the Verilated --cc header expects it in scope
 #include "verilated_fst_c.h"
 #pragma GCC diagnostic pop
 
+#include "models/common/bit_count.h"
 #include "models/common/fatal.h"
 #include "models/nand/die.h"
 
@@ -196,7 +197,7 @@ void RtlChannel::tick() {
     feed = from->waiting.front();
     m_->desc_way = feed->desc.way;
     m_->desc_op = feed->desc.opcode;
-    m_->desc_planes = uint8_t(__builtin_popcount(feed->desc.plane_mask));
+    m_->desc_planes = uint8_t(bit_count(feed->desc.plane_mask));
     m_->desc_xfer = feed->desc.opcode == SSD_FOP_READ ? uint32_t(feed->desc.nsect) * 4096
                     : feed->desc.opcode == SSD_FOP_PROGRAM ? dies_[feed->desc.way]->sectors_per_page() * 4096u
                                                            : 0u;

@@ -1,5 +1,6 @@
 #include "models/flash/tlm_channel.h"
 
+#include "models/common/bit_count.h"
 #include "models/common/fatal.h"
 #include "models/nand/die.h"
 
@@ -24,7 +25,7 @@ void TlmChannel::wake_at(sc_time t) {
 }
 
 uint32_t TlmChannel::planes_of(const FlashOp& op) const {
-  return uint32_t(__builtin_popcount(op.desc.plane_mask));
+  return bit_count(op.desc.plane_mask);
 }
 
 void TlmChannel::submit(FlashOp* op) {
