@@ -121,6 +121,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     fc->map_write_cost = uint32_t(t.t_prog[0].to_seconds() / t.t_read[0].to_seconds() * 1000 + 0.5);
   }
   fc->gc_policy = gc_policy_code(p_.ftl.gc_policy);
+  fc->gc_check_victims = p_.ftl.gc_check_victims ? 1u : 0u;
   fc->placement = placement_code(p_.ftl.placement);
   fc->combo_hot_sectors = p_.ftl.combo_hot_sectors;
   fc->combo_survivals = p_.ftl.combo_survivals;
@@ -828,6 +829,8 @@ nlohmann::json SsdPlatform::results(double wall_s) {
               {"gc_copied_sectors", b.gc_prog_sectors - a.gc_prog_sectors},
               {"padding_sectors", b.pad_sectors - a.pad_sectors},
               {"gc_runs", b.gc_runs - a.gc_runs},
+              {"gc_index_picks", b.gc_index_picks - a.gc_index_picks},
+              {"gc_index_checks", b.gc_index_checks - a.gc_index_checks},
               {"erases", b.erases - a.erases},
               {"flash_reads", b.flash_reads - a.flash_reads},
               {"write_buffer_read_hits", b.wbuf_read_hits - a.wbuf_read_hits},

@@ -328,7 +328,7 @@ int wbuf_flush_step(struct ftl *f, struct wbuf_part *p, int force) {
   op->prog_id = f->prog_next++;
   f->core[p->core]->stats->programs++;
   f->prog_done[op->prog_id % FOP_MAX] = 0;
-  f->sb_progs_inflight[ppa_sb(f, ppa)]++;
+  sb_progs_inc(f, ppa_sb(f, ppa));
   f->die_progs[sb_die(f, ppa_sb(f, ppa))]++;
   f->stats->flash_prog_sectors += unit;
   flash_submit(f, tag, SSD_FOP_PROGRAM, ppa, unit, hal_dram_addr(op->sgl), hal_dram_addr(op->oob),
@@ -378,7 +378,7 @@ void wbuf_program_done(struct ftl *f, uint32_t tag) {
   f->core[op->host_slot]->wb.progs_inflight--;
   f->prog_done[op->prog_id % FOP_MAX] = 1;
   while (f->prog_oldest != f->prog_next && f->prog_done[f->prog_oldest % FOP_MAX]) f->prog_oldest++;
-  f->sb_progs_inflight[ppa_sb(f, op->ppa)]--;
+  sb_progs_dec(f, ppa_sb(f, op->ppa));
   f->die_progs[op->die]--;
   f->blocked_epoch[f->pl.pool_region[sb_pool(f, ppa_sb(f, op->ppa))]] = NONE32;   /* it can take data again */
   fop_release(f, tag);

@@ -25,6 +25,7 @@
 #include "media/program_retry.h"
 #include "wear/erase_log.h"
 #include "wear/static_wl.h"
+#include "gc/victim_index.h"
 
 #define SECTOR_BYTES     4096u
 #define NONE32           0xFFFFFFFFu
@@ -318,6 +319,7 @@ struct ftl {
   uint32_t *sb_min_ver;            /* smallest OOB version programmed there since its erase
                                       (NONE32: none; recovery/trim_log.h) */
   struct pool_state *pool;         /* [pools] */
+  struct victim_index vix;         /* greedy GC's victims (gc/victim_index.h) */
   uint32_t *die_progs;             /* [dies] write-buffer programs queued on the die */
   uint16_t *die_ops;               /* [dies] flash operations of any kind in flight on the die */
   struct place pl;                 /* SLC/MLC placement (place/placement.h) */
@@ -434,31 +436,7 @@ static inline int pool_gc_busy(const struct pool_state *ps) {
 static inline int die_gc_busy(const struct ftl *f, uint32_t die) {
   return pool_gc_busy(&f->pool[die]) || (f->geo.pools > f->geo.dies && pool_gc_busy(&f->pool[f->geo.dies + die]));
 }
-void blocks_init(struct ftl *f);
-uint32_t blocks_take_free(struct ftl *f, uint32_t pool);
-void blocks_put_free(struct ftl *f, uint32_t sb);
-/* Next superpage of the pool's open host, GC or translation-page superblock; NONE32 when the
- * pool has no space for that user now. */
-enum stream { STREAM_HOST = 0, STREAM_GC, STREAM_MAP, STREAM_MAP_GC /* GC copies of translation pages */,
-              STREAM_MIGRATE /* SLC GC copies into an MLC pool (host reserve applies) */,
-              STREAM_WEAR /* wear levelling's moves of cold data (wear/static_wl.h) */ };
-uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream);
-/* As blocks_next_superpage, and when the pool has no room, the same stream of another pool of
- * the same cell mode that can spare a superblock (more free than its reserves): where bad
- * blocks took a pool's spare, its GC copies and retried programs go elsewhere. */
-uint32_t blocks_next_superpage_spill(struct ftl *f, uint32_t pool, int stream);
-/* sb leaves the stream it is open for (a program there failed); no-op if it is closed. */
-void blocks_close(struct ftl *f, uint32_t sb);
-/* Recovery: sb, written up to superpage `page`, is the pool's open superblock of `stream`
- * again if that stream has none (returns 1), else it stays as it is (0). */
-int blocks_reopen(struct ftl *f, uint32_t sb, int stream, uint32_t page);
-/* Drops superblocks no longer free (found with data, or bad) from the free lists. */
-void blocks_drop_unfree(struct ftl *f);
-/* Next superpage of the translation-page stream on any die, round robin from *next_die: a die
- * whose free superblocks are down to `reserve` is skipped, and so is a die's last free one while
- * its GC runs (if no other die can take the page, while its victim's data does not fit GC's
- * open superblock).  NONE32: no die has room now. */
-uint32_t blocks_next_map_superpage(struct ftl *f, uint32_t *next_die, uint32_t reserve);
+#include "gc/blocks.h"   /* superblocks: free lists, open superblocks, state setters */
 
 /* flash submission (core/flash_queue.c) */
 uint32_t fop_alloc(struct ftl *f, uint8_t kind);

@@ -144,6 +144,7 @@ static struct ftl *boot(const struct ssd_fw_config *cfg) {
   for (uint32_t d = 0; d < g->dies; d++) f->die_ops[d] = 0;
   map_init(f);
   blocks_init(f);
+  victim_index_init(f);
   bbt_init(f);
   erase_log_init(f);
   program_retry_init(f);

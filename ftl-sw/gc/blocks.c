@@ -41,8 +41,8 @@ void blocks_init(struct ftl *f) {
 
 void blocks_put_free(struct ftl *f, uint32_t sb) {
   struct pool_state *ps = &f->pool[sb_pool(f, sb)];
-  f->sb_state[sb] = SB_FREE;
-  f->sb_valid[sb] = 0;
+  sb_set_state(f, sb, SB_FREE);
+  sb_valid_clear(f, sb);
   f->sb_map[sb] = 0;
   f->sb_min_ver[sb] = NONE32;
   f->sb_next[sb] = NONE32;
@@ -63,7 +63,7 @@ static uint32_t unlink_free(struct ftl *f, uint32_t pool, uint32_t prev, uint32_
   ps->free_count--;
   f->free_superblocks--;
   if (ps->free_count < f->cfg.gc_low_blocks) gc_watch(f, pool);
-  f->sb_state[sb] = SB_OPEN;
+  sb_set_state(f, sb, SB_OPEN);
   return sb;
 }
 
@@ -115,7 +115,7 @@ uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream) {
   }
   uint32_t ppa = *sb * f->geo.sb_sectors + *page * f->geo.unit;
   if (++*page == ps->pages) {
-    f->sb_state[*sb] = SB_FULL;
+    sb_set_state(f, *sb, SB_FULL);
     f->sb_closed_seq[*sb] = f->write_seq;
     *sb = NONE32;
   }
@@ -143,7 +143,7 @@ int blocks_reopen(struct ftl *f, uint32_t sb, int stream, uint32_t page) {
   if (*open != NONE32) return 0;
   *open = sb;
   *stream_page(ps, stream) = page;
-  f->sb_state[sb] = SB_OPEN;
+  sb_set_state(f, sb, SB_OPEN);
   f->sb_stream[sb] = (uint8_t)stream;
   return 1;
 }
@@ -152,7 +152,7 @@ void blocks_close(struct ftl *f, uint32_t sb) {
   uint32_t *open = stream_sb(&f->pool[sb_pool(f, sb)], f->sb_stream[sb]);
   if (*open != sb) return;   /* closed already */
   *open = NONE32;
-  f->sb_state[sb] = SB_FULL;
+  sb_set_state(f, sb, SB_FULL);
   f->sb_closed_seq[sb] = f->write_seq;
 }
 

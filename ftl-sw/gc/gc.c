@@ -40,24 +40,14 @@ static uint32_t pick_retiring(const struct ftl *f, uint32_t pool, uint32_t room,
   return NONE32;
 }
 
-uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool) {
-  const struct ftl_geo *g = &f->geo;
-  uint32_t best = NONE32;
-  uint64_t best_score = 0;
+/* The scan: every superblock of the pool, the best score first (ties: the lowest number). */
+static uint32_t scan_victim(const struct ftl *f, uint32_t pool, uint32_t policy, uint32_t room, uint32_t map_room) {
   const struct pool_state *ps = &f->pool[pool];
   const int slc = place_slc_pool(f, pool);
-  const uint32_t policy = slc ? SSD_GC_FIFO : f->cfg.gc_policy;
   const uint32_t capacity = ps->sb_capacity;
   const uint32_t first = pool_first_sb(f, ps);
-  /* No free superblock left (GC took the reserve for a victim it did not finish: after a power
-   * loss): only a victim whose valid data fits the open GC (or translation) superblock can be
-   * cleaned. */
-  const uint32_t room = ps->free_count ? NONE32 : ps->gc_sb == NONE32 ? 0u : (ps->pages - ps->gc_page) * g->unit;
-  const uint32_t map_room = ps->free_count ? NONE32 : ps->map_sb == NONE32 ? 0u : (ps->pages - ps->map_page) * g->unit;
-  if (ps->retiring) {   /* a superblock whose program failed goes first, whatever it holds */
-    const uint32_t sb = pick_retiring(f, pool, room, map_room);
-    if (sb != NONE32) return sb;
-  }
+  uint32_t best = NONE32;
+  uint64_t best_score = 0;
   for (uint32_t sb = first; sb < first + ps->blocks; sb++) {
     if (f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb]) continue;
     uint32_t valid = f->sb_valid[sb];
@@ -77,6 +67,47 @@ uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool) {
     if (score > best_score) { best_score = score; best = sb; }
   }
   return best;
+}
+
+/* ftl.gc_check_victims: the index's pick against the scan's; a difference is a firmware bug
+ * (a change of a superblock that did not reach victim_index_touch). */
+static void check_index_pick(const struct ftl *f, uint32_t pool, uint32_t picked) {
+  const uint32_t scanned = scan_victim(f, pool, SSD_GC_GREEDY, NONE32, NONE32);
+  if (picked == scanned) return;
+  hal_puts("fw: GC victim index disagrees with the scan: ");
+  hal_put_u32("pool", pool);
+  hal_put_u32("index", picked);
+  hal_put_u32("scan", scanned);
+  if (picked != NONE32) hal_put_u32("index_valid", f->sb_valid[picked]);
+  if (scanned != NONE32) hal_put_u32("scan_valid", f->sb_valid[scanned]);
+  hal_puts("\n");
+  hal_halt(0x6C300000u | (pool & 0xFFFFu));
+}
+
+uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool) {
+  const struct ftl_geo *g = &f->geo;
+  const struct pool_state *ps = &f->pool[pool];
+  const int slc = place_slc_pool(f, pool);
+  const uint32_t policy = slc ? SSD_GC_FIFO : f->cfg.gc_policy;
+  /* No free superblock left (GC took the reserve for a victim it did not finish: after a power
+   * loss): only a victim whose valid data fits the open GC (or translation) superblock can be
+   * cleaned. */
+  const uint32_t room = ps->free_count ? NONE32 : ps->gc_sb == NONE32 ? 0u : (ps->pages - ps->gc_page) * g->unit;
+  const uint32_t map_room = ps->free_count ? NONE32 : ps->map_sb == NONE32 ? 0u : (ps->pages - ps->map_page) * g->unit;
+  if (ps->retiring) {   /* a superblock whose program failed goes first, whatever it holds */
+    const uint32_t sb = pick_retiring(f, pool, room, map_room);
+    if (sb != NONE32) return sb;
+  }
+  if (policy == SSD_GC_GREEDY && ps->free_count) {   /* unconstrained greedy: the index's root */
+    const uint32_t sb = victim_index_best(f, pool);
+    if (sb != NONE32) f->stats->gc_index_picks++;
+    if (f->cfg.gc_check_victims) {
+      check_index_pick(f, pool, sb);
+      f->stats->gc_index_checks++;
+    }
+    return sb;
+  }
+  return scan_victim(f, pool, policy, room, map_room);
 }
 
 /* Every GC flash operation: those of a pool cleaning for idle migration after a host command
@@ -238,7 +269,7 @@ static int gc_issue_program(struct ftl *f, uint32_t pool) {
     place_gc_copied(f, ps->victim, dst);
   }
   hal_cost(HAL_COST_GC_SECTOR, ps->gc_gathered);
-  f->sb_progs_inflight[ppa_sb(f, dst)]++;
+  sb_progs_inc(f, ppa_sb(f, dst));
   ps->gc_half_busy[half] = 1;
   ps->gc_half ^= 1u;
   ps->gc_gathered = 0;
@@ -278,7 +309,7 @@ static void gc_start_victim(struct ftl *f, struct pool_state *ps, uint32_t v) {
   ps->wl_victim = 0;
   ps->victim_cursor = 0;
   ps->gc_group = ps->gc_rescan = NONE32;
-  f->sb_state[v] = SB_VICTIM;
+  sb_set_state(f, v, SB_VICTIM);
   if (f->gc_taken) {
     uint32_t *taken = f->gc_taken + sb_pool(f, v) * f->gc_taken_words;
     for (uint32_t i = 0; i < f->gc_taken_words; i++) taken[i] = 0;
@@ -390,7 +421,7 @@ void gc_program_done(struct ftl *f, uint32_t tag) {
       map_update(f, lpa, op->ppa + k, f->gc_src_ppa[i], NONE32);
     }
   }
-  f->sb_progs_inflight[ppa_sb(f, op->ppa)]--;
+  sb_progs_dec(f, ppa_sb(f, op->ppa));
   ps->gc_half_busy[half] = 0;
   ps->gc_progs_inflight--;
   fop_release(f, tag);

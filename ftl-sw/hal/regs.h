@@ -418,6 +418,8 @@ struct ssd_fw_config {
                                   snapshot's (ssdvp run --load-state): the firmware's state is
                                   in it, boot resumes it (snapshot/resume.h) instead of laying
                                   out tables and recovering */
+  uint32_t gc_check_victims;   /* 1: every GC victim the index picks is checked against a scan
+                                  of its pool (gc/victim_index.h; a test aid) */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -478,6 +480,9 @@ struct ssd_fw_stats {
   uint64_t gc_prog_sectors;     /* of which moved by GC */
   uint64_t pad_sectors;         /* of which padding (flush of a partial page) */
   uint64_t gc_runs;             /* victim blocks cleaned */
+  uint64_t gc_index_picks;      /* victims GC's greedy index chose (gc/victim_index.h) */
+  uint64_t gc_index_checks;     /* its answers (victim or none) checked against a scan
+                                   (ftl.gc_check_victims) */
   uint64_t erases;
   uint64_t wbuf_read_hits;      /* host sectors read from the write buffer */
   uint64_t unmapped_reads;      /* host sectors read that were never written */

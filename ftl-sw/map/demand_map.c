@@ -403,7 +403,7 @@ void dmap_page_placed(struct ftl *f, uint32_t tp, uint32_t ppa, uint32_t cond) {
   if (d->gtd[tp] != NONE32) map_invalidate(f, d->gtd[tp]);
   d->gtd[tp] = ppa;
   f->p2l[ppa] = MAP_BIT | tp;
-  f->sb_valid[ppa_sb(f, ppa)]++;
+  sb_valid_inc(f, ppa_sb(f, ppa));
 }
 
 int dmap_writer_step(struct ftl *f) {
@@ -436,7 +436,7 @@ int dmap_writer_step(struct ftl *f) {
         f->stats->pad_sectors++;
       }
     }
-    f->sb_progs_inflight[ppa_sb(f, ppa)]++;
+    sb_progs_inc(f, ppa_sb(f, ppa));
     f->stats->flash_prog_sectors += g->unit;
     flash_submit(f, tag, SSD_FOP_PROGRAM, ppa, g->unit, hal_dram_addr(op->sgl), hal_dram_addr(op->oob),
                  SSD_FDF_SGL | LF_PAYLOAD);
@@ -493,7 +493,7 @@ void dmap_program_done(struct ftl *f, uint32_t tag) {
     uint32_t l = d->tp_load[tp];
     if (l != NONE32 && d->load[l].state == LD_WAIT_WRITE) load_grant(f, l);
   }
-  f->sb_progs_inflight[ppa_sb(f, op->ppa)]--;
+  sb_progs_dec(f, ppa_sb(f, op->ppa));
   fop_release(f, tag);
   for (uint32_t r = 0; r < 3; r++)
     if (freed[r] || d->reg[r].wait_head != NONE32) dmap_slot_grant(f, r);
@@ -570,7 +570,7 @@ static void page_apply(struct ftl *f, uint32_t s, uint32_t lpa, uint32_t ppa) {
   *e = ppa;
   if (ppa != NONE32) {
     f->p2l[ppa] = lpa;
-    f->sb_valid[ppa_sb(f, ppa)]++;
+    sb_valid_inc(f, ppa_sb(f, ppa));
   }
 }
 

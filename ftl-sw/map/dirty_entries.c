@@ -127,7 +127,7 @@ static int dent_try(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond) {
     e->ppa = ppa;
     if (ppa != NONE32) {
       f->p2l[ppa] = lpa;
-      f->sb_valid[ppa_sb(f, ppa)]++;
+      sb_valid_inc(f, ppa_sb(f, ppa));
     }
     f->stats->cmt_update_hits++;
     adapt_access(f);
@@ -165,7 +165,7 @@ static int dent_try(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond) {
   hash_put(d, x);
   if (ppa != NONE32) {
     f->p2l[ppa] = lpa;
-    f->sb_valid[ppa_sb(f, ppa)]++;
+    sb_valid_inc(f, ppa_sb(f, ppa));
   }
   adapt_access(f);
   return 1;

@@ -19,7 +19,7 @@ void map_init(struct ftl *f) {
 void map_invalidate(struct ftl *f, uint32_t ppa) {
   if (f->p2l[ppa] == NONE32) return;
   f->p2l[ppa] = NONE32;
-  f->sb_valid[ppa_sb(f, ppa)]--;
+  sb_valid_dec(f, ppa_sb(f, ppa));
 }
 
 /* Points lpa at ppa in `l2p` (the page map, or recovery's scanned one), invalidating its
@@ -30,7 +30,7 @@ void map_set_in(struct ftl *f, uint32_t *l2p, uint32_t lpa, uint32_t ppa) {
   l2p[lpa] = ppa;
   if (ppa == NONE32) return;
   f->p2l[ppa] = lpa;
-  f->sb_valid[ppa_sb(f, ppa)]++;
+  sb_valid_inc(f, ppa_sb(f, ppa));
 }
 
 /* opt: points lpa at ppa, invalidating its previous location. */

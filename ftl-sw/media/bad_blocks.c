@@ -37,8 +37,8 @@ static void check_spare(struct ftl *f) {
 
 /* sb is out of use: the free lists never see it again. */
 static void mark_bad(struct ftl *f, uint32_t sb) {
-  f->sb_state[sb] = SB_BAD;
-  f->sb_valid[sb] = 0;
+  sb_set_state(f, sb, SB_BAD);
+  sb_valid_clear(f, sb);
   f->sb_map[sb] = 0;
   f->sb_min_ver[sb] = NONE32;      /* its old versions hold no trim-log record back */
 }

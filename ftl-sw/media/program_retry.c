@@ -11,7 +11,7 @@ void program_failed(struct ftl *f, uint32_t tag) {
     hal_fatal("fw: a program failed in a unit-mapped superblock (ftl.combo.unit_blocks): not handled\n", 0xBB000001u);
   f->stats->program_failures++;
   bbt_program_failed(f, sb);
-  f->sb_progs_inflight[sb]--;
+  sb_progs_dec(f, sb);
   if (op->kind == FOP_HOST_PROG) f->die_progs[op->die]--;
   /* Queued in failure order; op->ppa still names the failed superpage (its stream and pool). */
   op->next_free = NONE32;
@@ -32,7 +32,7 @@ int program_retry_step(struct ftl *f) {
     f->pr.head = op->next_free;
     if (f->pr.head == NONE32) f->pr.tail = NONE32;
     const uint32_t sb = ppa_sb(f, ppa);
-    f->sb_progs_inflight[sb]++;
+    sb_progs_inc(f, sb);
     switch (op->kind) {                     /* what the owner counts per superblock or die */
       case FOP_HOST_PROG: f->die_progs[sb_die(f, sb)]++; break;
       case FOP_TRIM_LOG_PROG: trim_log_program_moved(f, sb); break;

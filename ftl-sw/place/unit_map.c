@@ -69,7 +69,7 @@ static void request_unit_gc(struct ftl *f, uint32_t u) {
   }
   if (best == NONE32) return;             /* its blocks are being cleaned already */
   const uint32_t pool = sb_pool(f, best);
-  f->sb_state[best] = SB_VICTIM;           /* the pool's own choice passes it by */
+  sb_set_state(f, best, SB_VICTIM);           /* the pool's own choice passes it by */
   f->sb_next[best] = NONE32;
   if (m->queue_tail[pool] == NONE32) m->queue_head[pool] = best;
   else f->sb_next[m->queue_tail[pool]] = best;
@@ -148,7 +148,7 @@ uint32_t unit_next_superpage(struct ftl *f, uint32_t u, int kind, uint32_t gc_po
   const uint32_t ppa = sb * f->geo.sb_sectors + page[slot] * f->geo.unit;
   m->open_next[u] = (uint16_t)((slot + 1u) % m->quota);
   if (++page[slot] == f->pool[sb_pool(f, sb)].pages) {
-    f->sb_state[sb] = SB_FULL;
+    sb_set_state(f, sb, SB_FULL);
     f->sb_closed_seq[sb] = f->write_seq;
     open[slot] = NONE32;
   }
@@ -175,7 +175,7 @@ int unit_sb_recovered(struct ftl *f, uint32_t sb, uint32_t u, uint32_t next_page
     if (*open != NONE32) continue;
     *open = sb;
     m->open_page[u * m->quota + k] = (uint16_t)next_page;
-    f->sb_state[sb] = SB_OPEN;
+    sb_set_state(f, sb, SB_OPEN);
     return 1;
   }
   return 0;

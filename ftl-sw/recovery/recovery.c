@@ -185,12 +185,12 @@ static void superpage_done(struct ftl *f, uint32_t d) {
       const uint32_t other = ps->gc_sb, other_page = ps->gc_page;
       ps->gc_sb = NONE32;
       blocks_reopen(f, sb, STREAM_GC, r->page);
-      if (!blocks_reopen(f, other, STREAM_HOST, other_page)) f->sb_state[other] = SB_FULL;
+      if (!blocks_reopen(f, other, STREAM_HOST, other_page)) sb_set_state(f, other, SB_FULL);
     } else if (!((r->copies || ps->host_sb != NONE32) && blocks_reopen(f, sb, STREAM_GC, r->page))) {
       blocks_reopen(f, sb, STREAM_HOST, r->page);
     }
   }
-  if (r->page > 0 && f->sb_state[sb] == SB_FREE) f->sb_state[sb] = SB_FULL;   /* out of the free list below */
+  if (r->page > 0 && f->sb_state[sb] == SB_FREE) sb_set_state(f, sb, SB_FULL);   /* out of the free list below */
   f->sb_map[sb] = r->map;
   r->page = 0;
   r->copies = 0;

@@ -173,7 +173,7 @@ int trim_log_step(struct ftl *f) {
       }
     }
     l->sb_gen[ppa_sb(f, ppa)] = l->wgen;
-    f->sb_progs_inflight[ppa_sb(f, ppa)]++;
+    sb_progs_inc(f, ppa_sb(f, ppa));
     f->stats->flash_prog_sectors += g->unit;
     l->wprogs++;
     flash_submit(f, tag, SSD_FOP_PROGRAM, ppa, g->unit, hal_dram_addr(op->sgl), hal_dram_addr(op->oob),
@@ -187,7 +187,7 @@ void trim_log_program_moved(struct ftl *f, uint32_t sb) { f->tl.sb_gen[sb] = f->
 
 void trim_log_program_done(struct ftl *f, uint32_t tag) {
   struct trim_log *l = &f->tl;
-  f->sb_progs_inflight[ppa_sb(f, f->fop[tag].ppa)]--;
+  sb_progs_dec(f, ppa_sb(f, f->fop[tag].ppa));
   fop_release(f, tag);
   if (--l->wprogs == 0 && l->wnext == l->wsectors) {
     generation_done(l);

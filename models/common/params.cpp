@@ -372,6 +372,7 @@ PlatformParams PlatformParams::from(const Config& c) {
     f.sched = f.mapping == "opt" || f.mapping == "dftl" || f.mapping == "part" ? "bypass"
               : f.mapping == "adaptive" ? "adaptive" : "write-stop";
   f.gc_policy = c.get_string("ftl.gc_policy");
+  f.gc_check_victims = c.get_bool("ftl.gc_check_victims");
   f.placement = c.get_string("ftl.placement");
   if (f.placement == "none" && n.pslc_blocks_per_plane)
     throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
@@ -557,6 +558,9 @@ uint64_t PlatformParams::firmware_dram_estimate() const {
   bytes += 4096ull * (4096 + 4);                       // read buffers
   const uint64_t pools = uint64_t(nand.dies()) * (nand.pslc_blocks_per_plane ? 2 : 1);  // GC engines
   bytes += pools * 2 * unit * (4096 + 4 + 4 + 4 + 8);  // GC buffers
+  uint64_t leaves = 1;                                 // GC's victim index: a tree per pool
+  while (leaves < nand.max_blocks_per_plane()) leaves *= 2;
+  bytes += pools * (2 * leaves * 4 + 8);
   bytes += 4096ull * unit * (4 + 8 + 4);               // per flash op program lists
   bytes += uint64_t(SSD_HOST_SLOTS) * SSD_MDTS_SECTORS * (4 + 4);  // per command lists
   bytes += 1 << 20;                                    // rings, context, alignment

@@ -139,6 +139,7 @@ struct FtlParams {
   uint32_t adapt_window = 0;
   double op = 0;
   uint32_t gc_low_blocks = 0, gc_high_blocks = 0;
+  bool gc_check_victims = false;              // the victim index checked against the scan
   uint32_t bad_block_reserve = 0;             // resolved (auto: 1 if the NAND can fail)
   uint32_t wear_spread = 0;                   // static wear levelling (0: off)
   uint32_t wear_record_step = 16;             // erases per erase-count record in the NOR

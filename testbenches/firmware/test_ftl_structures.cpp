@@ -24,13 +24,13 @@ namespace {
 struct Ftl {
   std::unique_ptr<ftl> f{new ftl()};
   explicit Ftl(uint32_t wbuf_sectors = 600, uint32_t policy = SSD_GC_GREEDY, uint32_t pslc_blocks = 0,
-               uint32_t wbuf_kind = SSD_WBUF_SLOTS, uint32_t cores = 1) {
+               uint32_t wbuf_kind = SSD_WBUF_SLOTS, uint32_t cores = 1, uint32_t blocks = 8) {
     hal_arena_reset(64u << 20);
     f->heap = fw_heap{SSD_DRAM_BASE, 64u << 20, 0};
     f->stats = static_cast<ssd_fw_stats*>(fw_alloc(f.get(), sizeof(ssd_fw_stats), 64));
     ftl_geo& g = f->geo;
-    g.channels = 2; g.ways = 1; g.planes = 2; g.blocks = 8; g.pages = 4; g.spp = 1;
-    g.dies = 2; g.unit = 2; g.sb_sectors = 8; g.superblocks = 16; g.phys_sectors = 128;
+    g.channels = 2; g.ways = 1; g.planes = 2; g.blocks = blocks; g.pages = 4; g.spp = 1;
+    g.dies = 2; g.unit = 2; g.sb_sectors = 8; g.superblocks = 2 * blocks; g.phys_sectors = 16 * blocks;
     g.pslc_blocks = pslc_blocks; g.pslc_pages = 2; g.pools = pslc_blocks ? 4 : 2;
     g.usable_sectors = 128; g.logical_sectors = 100;
     f->cfg.gc_low_blocks = 2;
@@ -41,6 +41,7 @@ struct Ftl {
     f->host_reserve = GC_RESERVE;
     map_init(f.get());
     blocks_init(f.get());
+    victim_index_init(f.get());
     place_init(f.get());
     // The cores' own state, as boot lays it out (their rings are the platform tests' part).
     f->ncores = cores;
@@ -60,6 +61,18 @@ struct Ftl {
   wbuf_part* part(uint32_t k = 0) { return &f->core[k]->wb; }
   ftl* get() { return f.get(); }
 };
+
+// A superblock's state, valid count or programs in flight set as the firmware's setters do
+// (gc/blocks.h): GC's victim index hears of it.
+void set_state(ftl* f, uint32_t sb, sb_state s) { sb_set_state(f, sb, s); }
+void set_valid(ftl* f, uint32_t sb, uint32_t v) {
+  f->sb_valid[sb] = v;
+  victim_index_touch(f, sb);
+}
+void set_progs(ftl* f, uint32_t sb, uint16_t n) {
+  f->sb_progs_inflight[sb] = n;
+  victim_index_touch(f, sb);
+}
 
 }  // namespace
 
@@ -180,40 +193,81 @@ TEST(FtlBlocks, PslcBlocksFormTheirOwnPoolOnEachDie) {
   // A native superpage of die 1 comes from block 2 on.
   EXPECT_EQ(ppa_sb(f.get(), blocks_next_superpage(f.get(), 1, STREAM_HOST)), 10u);
   // Greedy GC of the native pool never picks the (emptier) SLC-mode blocks.
-  for (uint32_t sb = 8; sb < 16; sb++) f->sb_state[sb] = SB_FULL;
-  for (uint32_t sb = 8; sb < 16; sb++) f->sb_valid[sb] = sb < 10 ? 0u : 5u;
-  f->sb_valid[13] = 3;
+  for (uint32_t sb = 8; sb < 16; sb++) set_state(f.get(), sb, SB_FULL);
+  for (uint32_t sb = 8; sb < 16; sb++) set_valid(f.get(), sb, sb < 10 ? 0u : 5u);
+  set_valid(f.get(), 13, 3);
   EXPECT_EQ(gc_pick_victim(f.get(), 1), 13u);
   EXPECT_EQ(gc_pick_victim(f.get(), 3), 8u);   // without placement: greedy there too, a tie
 }
 
 TEST(FtlGc, GreedyPicksFewestValidAndSkipsBusyOrOpenBlocks) {
   Ftl f;
-  for (uint32_t b = 0; b < 4; b++) f->sb_state[b] = SB_FULL;
-  f->sb_valid[0] = 6; f->sb_valid[1] = 2; f->sb_valid[2] = 8; f->sb_valid[3] = 3;
+  for (uint32_t b = 0; b < 4; b++) set_state(f.get(), b, SB_FULL);
+  set_valid(f.get(), 0, 6); set_valid(f.get(), 1, 2); set_valid(f.get(), 2, 8); set_valid(f.get(), 3, 3);
   EXPECT_EQ(gc_pick_victim(f.get(), 0), 1u);
-  f->sb_progs_inflight[1] = 1;                      // a program still in flight: never a victim
+  set_progs(f.get(), 1, 1);   // a program still in flight: never a victim
   EXPECT_EQ(gc_pick_victim(f.get(), 0), 3u);
-  f->sb_state[3] = SB_OPEN;
+  set_state(f.get(), 3, SB_OPEN);
   EXPECT_EQ(gc_pick_victim(f.get(), 0), 0u);
-  f->sb_valid[0] = 8;                               // all full of valid data: nothing to gain
+  set_valid(f.get(), 0, 8);   // all full of valid data: nothing to gain
   EXPECT_EQ(gc_pick_victim(f.get(), 0), NONE32);
   EXPECT_EQ(gc_pick_victim(f.get(), 1), NONE32);    // other die: nothing full
 }
 
+// The victim index (gc/victim_index.h) against a brute-force greedy pick after every one of
+// many random changes: pools of 45 superblocks (not a power of two), states, valid counts and
+// programs in flight changing as the firmware changes them, ties included (valid counts of 0..8).
+TEST(FtlGc, VictimIndexAgreesWithBruteForceAfterRandomChanges) {
+  Ftl f(600, SSD_GC_GREEDY, 0, SSD_WBUF_SLOTS, 1, 45);
+  std::mt19937 rng(7);
+  const uint32_t capacity = f->pool[0].sb_capacity;
+  auto brute = [&](uint32_t pool) {
+    uint32_t best = NONE32;
+    for (uint32_t sb = pool * 45; sb < pool * 45 + 45; sb++) {
+      if (f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb] || f->sb_valid[sb] >= capacity) continue;
+      if (best == NONE32 || f->sb_valid[sb] < f->sb_valid[best]) best = sb;
+    }
+    return best;
+  };
+  uint32_t picks = 0;
+  for (int step = 0; step < 20000; step++) {
+    const uint32_t sb = rng() % 90;
+    switch (rng() % 6) {
+      case 0: set_state(f.get(), sb, sb_state(rng() % 5)); break;
+      case 1: if (f->sb_valid[sb] < capacity) sb_valid_inc(f.get(), sb); break;
+      case 2: case 3: if (f->sb_valid[sb] > 0) sb_valid_dec(f.get(), sb); break;   // invalidations dominate
+      case 4: if (f->sb_progs_inflight[sb] < 2) sb_progs_inc(f.get(), sb); break;
+      default: if (f->sb_progs_inflight[sb] > 0) sb_progs_dec(f.get(), sb); break;
+    }
+    for (uint32_t pool = 0; pool < 2; pool++) {
+      const uint32_t want = brute(pool);
+      ASSERT_EQ(victim_index_best(f.get(), pool), want) << "step " << step << " pool " << pool;
+      picks += want != NONE32;
+    }
+  }
+  EXPECT_GT(picks, 10000u);   // most steps had a victim to agree on
+  // and gc_pick_victim answers from it while the pool has a free superblock
+  for (uint32_t sb = 0; sb < 45; sb++) set_state(f.get(), sb, SB_FULL);
+  for (uint32_t sb = 0; sb < 45; sb++) set_progs(f.get(), sb, 0);
+  for (uint32_t sb = 0; sb < 45; sb++) set_valid(f.get(), sb, 5);
+  set_valid(f.get(), 44, 0);
+  set_valid(f.get(), 7, 0);
+  EXPECT_EQ(gc_pick_victim(f.get(), 0), 7u);
+}
+
 TEST(FtlGc, FifoPicksOldestAndCostBenefitWeighsAge) {
   Ftl fifo(600, SSD_GC_FIFO);
-  for (uint32_t b = 0; b < 3; b++) fifo->sb_state[b] = SB_FULL;
-  fifo->sb_valid[0] = 1; fifo->sb_valid[1] = 7; fifo->sb_valid[2] = 4;
+  for (uint32_t b = 0; b < 3; b++) set_state(fifo.get(), b, SB_FULL);
+  set_valid(fifo.get(), 0, 1); set_valid(fifo.get(), 1, 7); set_valid(fifo.get(), 2, 4);
   fifo->sb_closed_seq[0] = 50; fifo->sb_closed_seq[1] = 10; fifo->sb_closed_seq[2] = 30;
   fifo->write_seq = 100;
   EXPECT_EQ(gc_pick_victim(fifo.get(), 0), 1u);
 
   Ftl cb(600, SSD_GC_COST_BENEFIT);
-  for (uint32_t b = 0; b < 2; b++) cb->sb_state[b] = SB_FULL;
+  for (uint32_t b = 0; b < 2; b++) set_state(cb.get(), b, SB_FULL);
   cb->write_seq = 1000;
-  cb->sb_valid[0] = 4; cb->sb_closed_seq[0] = 990;  // half valid, young
-  cb->sb_valid[1] = 5; cb->sb_closed_seq[1] = 10;   // more valid, much older
+  set_valid(cb.get(), 0, 4); cb->sb_closed_seq[0] = 990;  // half valid, young
+  set_valid(cb.get(), 1, 5); cb->sb_closed_seq[1] = 10;   // more valid, much older
   EXPECT_EQ(gc_pick_victim(cb.get(), 0), 1u);
 }
 

@@ -13,7 +13,8 @@
 // direct simulation of greedy with 1,024 blocks of 128 pages per die measured +2.6% over the
 // N -> infinity model; GcModels.GreedyModelMatchesDirectSimulation checks the model itself).
 // The bands of the two policies overlap at 25%, so a paired run checks that greedy beats FIFO
-// at 7% by at least half the models' margin.  WAF is also checked against the dies' own
+// at 7% by at least half the models' margin; greedy's picks come from its victim index, each
+// checked against a scan.  WAF is also checked against the dies' own
 // count of programmed sectors, not only the firmware's.
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include <gtest/gtest.h>
@@ -31,7 +32,7 @@ namespace {
 std::vector<std::string> waf_platform(const std::string& policy, double op) {
   return {"nand.channels=4", "nand.ways=1", "nand.planes=2", "nand.blocks_per_plane=1024",
           "nand.mlc.pages_per_block=64", "dram.size_mib=256", "ftl.op=" + std::to_string(op),
-          "ftl.gc_policy=" + policy, "precondition.fill=1", "precondition.overwrite=2",
+          "ftl.gc_policy=" + policy, "precondition.fill=1", "precondition.overwrite=2", "ftl.gc_check_victims=true",
           "nand.mlc.t_prog_us=[100]", "nand.mlc.t_read_us=[10]", "nand.mlc.t_erase_us=300"};
 }
 constexpr const char* kOverwrite = "fio:rw=randwrite,bs=4k,iodepth=32,io=300000";
@@ -68,6 +69,12 @@ void check_waf(const std::string& policy, double op) {
   EXPECT_NEAR(r["nand"]["programmed_sectors"].get<double>(), r["ftl"]["flash_program_sectors"].get<double>(),
               2 * p.nand.dies() * (p.ftl.die_program_queue + 1) * unit);
   EXPECT_NEAR(r["nand"]["waf"].get<double>(), r["waf"].get<double>(), 0.001 * r["waf"].get<double>());
+  // Greedy's victims come from its index (gc/victim_index.h), each checked against a scan of
+  // the pool (1,024 superblocks) by the firmware, which halts on a difference.
+  const uint64_t picks = r["ftl"]["gc_index_picks"].get<uint64_t>();
+  EXPECT_GE(r["ftl"]["gc_index_checks"].get<uint64_t>(), picks);
+  if (policy == "greedy") EXPECT_GT(picks, 100u);
+  else EXPECT_EQ(picks, 0u);
 }
 
 }  // namespace
