@@ -254,6 +254,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     ip.cpi = p_.firmware.cpi;
     ip.quantum_instructions = p_.firmware.quantum_instructions;
     ip.exact_quanta = p_.firmware.exact_quanta;
+    ip.skip_idle_syncs = p_.firmware.skip_idle_syncs;
     ip.profile = p_.firmware.profile;
     for (uint32_t c = 0; c < p_.firmware.cores; c++) {
       const ElfImage image = ElfImage::load(path, IssCore::loadable_regions(c));
@@ -432,7 +433,8 @@ SsdPlatform::Snapshot SsdPlatform::snapshot() {
   s.uncorrectable_sectors = fctl_->uncorrectable_sectors();
   for (const FirmwareCore* c : cores_)
     s.cores.push_back({c->busy_time().value(), c->idle_time().value(), c->host_seconds_executing(),
-                       c->wakeups(), c->mmio_accesses(), c->instructions(), c->quanta()});
+                       c->wakeups(), c->mmio_accesses(), c->instructions(), c->quanta(),
+                       c->syncs_skipped()});
   return s;
 }
 
@@ -893,6 +895,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                      {"mmio_accesses", b.mmio - a.mmio},
                      {"instructions", b.instructions - a.instructions},
                      {"quanta", b.quanta - a.quanta},
+                     {"syncs_skipped", b.syncs_skipped - a.syncs_skipped},
                      {"host_seconds_executing", host},
                      {"mips_while_executing", host > 0 ? double(b.instructions - a.instructions) / host / 1e6 : 0.0}});
   }
@@ -901,6 +904,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   if (auto* iss = dynamic_cast<IssCore*>(core_)) {
     r["firmware"]["iss_engine"] = iss->engine();
     r["firmware"]["exact_quanta"] = iss->exact_quanta();
+    r["firmware"]["skip_idle_syncs"] = p_.firmware.skip_idle_syncs;
     uint64_t unlocated = 0;
     for (size_t i = 0; i < cores_.size(); i++) {
       const auto* c = static_cast<const IssCore*>(cores_[i]);

@@ -86,7 +86,7 @@ class SsdPlatform {
     struct Core {
       uint64_t busy_ps = 0, idle_ps = 0;   // integers, so that differences are exact
       double host_s = 0;
-      uint64_t wakeups = 0, mmio = 0, instructions = 0, quanta = 0;
+      uint64_t wakeups = 0, mmio = 0, instructions = 0, quanta = 0, syncs_skipped = 0;
     };
     std::vector<Core> cores;
   };

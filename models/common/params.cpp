@@ -344,6 +344,7 @@ PlatformParams PlatformParams::from(const Config& c) {
   fw.cpi = c.get_double("firmware.cpi");
   fw.quantum_instructions = uint32_t(c.get_int("firmware.quantum_instructions"));
   fw.exact_quanta = c.get_bool("firmware.exact_quanta");
+  fw.skip_idle_syncs = c.get_bool("firmware.skip_idle_syncs");
   fw.profile = c.get_bool("firmware.profile");
   fw.cores = uint32_t(c.get_int("firmware.cores"));
   if (fw.cores > p.host.queues)

@@ -127,6 +127,7 @@ struct FirmwareParams {
   double clock_mhz = 800, cpi = 1.0;     // iss
   uint32_t quantum_instructions = 1000;  // iss
   bool exact_quanta = false;             // iss: quanta end exactly, not at a block end
+  bool skip_idle_syncs = true;           // iss: run through sync points that change nothing
   bool profile = false;                  // iss
   uint32_t cores = 1;
   std::vector<sc_core::sc_time> cost;   // indexed by enum hal_cost

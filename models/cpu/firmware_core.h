@@ -18,6 +18,7 @@ class FirmwareCore {
   virtual uint64_t instructions() const = 0;          // retired instructions (0: native)
   virtual double host_seconds_executing() const = 0;  // wall time inside the firmware
   virtual uint64_t quanta() const { return 0; }       // ISS: runs between synchronisations
+  virtual uint64_t syncs_skipped() const { return 0; }  // ISS: sync points run through
   virtual bool asleep() const = 0;                    // stopped until an interrupt (SYSCTL_SLEEP)
 };
 

@@ -66,6 +66,7 @@ IssCore::IssCore(sc_core::sc_module_name name, uint32_t core_id, const IssParams
     std::sort(functions_.begin(), functions_.end());
   }
   iss_->set_exact(p.exact_quanta);
+  run_on_ = [this](uint64_t retired) { return run_on(retired); };
   iss_->set_pc(image.entry);
   sysctl_.on_sleep.at(core_id) = [this](bool clear) {
     sleep_requested_ = true;
@@ -209,6 +210,32 @@ bool IssCore::debug_serve() {
   return true;
 }
 
+// The ISS has run to a sync point (`retired`): a sync there would let every other process
+// run up to the time reached, then take a pending interrupt.  When no process has activity up
+// to that time and no interrupt line is pending, the sync would change nothing: grant the
+// instructions to the next sync point instead, exactly as the keeper would have set it after
+// the sync (a multiple of the global quantum past the time reached).  Activity the core
+// itself causes (a doorbell, a mailbox message) is pending activity by the next sync point,
+// so the run ends there.  0: end the run and sync.
+uint64_t IssCore::run_on(uint64_t retired) {
+  constexpr uint64_t kMaxSkipsPerRun = 1000;   // bounds a run's wall time when nothing is pending
+  if (skips_this_run_ >= kMaxSkipsPerRun || sleep_requested_ || stop_error_ || !fatal_errors().empty() ||
+      sysctl_.irq_ready(id_))
+    return 0;
+  const sc_core::sc_time reached =
+      chunk_t0_ + sc_core::sc_time(double(retired - chunk_start_) * instr_ps_, sc_core::SC_PS);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (now + sc_core::sc_time_to_pending_activity() <= reached) return 0;
+  const uint64_t q = tlm::tlm_global_quantum::instance().get().value();
+  const sc_core::sc_time next = sc_core::sc_time::from_value(reached.value() - reached.value() % q + q);
+  const uint64_t budget =
+      std::max<uint64_t>(1, uint64_t(std::ceil((next - reached).to_seconds() * 1e12 / instr_ps_ - 1e-6)));
+  skips_this_run_++;
+  syncs_skipped_++;
+  skipped_to_ = next;
+  return retired + budget;
+}
+
 void IssCore::halt_forever() {
   sc_core::sc_event never;
   for (;;) wait(never);
@@ -240,10 +267,15 @@ void IssCore::run() {
       debug_halt_ = true;   // back to the debugger after this one instruction
     }
     chunk_start_ = iss_->retired();
+    chunk_t0_ = sc_core::sc_time_stamp() + qk_.get_local_time();
+    skips_this_run_ = 0;
     const uint32_t start_pc = pc();
     const auto h0 = std::chrono::steady_clock::now();
-    const uint64_t executed = iss_->simulate(budget);
+    const bool may_skip = p_.skip_idle_syncs && !gdb_ && !debug_halt_;
+    const uint64_t executed = may_skip ? iss_->simulate(budget, run_on_) : iss_->simulate(budget);
     quanta_++;
+    // The keeper's next sync point is the one the run was extended to, as after the syncs.
+    if (skips_this_run_) qk_.set_next_sync_point(skipped_to_);
     host_exec_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - h0).count();
     if (executed) {
       const sc_core::sc_time t(double(executed) * instr_ps_, sc_core::SC_PS);

@@ -6,7 +6,9 @@
 // controller DRAM mapped without copies (host pointers); temporal decoupling with a
 // tlm_quantumkeeper whose global quantum is firmware.quantum_instructions instructions: the
 // ISS is handed the instructions left to the keeper's next sync point and runs them per basic
-// block (to the first block end at or past them) or exactly (firmware.exact_quanta); time =
+// block (to the first block end at or past them) or exactly (firmware.exact_quanta), and on
+// through a sync point where the sync would change nothing (no other process has activity
+// up to it, no interrupt pending: firmware.skip_idle_syncs), in the same ISS call; time =
 // instructions x CPI / clock; peripheral registers reached through MMIO callbacks that
 // become b_transport calls carrying the core's local time up to the accessing instruction; "sleep until interrupt" (a write to SYSCTL_SLEEP) stops the core until an
 // enabled interrupt line is pending, costing no host time; synchronous traps (ecall,
@@ -43,6 +45,7 @@ struct IssParams {
   double cpi = 1.0;
   uint32_t quantum_instructions = 1000;
   bool exact_quanta = false;       // quanta of exactly quantum_instructions (else: to a block end)
+  bool skip_idle_syncs = true;     // run on through a sync point that would change nothing
   bool profile = false;            // count instructions per code address (firmware.profile)
 };
 
@@ -72,6 +75,7 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
   uint64_t traps() const { return traps_; }
   uint64_t unlocated_accesses() const { return iss_->unlocated_accesses(); }
   uint64_t quanta() const override { return quanta_; }
+  uint64_t syncs_skipped() const override { return syncs_skipped_; }
   bool asleep() const override { return asleep_; }
   std::string engine() const { return iss_->engine(); }
   bool exact_quanta() const { return iss_->exact(); }
@@ -95,6 +99,7 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
   void end_quantum_after_this_instruction();
   void enter_trap(uint32_t cause, uint32_t epc);
   bool take_interrupt();
+  uint64_t run_on(uint64_t retired);
   [[noreturn]] void halt_forever();
 
   uint32_t id_;
@@ -114,9 +119,16 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
       const sc_core::sc_time at = sc_core::sc_time_stamp() + m_local_time;
       return m_next_sync_point > at ? m_next_sync_point - at : sc_core::SC_ZERO_TIME;
     }
+    void set_next_sync_point(const sc_core::sc_time& t) { m_next_sync_point = t; }
   };
   QuantumKeeper qk_;
   uint64_t chunk_start_ = 0;   // retired when the ISS was last started
+  sc_core::sc_time chunk_t0_;  // the core's time then (kernel time + local time)
+  // Skipping sync points (skip_idle_syncs): run_on as the ISS's `more`, the sync points
+  // skipped in this run and in all, and the last one the run was extended to.
+  std::function<uint64_t(uint64_t)> run_on_;
+  uint64_t skips_this_run_ = 0, syncs_skipped_ = 0;
+  sc_core::sc_time skipped_to_;
   bool sleep_requested_ = false, clear_on_wake_ = false, stop_error_ = false, asleep_ = false;
   sc_core::sc_time sleep_since_;
   std::string error_;

@@ -26,7 +26,7 @@ uint32_t Mailbox::read32(uint32_t offset, sc_core::sc_time&) {
   }
 }
 
-void Mailbox::write32(uint32_t offset, uint32_t value, sc_core::sc_time&) {
+void Mailbox::write32(uint32_t offset, uint32_t value, sc_core::sc_time& delay) {
   const uint32_t self = sysctl_.current_core();
   Core& me = cores_[self];
   switch (offset) {
@@ -38,7 +38,7 @@ void Mailbox::write32(uint32_t offset, uint32_t value, sc_core::sc_time&) {
       }
       cores_[me.target].inbox.push_back(Message{self, value});
       sent_++;
-      sysctl_.raise(SSD_IRQ_MBOX, me.target);
+      sysctl_.raise(SSD_IRQ_MBOX, me.target, delay);
       break;
     case MBOX_STATUS: me.status &= ~value; break;
     default: break;

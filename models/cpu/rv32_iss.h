@@ -51,6 +51,10 @@ class Rv32Iss {
   // end_after_current(), before an instruction the breakpoint filter names, on a synchronous
   // trap (take_trap) or an error (error()).
   virtual uint64_t simulate(uint64_t count) = 0;
+  // As simulate(count), but where that run would end at its budget, asks `more(retired)` for
+  // a new budget, the total retired count to run to, and goes on if it is larger (0 or not
+  // larger: end there as simulate(count) would).  Where the run ends early, `more` is not asked.
+  virtual uint64_t simulate(uint64_t count, const std::function<uint64_t(uint64_t)>& more) = 0;
   // From a Bus callback: end simulate() once the instruction in progress has retired (per
   // block: at the end of its basic block; the instructions up to there retire too).
   virtual void end_after_current() = 0;

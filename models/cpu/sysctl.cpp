@@ -14,10 +14,10 @@ SysCtl::SysCtl(sc_core::sc_module_name name, uint32_t cores, uint64_t dram_bytes
     : MmioDevice(name), on_sleep(cores), cores_(cores), dram_bytes_(dram_bytes), config_addr_(config_addr),
       cores_state_(cores) {}
 
-void SysCtl::raise(uint32_t bits, uint32_t core) {
+void SysCtl::raise(uint32_t bits, uint32_t core, const sc_core::sc_time& delay) {
   CoreLines& c = cores_state_.at(core);
   c.pending |= bits;
-  if (c.pending & c.enable) c.irq.notify(sc_core::SC_ZERO_TIME);
+  if (c.pending & c.enable) c.irq.notify(delay);
 }
 
 uint32_t SysCtl::read32(uint32_t offset, sc_core::sc_time&) {
@@ -36,7 +36,7 @@ uint32_t SysCtl::read32(uint32_t offset, sc_core::sc_time&) {
   }
 }
 
-void SysCtl::write32(uint32_t offset, uint32_t value, sc_core::sc_time&) {
+void SysCtl::write32(uint32_t offset, uint32_t value, sc_core::sc_time& delay) {
   switch (offset) {
     case SYSCTL_SLEEP:
       if (on_sleep[current_core_]) on_sleep[current_core_](false);
@@ -49,7 +49,7 @@ void SysCtl::write32(uint32_t offset, uint32_t value, sc_core::sc_time&) {
     case SYSCTL_IRQ_ENABLE: {
       CoreLines& c = cores_state_[current_core_];
       c.enable = value;
-      if (c.pending & c.enable) c.irq.notify(sc_core::SC_ZERO_TIME);
+      if (c.pending & c.enable) c.irq.notify(delay);
       break;
     }
     case SYSCTL_HALT: {
@@ -75,7 +75,7 @@ void SysCtl::write32(uint32_t offset, uint32_t value, sc_core::sc_time&) {
       break;
     case SYSCTL_IPI:
       if (value < cores_) {
-        raise(SSD_IRQ_IPI, value);
+        raise(SSD_IRQ_IPI, value, delay);
         ipis_++;
       }
       break;

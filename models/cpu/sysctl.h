@@ -27,8 +27,10 @@ class SysCtl : public MmioDevice {
  public:
   SysCtl(sc_core::sc_module_name name, uint32_t cores, uint64_t dram_bytes, uint32_t config_addr);
 
-  // Peripherals raise interrupt lines (SSD_IRQ_*) of a core at the current simulated time.
-  void raise(uint32_t bits, uint32_t core = 0);
+  // Peripherals raise interrupt lines (SSD_IRQ_*) of a core at the current simulated time; a
+  // core's register write (an IPI, a mailbox message) `delay` after it, at the writer's local
+  // time, as every access of a loosely-timed initiator takes effect.
+  void raise(uint32_t bits, uint32_t core = 0, const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
   bool irq_ready(uint32_t core = 0) const { return (cores_state_[core].pending & cores_state_[core].enable) != 0; }
   const sc_core::sc_event& irq_event(uint32_t core = 0) const { return cores_state_[core].irq; }
   uint32_t cores() const { return cores_; }

@@ -127,10 +127,12 @@ class UnicornRv32 final : public Rv32Iss {
   }
   bool exact() const override { return exact_; }
 
-  uint64_t simulate(uint64_t count) override {
+  uint64_t simulate(uint64_t count) override { return simulate(count, nullptr); }
+  uint64_t simulate(uint64_t count, const std::function<uint64_t(uint64_t)>& more) override {
     if (!prepared_) prepare_address_space();
     const uint64_t start = counter_;
     limit_ = counter_ + count;
+    more_ = more ? &more : nullptr;
     error_.clear();
     block_pc_ = kNoBlock;
     const uc_err err = uc_emu_start(uc_, pc(), 0xFFFFFFFFull, 0, 0);
@@ -140,9 +142,13 @@ class UnicornRv32 final : public Rv32Iss {
     } else if (err != UC_ERR_OK && !trap_pending_ && error_.empty())
       error_ = std::string(uc_strerror(err)) + " at pc " + hex(pc());
     block_pc_ = kNoBlock;
+    more_ = nullptr;
     return counter_ - start;
   }
-  void end_after_current() override { limit_ = counter_; }
+  void end_after_current() override {
+    limit_ = counter_;
+    more_ = nullptr;   // an early end: the budget is not extended
+  }
   uint64_t retired() const override { return in_access_ ? access_retired_ : counter_; }
   uint32_t access_pc() const override { return access_pc_; }
   uint64_t unlocated_accesses() const override { return unlocated_; }
@@ -294,11 +300,20 @@ class UnicornRv32 final : public Rv32Iss {
     return n ? n : 1;   // a block always holds at least the instruction it starts with
   }
 
+  // The budget is spent: a new one from the caller's `more`, if it grants one.
+  bool extend() {
+    if (!more_) return false;
+    const uint64_t to = (*more_)(counter_);
+    if (to <= counter_) return false;
+    limit_ = to;
+    return true;
+  }
+
   // Before every block: ends the run if the budget is spent (the block does not execute),
   // else counts the whole block as retiring.
   static void hook_block(uc_engine* uc, uint64_t address, uint32_t size, void* self) {
     auto* c = static_cast<UnicornRv32*>(self);
-    if (c->counter_ >= c->limit_) {
+    if (c->counter_ >= c->limit_ && !c->extend()) {
       uc_emu_stop(uc);
       return;
     }
@@ -314,7 +329,7 @@ class UnicornRv32 final : public Rv32Iss {
 
   static void hook_code(uc_engine* uc, uint64_t address, uint32_t, void* self) {
     auto* c = static_cast<UnicornRv32*>(self);
-    if (c->counter_ >= c->limit_) {
+    if (c->counter_ >= c->limit_ && !c->extend()) {
       uc_emu_stop(uc);
       return;
     }
@@ -325,7 +340,7 @@ class UnicornRv32 final : public Rv32Iss {
   // Before every instruction: ends the run at the budget or a breakpoint, else counts it.
   static void hook_code_full(uc_engine* uc, uint64_t address, uint32_t, void* self) {
     auto* c = static_cast<UnicornRv32*>(self);
-    if (c->counter_ >= c->limit_) {
+    if (c->counter_ >= c->limit_ && !c->extend()) {
       uc_emu_stop(uc);
       return;
     }
@@ -423,6 +438,7 @@ class UnicornRv32 final : public Rv32Iss {
   unsigned matched_kinds_ = 0;           // which directions it matched (1 read, 2 write)
   uint32_t* hot_counts_ = nullptr;       // block counts of the first code region
   uint64_t hot_base_ = 0, hot_size_ = 0;
+  const std::function<uint64_t(uint64_t)>* more_ = nullptr;   // simulate()'s, during the run
 
   uc_engine* uc_ = nullptr;
   uc_hook counting_hook_ = 0;

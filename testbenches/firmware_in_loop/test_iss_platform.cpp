@@ -83,3 +83,55 @@ TEST(IssPlatform, BadFirmwareImageIsAClearError) {
     EXPECT_NE(std::string(e.what()).find(path + ": bad firmware image"), std::string::npos) << e.what();
   }
 }
+
+// firmware.skip_idle_syncs runs a core on through the sync points where nothing else has
+// activity: the same run with and without it gives the same figures (every one of run.json
+// but the host's own, the ISS calls and the kernel's evaluation rounds, which it saves),
+// per block and with exact quanta, on one core and on two that share the drive.
+namespace {
+void expect_same_figures_with_and_without_skipping(std::vector<std::string> sets, const std::string& name) {
+  const std::string workload = "fio:rw=randrw,rwmixread=60,bs=4k,iodepth=8,io=3000,numjobs=2";
+  for (const char* s : {"host.queues=2"}) sets.push_back(s);
+  auto with = sets, without = sets;
+  with.push_back("firmware.skip_idle_syncs=true");
+  without.push_back("firmware.skip_idle_syncs=false");
+  nlohmann::json a = test::run_child(with, workload, name + "-skip");
+  nlohmann::json b = test::run_child(without, workload, name + "-noskip");
+  test::expect_clean(a);
+  uint64_t skipped = 0, quanta_a = 0, quanta_b = 0;
+  for (size_t i = 0; i < a["firmware"]["cores"].size(); i++) {
+    skipped += a["firmware"]["cores"][i]["syncs_skipped"].get<uint64_t>();
+    quanta_a += a["firmware"]["cores"][i]["quanta"].get<uint64_t>();
+    quanta_b += b["firmware"]["cores"][i]["quanta"].get<uint64_t>();
+    EXPECT_EQ(b["firmware"]["cores"][i]["syncs_skipped"].get<uint64_t>(), 0u);
+  }
+  EXPECT_GT(skipped, 1000u);
+  EXPECT_LT(quanta_a, quanta_b);
+  for (nlohmann::json* j : {&a, &b}) {
+    test::drop_machine_figures(*j);
+    (*j)["config"].erase("firmware.skip_idle_syncs");
+    (*j)["firmware"].erase("skip_idle_syncs");
+    (*j)["sim_kernel"].erase("delta_cycles");
+    (*j)["sim_kernel"].erase("delta_cycles_per_request");
+    for (auto& c : (*j)["firmware"]["cores"]) {
+      c.erase("quanta");
+      c.erase("syncs_skipped");
+    }
+  }
+  EXPECT_EQ(a, b) << nlohmann::json::diff(a, b).dump(1);
+}
+}  // namespace
+
+TEST(IssPlatform, SkippingIdleSyncsChangesNoFigure) {
+  expect_same_figures_with_and_without_skipping(iss_platform(), "skip-block");
+}
+TEST(IssPlatform, SkippingIdleSyncsChangesNoFigureWithExactQuanta) {
+  auto sets = iss_platform();
+  sets.push_back("firmware.exact_quanta=true");
+  expect_same_figures_with_and_without_skipping(sets, "skip-exact");
+}
+TEST(IssPlatform, SkippingIdleSyncsChangesNoFigureOnTwoCores) {
+  auto sets = iss_platform();
+  sets.push_back("firmware.cores=2");
+  expect_same_figures_with_and_without_skipping(sets, "skip-cores");
+}

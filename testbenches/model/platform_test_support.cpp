@@ -96,6 +96,23 @@ nlohmann::json run_child(const std::vector<std::string>& sets, const std::string
   return nlohmann::json::parse(in);
 }
 
+void drop_machine_figures(nlohmann::json& j) {
+  if (!j.is_object() && !j.is_array()) return;
+  if (j.is_object())
+    for (auto it = j.begin(); it != j.end();) {
+      const std::string k = it.key();
+      if (k.find("wall") != std::string::npos || k == "host_peak_rss_mib" || k == "drive_state" ||
+          k == "host_seconds_executing" || k == "mips_while_executing" || k == "output_dir") {
+        it = j.erase(it);
+      } else {
+        drop_machine_figures(*it);
+        ++it;
+      }
+    }
+  else
+    for (auto& e : j) drop_machine_figures(e);
+}
+
 std::unique_ptr<SsdPlatform> lapt_platform(const std::vector<std::string>& sets, const std::string& workload,
                                            bool precondition) {
   Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-slc-mlc.toml", sets);

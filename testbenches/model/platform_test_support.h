@@ -30,6 +30,10 @@ Run run_platform(std::vector<std::string> sets, const std::string& workload, boo
 nlohmann::json run_child(const std::vector<std::string>& sets, const std::string& workload, const std::string& name,
                          const std::string& platform_file = "");
 
+// Drops from a run.json what depends on the host machine or names the run's directories (wall
+// times, RSS, host seconds, MIPS, drive_state, output_dir), so two runs can be compared whole.
+void drop_machine_figures(nlohmann::json& j);
+
 // platforms/lapt-slc-mlc.toml (the LAPT paper's mixed device) with `sets`, ready to run.
 std::unique_ptr<SsdPlatform> lapt_platform(const std::vector<std::string>& sets, const std::string& workload,
                                            bool precondition = true);

@@ -39,24 +39,6 @@ Child run_ssdvp(const std::string& name, const std::string& flags, std::vector<s
   return c;
 }
 
-// run.json without what depends on the host machine or names the snapshot.
-void drop_machine_figures(nlohmann::json& j) {
-  if (!j.is_object() && !j.is_array()) return;
-  if (j.is_object())
-    for (auto it = j.begin(); it != j.end();) {
-      const std::string k = it.key();
-      if (k.find("wall") != std::string::npos || k == "host_peak_rss_mib" || k == "drive_state" ||
-          k == "host_seconds_executing" || k == "mips_while_executing" || k == "output_dir") {
-        it = j.erase(it);
-      } else {
-        drop_machine_figures(*it);
-        ++it;
-      }
-    }
-  else
-    for (auto& e : j) drop_machine_figures(e);
-}
-
 void round_trip(const std::string& name, const std::vector<std::string>& sets, const std::string& workload) {
   const std::string snap = std::string(::testing::TempDir()) + name + "-state";
   Child saved = run_ssdvp(name + "-save", "--save-state '" + snap + "'", sets, workload);
@@ -69,8 +51,8 @@ void round_trip(const std::string& name, const std::vector<std::string>& sets, c
             true);
   ssdvp::test::expect_clean(loaded.run);
   EXPECT_GT(loaded.run["integrity"]["reads_checked"].get<uint64_t>(), 1000u);
-  drop_machine_figures(saved.run);
-  drop_machine_figures(loaded.run);
+  ssdvp::test::drop_machine_figures(saved.run);
+  ssdvp::test::drop_machine_figures(loaded.run);
   EXPECT_EQ(saved.run, loaded.run) << nlohmann::json::diff(saved.run, loaded.run).dump(1);
 }
 
