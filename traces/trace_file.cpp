@@ -6,6 +6,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include <boost/iostreams/device/file.hpp>
+#include <boost/iostreams/filter/bzip2.hpp>
+#include <boost/iostreams/filter/gzip.hpp>
+#include <boost/iostreams/filter/lzma.hpp>
+#include <boost/iostreams/filter/zstd.hpp>
+#include <boost/iostreams/filtering_stream.hpp>
+
 #include "traces/text_fields.h"
 #include "traces/workload.h"
 
@@ -19,6 +26,22 @@ constexpr size_t kQuotedLineLimit = 200;
 // file given as a trace, /dev/zero) is refused instead of read whole into memory.
 constexpr size_t kMaxLineBytes = 1 << 20;
 
+// The compression whose magic number `head` starts with, or "".
+std::string compression_of(const unsigned char* head, size_t n) {
+  auto starts = [&](std::initializer_list<unsigned char> magic) {
+    if (n < magic.size()) return false;
+    size_t i = 0;
+    for (unsigned char m : magic)
+      if (head[i++] != m) return false;
+    return true;
+  };
+  if (starts({0x1F, 0x8B})) return "gzip";
+  if (starts({0xFD, '7', 'z', 'X', 'Z', 0x00})) return "xz";
+  if (starts({0x28, 0xB5, 0x2F, 0xFD})) return "zstd";
+  if (starts({'B', 'Z', 'h'})) return "bzip2";
+  return "";
+}
+
 }  // namespace
 
 TraceFile::TraceFile(std::string path) : path_(std::move(path)) {
@@ -30,7 +53,23 @@ TraceFile::TraceFile(std::string path) : path_(std::move(path)) {
   if (!*file) {
     throw WorkloadError(path_ + ": cannot open trace file (" + std::strerror(errno) + ")");
   }
-  stream_ = std::move(file);
+  unsigned char head[6] = {};
+  file->read(reinterpret_cast<char*>(head), sizeof head);
+  compression_ = compression_of(head, size_t(file->gcount()));
+  if (compression_.empty()) {
+    file->clear();
+    file->seekg(0);
+    stream_ = std::move(file);
+    return;
+  }
+  namespace io = boost::iostreams;
+  auto in = std::make_unique<io::filtering_istream>();
+  if (compression_ == "gzip") in->push(io::gzip_decompressor());
+  else if (compression_ == "xz") in->push(io::lzma_decompressor());
+  else if (compression_ == "zstd") in->push(io::zstd_decompressor());
+  else in->push(io::bzip2_decompressor());
+  in->push(io::file_source(path_, std::ios::in | std::ios::binary));
+  stream_ = std::move(in);
 }
 
 TraceFile::TraceFile(std::string name, std::unique_ptr<std::istream> stream)
@@ -42,7 +81,8 @@ bool TraceFile::next_content_line() {
     if (!is_blank_or_comment(line_)) return true;
   }
   if (stream_->bad())
-    throw WorkloadError(path_ + ": read error after line " + std::to_string(line_number_));
+    throw WorkloadError(path_ + ": read error after line " + std::to_string(line_number_) +
+                        (compression_.empty() ? "" : " (" + compression_ + " data corrupt or truncated)"));
   return false;
 }
 

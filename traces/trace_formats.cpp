@@ -16,7 +16,8 @@ constexpr int kDetectionLines = 64;
 const std::vector<const TraceFormat*>& trace_formats() {
   static const std::vector<const TraceFormat*> formats = {
       &blkparse_trace_format(), &blkparse_events_trace_format(), &disksim_trace_format(),
-      &msr_trace_format(),      &umass_trace_format(),
+      &msr_trace_format(),      &umass_trace_format(),          &alibaba_trace_format(),
+      &vscsi_trace_format(),    &tencent_trace_format(),
   };
   return formats;
 }

@@ -3,7 +3,7 @@
 // Models: a table of formats, each with its spec name, the columns it offers for stream
 // mapping, a sniffing test for auto-detection and a parser factory.  Adding a reader means
 // writing reader_NAME.cpp that defines NAME_trace_format() and listing it in trace_formats().
-// Leaves out: compressed traces.
+// Compressed traces are the file layer's (trace_file.h).
 #pragma once
 
 #include <memory>
@@ -33,6 +33,9 @@ const TraceFormat& msr_trace_format();
 const TraceFormat& umass_trace_format();
 const TraceFormat& blkparse_trace_format();
 const TraceFormat& blkparse_events_trace_format();
+const TraceFormat& alibaba_trace_format();
+const TraceFormat& tencent_trace_format();
+const TraceFormat& vscsi_trace_format();
 
 // All formats, in the order auto-detection tries them.
 const std::vector<const TraceFormat*>& trace_formats();

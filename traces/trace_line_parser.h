@@ -36,6 +36,7 @@ class TraceLineError : public std::runtime_error {
 
 struct TraceParserOptions {
   char action = 'D';  // blkparse formats: the event action whose lines become requests
+  std::string device;  // device= / volume=: only requests whose device column is this ("": all)
 };
 
 class TraceLineParser {

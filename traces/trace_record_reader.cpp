@@ -9,12 +9,13 @@ TraceRecordReader::TraceRecordReader(std::string path, const TraceFormat& format
 
 TraceRecordReader::TraceRecordReader(TraceFile file, const TraceFormat& format,
                                      const TraceParserOptions& options, bool skip_bad)
-    : file_(std::move(file)), parser_(format.make_parser(options)), skip_bad_(skip_bad) {}
+    : file_(std::move(file)), parser_(format.make_parser(options)), device_(options.device), skip_bad_(skip_bad) {}
 
 std::optional<TraceRecord> TraceRecordReader::next() {
   while (file_.next_content_line()) {
     try {
-      if (std::optional<TraceRecord> record = parser_->parse(file_.line())) return record;
+      std::optional<TraceRecord> record = parser_->parse(file_.line());
+      if (record && (device_.empty() || record->device == device_)) return record;
     } catch (const TraceLineError& error) {
       if (!skip_bad_) file_.fail_at_line(error.what());
       ++skipped_lines_;

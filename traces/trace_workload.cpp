@@ -40,7 +40,8 @@ TraceOptions parse_trace_options(const std::string& spec, size_t path_start) {
   const size_t comma = spec.find(',', path_start);
   const size_t options_start = comma == std::string::npos ? spec.size() : comma + 1;
   const SpecOptions options(spec, options_start,
-                            {"format", "scale", "skip_bad", "max", "streams", "action", "replay", "iodepth"});
+                            {"format", "scale", "skip_bad", "max", "streams", "action", "replay", "iodepth", "device",
+                             "volume"});
   TraceOptions trace;
   trace.path =
       spec.substr(path_start, comma == std::string::npos ? std::string::npos : comma - path_start);
@@ -65,12 +66,18 @@ TraceOptions parse_trace_options(const std::string& spec, size_t path_start) {
   const std::string_view streams = options.text("streams").value_or("single");
   if (streams == "single") {
     trace.streams = StreamMapping::Single;
-  } else if (streams == "by_device") {
+  } else if (streams == "by_device" || streams == "by_volume") {
     trace.streams = StreamMapping::ByDevice;
   } else if (streams == "by_pid") {
     trace.streams = StreamMapping::ByPid;
   } else {
-    options.fail("streams", "must be single, by_device or by_pid");
+    options.fail("streams", "must be single, by_device (by_volume) or by_pid");
+  }
+  if (options.has("device") && options.has("volume")) options.fail("volume", "give device= or volume=, not both");
+  for (const char* key : {"device", "volume"}) {
+    if (!options.has(key)) continue;
+    trace.parser.device = std::string(options.text(key).value_or(""));
+    if (trace.parser.device.empty()) options.fail(key, "must name a device (the value of the trace's device column)");
   }
   const std::string_view action = options.text("action").value_or("D");
   if (action.size() != 1 || action[0] < 'A' || action[0] > 'Z') {
@@ -105,6 +112,9 @@ TraceWorkload::TraceWorkload(const TraceOptions& options, const std::string& spe
   }
   if (options_.streams == StreamMapping::ByPid && !format_.has_pid) {
     fail_spec(spec, "streams=by_pid: format " + format_name + " has no pid column");
+  }
+  if (!options_.parser.device.empty() && !format_.has_device) {
+    fail_spec(spec, "device=: format " + format_name + " has no device column");
   }
   if (options_.parser.action != 'D' && !format_.has_action) {
     fail_spec(spec, "action=: format " + format_name + " has no event actions");
@@ -207,6 +217,7 @@ std::optional<Request> TraceWorkload::next(unsigned stream) {
 std::string TraceWorkload::describe() const {
   std::ostringstream text;
   text << "trace " << options_.path << " format=" << format_.name;
+  if (!options_.parser.device.empty()) text << " device=" << options_.parser.device;
   if (options_.closed) text << " replay=closed iodepth=" << options_.iodepth;
   else text << " scale=" << options_.scale;
   text << " streams=" << mapping_name(options_.streams) << " (" << pending_.size() << ")";

@@ -20,6 +20,11 @@ TEST(FormatDetection, RecognisesEveryFormat) {
       {"0,303567,3584,W,0.000000,1,2\n", "umass"},
       {"  8,0    3        1     0.000000000  4162  Q  WS 3417048 + 8 [jbd2/sda3-8]\n", "blkparse"},
       {"39949 D read 299008 4096 0.000000000 0 False\n", "blkparse-events"},
+      {"0,R,126703644672,4096,1577808000000626\n", "alibaba"},
+      {"device_id,opcode,offset,length,timestamp\n3,W,0,512,1577808000000000\n", "alibaba"},
+      {"1538323200,2048,8,1,1063\n", "tencent"},
+      {"version,time,op,size,lbn\n1,33898,2a,512,42932745\n", "vscsi"},
+      {"2,33898,28,4096,7\n", "vscsi"},
   };
   for (const DetectionCase& c : cases) {
     TempTrace trace(c.content);
