@@ -13,8 +13,9 @@ namespace ssdvp::workload::test {
 TempTrace::TempTrace(const std::string& content, const std::string& suffix) {
   static std::atomic<int> counter{0};
   const testing::TestInfo* info = testing::UnitTest::GetInstance()->current_test_info();
-  path_ = testing::TempDir() + "ssdvp_" + (info != nullptr ? info->name() : "trace") + "_" +
-          std::to_string(counter++) + suffix;
+  // Suite, test and process in the name: ctest -j runs same-named tests of other suites at once.
+  path_ = testing::TempDir() + "ssdvp_" + (info != nullptr ? std::string(info->test_suite_name()) + "." + info->name() : "trace") +
+          "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + suffix;
   std::ofstream out(path_, std::ios::binary);
   out << content;
 }
