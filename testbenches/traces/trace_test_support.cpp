@@ -8,6 +8,8 @@
 #include <fstream>
 #include <memory>
 
+#include <unistd.h>
+
 namespace ssdvp::workload::test {
 
 TempTrace::TempTrace(const std::string& content, const std::string& suffix) {
