@@ -3,7 +3,7 @@
 // opcode R or W, offset and length in bytes, timestamp in microseconds (Unix epoch).
 //
 // Models: reads and writes; device_id is the device key (streams=by_device, or by_volume;
-// device= keeps one disk).  A header line naming the columns is accepted and skipped.
+// device= keeps one disk).  A header line naming the columns is skipped (as in every format).
 // Leaves out: device_size.csv (each disk's capacity: addresses fold onto the drive as for
 // every trace, workload.address).
 #include <vector>
@@ -21,7 +21,6 @@ constexpr uint64_t kNanosecondsPerMicrosecond = 1000;
 class AlibabaParser : public TraceLineParser {
  public:
   std::optional<TraceRecord> parse(std::string_view line) override {
-    if (trim(line) == kLayout) return std::nullopt;   // the header
     split_on(line, ',', fields_);
     expect_field_count(fields_, 5, kLayout);
     TraceRecord record;
@@ -45,7 +44,6 @@ class AlibabaParser : public TraceLineParser {
 };
 
 bool looks_like_alibaba(std::string_view line) {
-  if (trim(line) == kLayout) return true;
   std::vector<std::string_view> fields;
   split_on(line, ',', fields);
   return fields.size() == 5 && parse_unsigned(fields[0]) && parse_unsigned(fields[2]) && parse_unsigned(fields[3]) &&

@@ -3,8 +3,8 @@
 // filetime ticks of 100 ns, Type Read/Write (any case), Offset and Size in bytes.
 //
 // Models: reads and writes; "Hostname,DiskNumber" is the device key for streams=by_device.
-// Leaves out: ResponseTime (the recorded service time; the platform measures its own), a
-// header line (the published files have none).
+// Leaves out: ResponseTime (the recorded service time; the platform measures its own).  The
+// published files have no header line; one naming the columns is skipped as in every format.
 #include <vector>
 
 #include "traces/text_fields.h"

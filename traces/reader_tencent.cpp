@@ -3,7 +3,7 @@
 // Size in 512-byte sectors, IOType 0 for a read and 1 for a write, VolumeID the cloud disk.
 //
 // Models: reads and writes; VolumeID is the device key (streams=by_volume or by_device;
-// device= keeps one volume).  A header line naming the columns is accepted and skipped.
+// device= keeps one volume).  A header line naming the columns is skipped (as in every format).
 // Leaves out: sub-second timing, which the traces do not have: every request of one second
 // arrives at the same instant in an open-loop replay (replay=closed ignores the times).
 #include <vector>
@@ -22,7 +22,6 @@ constexpr uint64_t kSectorBytes = 512;
 class TencentParser : public TraceLineParser {
  public:
   std::optional<TraceRecord> parse(std::string_view line) override {
-    if (trim(line) == kLayout) return std::nullopt;   // the header
     split_on(line, ',', fields_);
     expect_field_count(fields_, 5, kLayout);
     TraceRecord record;
@@ -48,7 +47,6 @@ class TencentParser : public TraceLineParser {
 };
 
 bool looks_like_tencent(std::string_view line) {
-  if (trim(line) == kLayout) return true;
   std::vector<std::string_view> fields;
   split_on(line, ',', fields);
   if (fields.size() != 5) return false;

@@ -1,5 +1,6 @@
 // VMware/CloudPhysics vscsi trace reader, in the CSV form libCacheSim converts them to
-// (its data/trace.csv): "version,time,op,size,lbn" after a header line of those names, with
+// (its data/trace.csv): "version,time,op,size,lbn" after a header line of those names (skipped
+// as in every format), with
 // version the vscsi record version (1 or 2), time in microseconds from the trace's start, op
 // the SCSI command's opcode in hexadecimal ("28" READ(10), "2a" WRITE(10)), size in bytes and
 // lbn the first 512-byte logical block.
@@ -46,7 +47,6 @@ Kind kind_of(unsigned opcode) {
 class VscsiParser : public TraceLineParser {
  public:
   std::optional<TraceRecord> parse(std::string_view line) override {
-    if (trim(line) == kLayout) return std::nullopt;   // the header
     split_on(line, ',', fields_);
     expect_field_count(fields_, 5, kLayout);
     const uint64_t version = unsigned_field(fields_[0], "version");
@@ -73,7 +73,6 @@ class VscsiParser : public TraceLineParser {
 };
 
 bool looks_like_vscsi(std::string_view line) {
-  if (trim(line) == kLayout) return true;
   std::vector<std::string_view> fields;
   split_on(line, ',', fields);
   if (fields.size() != 5) return false;

@@ -40,7 +40,7 @@ const TraceFormat& detect_trace_format(TraceFile& file) {
   std::string first_text;
   for (int looked_at = 0; looked_at < kDetectionLines && file.next_content_line(); ++looked_at) {
     for (const TraceFormat* format : trace_formats()) {
-      if (format->looks_like(file.line())) return *format;
+      if (trim(file.line()) == format->layout || format->looks_like(file.line())) return *format;
     }
     if (first_content_line == 0) {
       first_content_line = file.line_number();

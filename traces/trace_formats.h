@@ -19,7 +19,8 @@ namespace ssdvp::workload {
 struct TraceFormat {
   std::string_view name;    // format= value
   std::string_view alias;   // second accepted name ("" if none)
-  std::string_view layout;  // one-line field description for messages and docs
+  std::string_view layout;  // one-line field description for messages and docs; a line that
+                            // is exactly it (a header naming the columns) is skipped and detected
   bool has_device = false;  // offers streams=by_device
   bool has_pid = false;     // offers streams=by_pid
   bool has_action = false;  // accepts action= (blkparse event selection)

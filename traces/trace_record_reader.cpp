@@ -1,6 +1,8 @@
 // Trace records in file order: see trace_record_reader.h.
 #include "traces/trace_record_reader.h"
 
+#include "traces/text_fields.h"
+
 namespace ssdvp::workload {
 
 TraceRecordReader::TraceRecordReader(std::string path, const TraceFormat& format,
@@ -9,10 +11,15 @@ TraceRecordReader::TraceRecordReader(std::string path, const TraceFormat& format
 
 TraceRecordReader::TraceRecordReader(TraceFile file, const TraceFormat& format,
                                      const TraceParserOptions& options, bool skip_bad)
-    : file_(std::move(file)), parser_(format.make_parser(options)), device_(options.device), skip_bad_(skip_bad) {}
+    : file_(std::move(file)),
+      parser_(format.make_parser(options)),
+      header_(format.layout),
+      device_(options.device),
+      skip_bad_(skip_bad) {}
 
 std::optional<TraceRecord> TraceRecordReader::next() {
   while (file_.next_content_line()) {
+    if (trim(file_.line()) == header_) continue;
     try {
       std::optional<TraceRecord> record = parser_->parse(file_.line());
       if (record && (device_.empty() || record->device == device_)) return record;

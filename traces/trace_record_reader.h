@@ -24,8 +24,8 @@ class TraceRecordReader {
 
   // The next request record, or nullopt at end of file.  The record's views stay valid until
   // the next call.  A malformed line throws WorkloadError "PATH:LINE: what (line)" unless
-  // skip_bad is on, in which case it is counted and skipped.  With options.device, records
-  // of other devices are passed over.
+  // skip_bad is on, in which case it is counted and skipped.  A header line (the format's
+  // layout) is passed over, and with options.device so are records of other devices.
   std::optional<TraceRecord> next();
   uint64_t skipped_lines() const { return skipped_lines_; }
   [[noreturn]] void fail_at_line(const std::string& what) const { file_.fail_at_line(what); }
@@ -33,6 +33,7 @@ class TraceRecordReader {
  private:
   TraceFile file_;
   std::unique_ptr<TraceLineParser> parser_;
+  std::string_view header_;
   std::string device_;
   bool skip_bad_;
   uint64_t skipped_lines_ = 0;

@@ -271,7 +271,7 @@ void IssCore::run() {
     skips_this_run_ = 0;
     const uint32_t start_pc = pc();
     const auto h0 = std::chrono::steady_clock::now();
-    const bool may_skip = p_.skip_idle_syncs && !gdb_ && !debug_halt_;
+    const bool may_skip = p_.skip_idle_syncs && !gdb_;   // a debugger steps and stops at will
     const uint64_t executed = may_skip ? iss_->simulate(budget, run_on_) : iss_->simulate(budget);
     quanta_++;
     // The keeper's next sync point is the one the run was extended to, as after the syncs.
