@@ -45,6 +45,7 @@ void wbuf_init_part(struct ftl *f, struct wbuf_part *p, uint32_t core) {
   p->core = core;
   p->nslots = w->part_slots;
   p->first = core * w->part_slots;
+  p->used_counted = 0;
   for (uint32_t r = 0; r < PLACE_REGIONS; r++) p->q[r].ring = fw_alloc(f, p->nslots * 4u, 64);
   w->space->init(f, p);
 }
@@ -87,16 +88,28 @@ static void hash_del(struct wbuf *w, uint32_t lpa) {
   w->hash_key[i] = NONE32;
 }
 
+/* The buffer's fill gauge (stats->wbuf_used) after the part's entries in use changed. */
+static void count_used(struct ftl *f, struct wbuf_part *p) {
+  const uint32_t used = p->nslots - p->free_count;
+  f->stats->wbuf_used = f->stats->wbuf_used - p->used_counted + used;
+  p->used_counted = used;
+}
+
 int wbuf_alloc(struct ftl *f, struct wbuf_part *p, uint32_t n, uint32_t *slots_out) {
   struct wbuf *w = &f->wb;
   if (!w->space->alloc(f, p, n, slots_out)) return 0;
+  count_used(f, p);
   f->stats->wbuf_inserts += n;
   f->stats->wbuf_used_at_insert += (uint64_t)n * (p->nslots - p->free_count);
   f->core[p->core]->stats->wbuf_inserts += n;
   return 1;
 }
 
-static void slot_free(struct ftl *f, uint32_t s) { f->wb.space->release(f, wbuf_part_of(f, s), s); }
+static void slot_free(struct ftl *f, uint32_t s) {
+  struct wbuf_part *p = wbuf_part_of(f, s);
+  f->wb.space->release(f, p, s);
+  count_used(f, p);
+}
 
 /* The slot is no longer the newest copy of its LPA.  While a flush drains, a live one is
  * written anyway (it stays LIVE; its program completes without a map update, the index no

@@ -75,6 +75,7 @@ struct wbuf_part {
   uint32_t first, nslots;
   uint32_t *free_list;             /* slots: stack of free slots */
   uint32_t free_count;             /* entries that can be handed out now */
+  uint32_t used_counted;           /* entries in use as last added to stats->wbuf_used */
   struct wbuf_ring ring;           /* ring only */
   struct wfifo {                   /* one per placement region (one in use without placement) */
     uint32_t *ring;                /* [nslots] LIVE/DEAD slots of the region in arrival order */

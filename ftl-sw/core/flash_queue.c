@@ -8,11 +8,20 @@
 #include "hal/hal.h"
 #include "recovery/recovery.h"
 
+/* Why an operation of each kind is issued (the descriptor's reason), indexed by enum fop_kind. */
+static const uint8_t fop_reason[] = {
+  [FOP_FREE] = SSD_FRSN_UNKNOWN,       [FOP_HOST_READ] = SSD_FRSN_HOST,  [FOP_HOST_PROG] = SSD_FRSN_HOST,
+  [FOP_GC_READ] = SSD_FRSN_GC,         [FOP_GC_PROG] = SSD_FRSN_GC,      [FOP_ERASE] = SSD_FRSN_GC,
+  [FOP_MAP_READ] = SSD_FRSN_MAP,       [FOP_MAP_PROG] = SSD_FRSN_MAP,    [FOP_PREFETCH] = SSD_FRSN_PREFETCH,
+  [FOP_RECOVERY_READ] = SSD_FRSN_META, [FOP_TRIM_LOG_PROG] = SSD_FRSN_META, [FOP_BBT_READ] = SSD_FRSN_META,
+};
+
 uint32_t fop_alloc(struct ftl *f, uint8_t kind) {
   uint32_t t = f->fop_free;
   if (t == NONE32) return NONE32;
   f->fop_free = f->fop[t].next_free;
   f->fop[t].kind = kind;
+  f->fop[t].reason = kind < sizeof fop_reason ? fop_reason[kind] : SSD_FRSN_UNKNOWN;
   f->fops_inflight++;
   return t;
 }
@@ -53,7 +62,8 @@ void flash_submit(struct ftl *f, uint32_t tag, uint8_t opcode, uint32_t ppa, uin
   d->oob_addr = oob_addr;
   d->tag = tag;
   d->flags = flags;
-  d->rsvd = 0;
+  d->reason = f->fop[tag].reason;
+  d->rsvd[0] = d->rsvd[1] = d->rsvd[2] = 0;
   if (opcode == SSD_FOP_READ) {
     uint32_t plane = (off % g->unit) / g->spp;
     d->plane_mask = (uint8_t)(1u << plane);

@@ -158,7 +158,8 @@ enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_
 
 struct fop {
   uint8_t  kind;
-  uint8_t  rsvd;
+  uint8_t  reason;                 /* SSD_FRSN_*: from the kind (fop_alloc); GC sets migration
+                                      and wear levelling (gc/gc.c) */
   uint16_t host_slot;              /* FOP_HOST_READ; FOP_HOST_PROG: the core whose part it writes */
   uint32_t die;
   uint32_t ppa;                    /* first sector (programs: of the superpage) */

@@ -155,6 +155,7 @@ static struct ftl *boot(const struct ssd_fw_config *cfg) {
   for (uint32_t k = 0; k < f->ncores; k++) f->core[k] = core_setup(f, k);
   f->stats->cores = f->ncores;
   f->stats->wbuf_part_sectors = f->wb.part_slots;
+  f->stats->wbuf_entries = f->wb.nslots;
   rbuf_init(f);
   ra_init(f);
   f->zero_sector_addr = hal_dram_addr(fw_alloc(f, SECTOR_BYTES, SECTOR_BYTES));

@@ -51,6 +51,7 @@ void blocks_put_free(struct ftl *f, uint32_t sb) {
   ps->free_tail = sb;
   ps->free_count++;
   f->free_superblocks++;
+  f->stats->free_superblocks = f->free_superblocks;
   f->space_epoch++;
 }
 
@@ -62,6 +63,7 @@ static uint32_t unlink_free(struct ftl *f, uint32_t pool, uint32_t prev, uint32_
   if (ps->free_tail == sb) ps->free_tail = prev;
   ps->free_count--;
   f->free_superblocks--;
+  f->stats->free_superblocks = f->free_superblocks;
   if (ps->free_count < f->cfg.gc_low_blocks) gc_watch(f, pool);
   sb_set_state(f, sb, SB_OPEN);
   return sb;
@@ -167,6 +169,7 @@ void blocks_drop_unfree(struct ftl *f) {
         *link = f->sb_next[sb];
         ps->free_count--;
         f->free_superblocks--;
+        f->stats->free_superblocks = f->free_superblocks;
         continue;
       }
       last = sb;

@@ -142,6 +142,14 @@ static int victim_scanned(const struct pool_state *ps) {
   return ps->victim_cursor == ps->sb_capacity && ps->gc_rescan == NONE32;
 }
 
+/* Why GC moves the victim's data (the descriptors' reason): wear levelling, migration of an
+ * SLC victim's data to MLC, or plain cleaning. */
+static uint8_t gc_copy_reason(const struct ftl *f, uint32_t pool, const struct pool_state *ps) {
+  if (ps->wl_victim) return SSD_FRSN_WEAR;
+  if (!f->sb_map[ps->victim] && place_gc_migrates(f, pool, ps->victim)) return SSD_FRSN_MIGRATE;
+  return SSD_FRSN_GC;
+}
+
 /* Reads valid sectors of the victim into the gathering half; returns work done. */
 static int gc_issue_reads(struct ftl *f, uint32_t pool) {
   struct pool_state *ps = &f->pool[pool];
@@ -164,6 +172,7 @@ static int gc_issue_reads(struct ftl *f, uint32_t pool) {
     uint32_t k = ps->gc_gathered + ps->gc_pending_reads;
     uint32_t first = gc_index(f, pool, half, k);
     uint32_t tag = fop_alloc(f, FOP_GC_READ);
+    f->fop[tag].reason = gc_copy_reason(f, pool, ps);
     uint32_t nsect = 1;
     f->gc_src_ppa[first] = ppa;
     f->gc_lpa[first] = f->p2l[ppa];
@@ -241,6 +250,7 @@ static int gc_issue_program(struct ftl *f, uint32_t pool) {
   }
   uint32_t tag = fop_alloc(f, FOP_GC_PROG);
   struct fop *op = &f->fop[tag];
+  op->reason = gc_copy_reason(f, pool, ps);
   for (uint32_t k = 0; k < g->unit; k++) {
     uint32_t i = gc_index(f, pool, half, k);
     op->slots[k] = k;

@@ -303,7 +303,9 @@ struct ssd_flash_desc {
   uint16_t nsect;       /* read: sectors per plane; program: must be the whole page */
   uint32_t tag;         /* firmware's id, echoed in the completion */
   uint32_t flags;       /* SSD_FDF_* */
-  uint32_t rsvd;
+  uint8_t  reason;      /* SSD_FRSN_*: why the FTL issued it (timelines and statistics only;
+                           the controller does not act on it) */
+  uint8_t  rsvd[3];
 };
 #endif
 #define SSD_FDF_SGL       (1u << 0)  /* dram_addr is the address of a uint32_t list of sector
@@ -311,6 +313,16 @@ struct ssd_flash_desc {
 #define SSD_FDF_PAYLOAD   (1u << 1)  /* move and keep all 4 KiB of every sector even when the
                                         platform carries only data tags (sim.payload off):
                                         FTL metadata such as translation pages */
+/* Why the FTL issued a flash operation (struct ssd_flash_desc.reason). */
+#define SSD_FRSN_UNKNOWN  0u
+#define SSD_FRSN_HOST     1u   /* host data: reads, write-buffer programs */
+#define SSD_FRSN_GC       2u   /* garbage collection: its reads, programs and erases */
+#define SSD_FRSN_MAP      3u   /* translation pages of a demand-based map */
+#define SSD_FRSN_MIGRATE  4u   /* GC of an SLC block whose data moves to MLC (placement) */
+#define SSD_FRSN_PREFETCH 5u   /* read-ahead */
+#define SSD_FRSN_WEAR     6u   /* static wear levelling's moves */
+#define SSD_FRSN_META     7u   /* recovery scan, trim log, bad-block scan */
+#define SSD_FRSN_COUNT    8u
 #define SSD_FOP_READ      1u
 #define SSD_FOP_PROGRAM   2u
 #define SSD_FOP_ERASE     3u
@@ -611,6 +623,11 @@ struct ssd_fw_stats {
   uint32_t cores;               /* cores running the FTL */
   uint32_t wbuf_part_sectors;   /* each core's part of the write buffer */
   struct ssd_core_stats core[SSD_MAX_CORES];
+  /* gauges: the state now, for figures over time (run.json series, timelines) */
+  uint32_t free_superblocks;    /* free superblocks of every pool */
+  uint32_t wbuf_used;           /* write-buffer entries handed out and not yet given back ... */
+  uint32_t wbuf_entries;        /* ... of this many (every core's part) */
+  uint32_t rsvd_gauges;
 };
 #endif
 #define SSD_FW_STATS_MAGIC    0x53544154u   /* "STAT" */
