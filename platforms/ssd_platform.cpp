@@ -1,5 +1,6 @@
 #include "platforms/ssd_platform.h"
 
+#include "platforms/device_series.h"
 #include "platforms/drive_snapshot.h"
 
 #include <sys/resource.h>
@@ -310,16 +311,24 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
                                            return workload::make_workload(spec, ctx);
                                          },
                                          o);
+  device_series_ = std::make_unique<DeviceSeries>(o.series_interval_ns, [this] { return firmware_stats(); });
+  if (!opt.timeline.path.empty())
+    timeline_ = std::make_unique<RunTimeline>(opt.timeline, p_.nand.channels, p_.nand.ways, p_.host.queues, *fctl_,
+                                              channels_, cores_, *driver_, [this] { return firmware_stats(); });
   driver_->on_measure_start = [this] {
     if (auto* iss = dynamic_cast<IssCore*>(core_)) iss->reset_profile();   // profile the measured phase
     start_ = snapshot();
     started_ = true;
+    device_series_->start();
+    if (timeline_) timeline_->start();
     ops_before_start_ = ops_since_power_on_;
     if (opt_.power_cut_ns && !opt_.cut_from_power_on) spawn_timed_cut(" into the workload");
   };
   driver_->on_measure_end = [this] {
     end_ = snapshot();
     ended_ = true;
+    device_series_->stop();
+    if (timeline_) timeline_->stop();
   };
   driver_->on_finished = [] { sc_core::sc_stop(); };
   if (!opt.power_on_dir.empty()) {
@@ -510,7 +519,30 @@ nlohmann::json SsdPlatform::run() {
   const auto wall0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  return results(wall);
+  nlohmann::json r = results(wall);
+  if (timeline_) r["timeline"] = timeline_report();
+  return r;
+}
+
+nlohmann::json SsdPlatform::timeline_report() {
+  if (ended_ == false) timeline_->stop();   // the run stopped early (a fatal error, sim.max_sim_ms)
+  const nlohmann::json run = {{"measured_run_us", {driver_->measure_start().to_seconds() * 1e6,
+                                                   (ended_ ? driver_->measure_end() : sc_core::sc_time_stamp()).to_seconds() * 1e6}},
+                              {"host_requests", driver_->requests_done()},
+                              {"flash_operations", ops_since_start_},
+                              {"channels", p_.nand.channels},
+                              {"ways", p_.nand.ways}};
+  const auto w0 = std::chrono::steady_clock::now();
+  const uint64_t kept = timeline_->write(run.dump());
+  const double write_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(opt_.timeline.path, ec);
+  return {{"file", opt_.timeline.path},
+          {"events_kept", kept},
+          {"events_dropped", timeline_->timeline().dropped()},
+          {"max_events", opt_.timeline.max_events},
+          {"bytes", ec ? 0 : uint64_t(bytes)},
+          {"write_wall_s", write_s}};
 }
 
 // Bad blocks since the drive was formatted (preconditioning included): the firmware's table
@@ -612,10 +644,19 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   const double sim = t1 - t0;
   r["sim_time_s"] = sim;
   r["sim_time_total_s"] = sc_core::sc_time_stamp().to_seconds();
-  if (driver_->series().on())
+  if (driver_->series().on()) {
+    const HostSeries& hs = driver_->series();
     r["throughput_series"] = {{"file", "throughput.csv"},
-                              {"interval_ms", double(driver_->series().interval_ns()) / 1e6},
-                              {"intervals", driver_->series().intervals()}};
+                              {"interval_ms", double(hs.interval_ns()) / 1e6},
+                              {"intervals", hs.intervals()}};
+    std::vector<double> t_ms;
+    for (size_t i = 0; i < hs.intervals(); i++) t_ms.push_back(double((i + 1) * hs.interval_ns()) / 1e6);
+    r["series"] = {{"interval_ms", double(hs.interval_ns()) / 1e6},
+                   {"start_ms", t0 * 1e3},
+                   {"t_ms", t_ms},
+                   {"ops", hs.ops_json()},
+                   {"device", device_series_->json(hs.intervals())}};
+  }
   r["wall_time_s"] = wall_s;
   r["host_requests"] = driver_->requests_done();
   const double run_wall = driver_->measured_wall_seconds();

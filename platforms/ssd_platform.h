@@ -13,6 +13,7 @@
 
 #include "models/common/config.h"
 #include "models/common/params.h"
+#include "platforms/run_timeline.h"
 #include "traces/workload.h"
 
 extern "C" {
@@ -33,6 +34,7 @@ class ChannelIf;
 class HostInterface;
 class HostDriver;
 class FirmwareCore;
+class DeviceSeries;
 namespace nand { class Die; }
 
 struct RunOptions {
@@ -53,6 +55,8 @@ struct RunOptions {
   // Drive-state snapshots (platforms/drive_snapshot.h): save one after preconditioning /
   // build the drive from one (preconditioning skipped).
   std::string save_state_dir, load_state_dir;
+  // A timeline of the measured phase (platforms/run_timeline.h; path empty: none).
+  TimelineOptions timeline;
 };
 
 class SsdPlatform {
@@ -116,6 +120,9 @@ class SsdPlatform {
   std::vector<FirmwareCore*> cores_;
   FirmwareCore* core_ = nullptr;   // core 0
   std::unique_ptr<HostDriver> driver_;
+  std::unique_ptr<DeviceSeries> device_series_;
+  std::unique_ptr<RunTimeline> timeline_;
+  nlohmann::json timeline_report();   // writes the timeline's file; run.json's timeline
   Snapshot start_, end_;
   bool started_ = false, ended_ = false;
   // Power loss

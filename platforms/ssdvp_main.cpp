@@ -9,7 +9,9 @@
 
 #include <filesystem>
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -69,6 +71,49 @@ int run_command(const std::string& platform, const std::string& workload, const 
   // A run that failed says why on stderr, whatever --quiet says.
   for (const auto& e : r["errors"]) std::cerr << "ssdvp: " << e.get<std::string>() << "\n";
   return ssdvp::exit_status(r);
+}
+
+// `ssdvp report`: the report script of the source tree this binary was built from.
+int report_command(const std::string& dir, const std::string& out) {
+  const std::string script = std::string(SSDVP_SOURCE_DIR) + "/scripts/ssdvp_report.py";
+  const std::string venv = std::string(SSDVP_SOURCE_DIR) + "/build-deps/pyenv/bin/python";
+  if (!std::filesystem::exists(script))
+    throw std::runtime_error("ssdvp report: " + script + " is missing (this binary was built from another tree)");
+  const std::string python = std::filesystem::exists(venv) ? venv : "python3";
+  std::vector<std::string> args = {python, script, dir};
+  if (!out.empty()) args.insert(args.end(), {"-o", out});
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::cout.flush();
+  execvp(argv[0], argv.data());
+  throw std::runtime_error("ssdvp report: cannot run " + python + ": " + std::strerror(errno));
+}
+
+// --timeline-window T0:T1 (milliseconds of the measured run; either side may be empty).
+void parse_timeline_window(const std::string& text, ssdvp::TimelineOptions& t) {
+  const auto bad = [&](const std::string& why) {
+    return ssdvp::ConfigError("--timeline-window " + text + ": " + why +
+                              " (expected T0:T1 in milliseconds of simulated time from the start of the measured run, "
+                              "e.g. 5:20, 5: or :20)");
+  };
+  const size_t colon = text.find(':');
+  if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos) throw bad("one ':' between T0 and T1");
+  const auto number = [&](const std::string& s, double none) {
+    if (s.empty()) return none;
+    size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != s.size() || !std::isfinite(v) || v < 0) throw bad("'" + s + "' is not a time >= 0");
+    return v;
+  };
+  t.window_begin_ms = number(text.substr(0, colon), 0);
+  t.window_end_ms = number(text.substr(colon + 1), -1);
+  if (t.window_end_ms >= 0 && t.window_end_ms <= t.window_begin_ms) throw bad("T1 must be after T0");
 }
 
 // A cut point: a simulated time, the N-th flash operation, or a random operation (drawn from
@@ -310,6 +355,21 @@ int sc_main(int argc, char* argv[]) {
                   "load the drive's state from DIR/KEY if an earlier run saved it there, else save it there (KEY: the "
                   "build and every configuration key that shapes the drive)");
 
+  ssdvp::TimelineOptions timeline;
+  std::string timeline_window;
+  run->add_option("--timeline", timeline.path,
+                  "write a timeline of the measured run to FILE: Chrome trace-event JSON, open it in ui.perfetto.dev "
+                  "(dies, channels, firmware cores, host queues, counters; docs/architecture.md)");
+  run->add_option("--timeline-window", timeline_window,
+                  "with --timeline: keep only T0:T1, milliseconds of simulated time from the start of the measured run "
+                  "(either side may be left out: 5:, :20)");
+  run->add_option("--timeline-max-events", timeline.max_events,
+                  "with --timeline: keep at most N events (default 1000000); the file says where the cap cut it")
+      ->check(CLI::Range(uint64_t(1), uint64_t(100'000'000)));
+  run->add_option("--timeline-sample-us", timeline.sample_us,
+                  "with --timeline: sample the counters every US microseconds of simulated time (default 50)")
+      ->check(CLI::Range(0.01, 1e6));
+
   auto* bench = app.add_subcommand("bench", "simulation speed: 4 KiB random read and random write at QD32");
   uint64_t bench_requests = 300000;
   bool bench_iss = false;
@@ -335,6 +395,14 @@ int sc_main(int argc, char* argv[]) {
                     "(platforms/bench_capacity.h; -n sets the random reads after, default 300000)")
       ->check(CLI::Range(1, 65536));
 
+  auto* report = app.add_subcommand("report", "write one self-contained HTML page about a run folder (or a sweep's "
+                                              "store): summary, latency CDFs, time series, utilisation heat map, "
+                                              "FTL counters (scripts/ssdvp_report.py)");
+  std::string report_dir, report_out;
+  report->add_option("RUN_DIR", report_dir, "the run's output folder (run.json) or a sweep folder (results.csv)")
+      ->required();
+  report->add_option("--out,-o", report_out, "the HTML file (default RUN_DIR/report.html)");
+
   auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");
   CLI11_PARSE(app, argc, argv);
 
@@ -343,6 +411,7 @@ int sc_main(int argc, char* argv[]) {
       std::cout << ssdvp::config_reference_markdown();
       return 0;
     }
+    if (report->parsed()) return report_command(report_dir, report_out);
     if (bench->parsed() && !bench_capacity_gib.empty())
       return ssdvp::bench_capacity(self_path(), platform, sets, bench_capacity_gib, bench_requests);
     if (bench->parsed()) {
@@ -492,6 +561,8 @@ int sc_main(int argc, char* argv[]) {
     }
     if (!after_recovery.empty() && power_cut.empty() && power_on.empty())
       throw ssdvp::ConfigError("--after-recovery needs --power-cut or --power-on (it runs after a recovery)");
+    if (!timeline.path.empty() && (!power_cut.empty() || !power_on.empty()))
+      throw ssdvp::ConfigError("--timeline does not combine with --power-cut or --power-on yet");
     if (!power_cut.empty()) {
       std::optional<CutPoint> again;
       if (!recovery_cut.empty()) again = parse_cut_point("--recovery-cut", recovery_cut);
@@ -505,6 +576,10 @@ int sc_main(int argc, char* argv[]) {
     ssdvp::RunOptions opt;
     opt.save_state_dir = save_state;
     opt.load_state_dir = load_state;
+    if (!timeline_window.empty() && timeline.path.empty())
+      throw ssdvp::ConfigError("--timeline-window needs --timeline FILE");
+    if (!timeline_window.empty()) parse_timeline_window(timeline_window, timeline);
+    opt.timeline = timeline;
     return run_command(platform, workload, sets, out_dir, quiet, !no_precondition, dump_map, gdb_port, gdb_core, opt,
                        state_cache);
   });

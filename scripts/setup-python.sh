@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Python environment of the sweep engine (scripts/sweep.py, scripts/reproduce.py): installs
-# Debian's python3-dask, python3-distributed, python3-pandas, python3-matplotlib and
-# python3-venv if missing, then makes the venv build-deps/pyenv (with the system site
-# packages, so Debian's dask, distributed, pandas and matplotlib are the ones used) and pip
+# Debian's python3-dask, python3-distributed, python3-pandas, python3-matplotlib, python3-venv,
+# python3-selenium (the report test drives Chromium with it) and python3-jsonschema (the timeline
+# test checks the trace-event format with it) if missing, then makes the
+# venv build-deps/pyenv (with the system site packages, so Debian's dask, distributed, pandas,
+# matplotlib and selenium are the ones used) and pip
 # installs there what Debian 12 lacks: pyarrow (Parquet) and dask-jobqueue (Slurm).
 # Idempotent: it only does what is missing. Prints the venv's python on stdout.
 #
@@ -15,7 +17,7 @@ venv="$PWD/build-deps/pyenv"
 # 17.0.0 has wheels for Python 3.11 and works with Debian's numpy 1.24 and pandas 1.5.3.
 pip_packages=(pyarrow==17.0.0 dask-jobqueue==0.9.0)
 debian_packages=(python3 python3-venv python3-pip python3-dask python3-distributed python3-pandas
-                 python3-matplotlib)
+                 python3-matplotlib python3-selenium python3-jsonschema)
 
 missing=()
 for p in "${debian_packages[@]}"; do

@@ -17,6 +17,7 @@ packages=(
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf libunicorn-dev gdb-multiarch verilator
   python3 python3-matplotlib
   clang-14 libfuzzer-14-dev libclang-rt-14-dev   # the libFuzzer harnesses (testbenches/fuzz)
+  chromium chromium-driver   # headless browser of the report test (testbenches/report)
 )
 unicorn_prefix=""
 default_unicorn=pypi

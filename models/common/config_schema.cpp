@@ -182,7 +182,7 @@ const std::vector<KeySpec>& config_schema() {
       {"sim.seed", K::Int, "1", 0, kInf, nullptr, "Base seed of the workload generators."},
       {"sim.output_dir", K::String, "\"ssdvp-out\"", 0, 0, nullptr, "Where run.json and the latency CSVs go."},
       {"sim.progress", K::Bool, "true", 0, 0, nullptr, "Print a progress line every few wall seconds on long runs."},
-      {"sim.series_interval_ms", K::Double, "0", 0, kInf, nullptr, "Host throughput over time: MiB/s and IOPS per operation in every interval of this length of the measured run, written to throughput.csv in sim.output_dir (0 = none)."},
+      {"sim.series_interval_ms", K::Double, "0", 0, kInf, nullptr, "Figures over time: per interval of this length of the measured run, MiB/s, IOPS and latency p50/p99 per operation, WAF so far, free superblocks, GC work and write-buffer fill, in run.json series (scripts/plot_series.py draws them); the throughput also in throughput.csv in sim.output_dir (0 = none)."},
       {"sim.max_sim_ms", K::Double, "0", 0, kInf, nullptr, "Stop the workload at this simulated time, ms (0 = no limit)."},
   };
   return schema;

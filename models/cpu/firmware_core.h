@@ -5,6 +5,7 @@
 #include <systemc>
 
 #include <cstdint>
+#include <functional>
 
 namespace ssdvp {
 
@@ -20,6 +21,21 @@ class FirmwareCore {
   virtual uint64_t quanta() const { return 0; }       // ISS: runs between synchronisations
   virtual uint64_t syncs_skipped() const { return 0; }  // ISS: sync points run through
   virtual bool asleep() const = 0;                    // stopped until an interrupt (SYSCTL_SLEEP)
+
+  // Timelines: called each time the core stops to wait for an interrupt, with the spell it
+  // ran (from its last wake-up, or power-on).
+  std::function<void(sc_core::sc_time from, sc_core::sc_time to)> on_busy;
+  // Since when the core has been running (its current spell, if it is not asleep).
+  sc_core::sc_time awake_since() const { return awake_since_; }
+
+ protected:
+  void note_asleep(const sc_core::sc_time& now) {
+    if (on_busy && now > awake_since_) on_busy(awake_since_, now);
+  }
+  void note_awake(const sc_core::sc_time& now) { awake_since_ = now; }
+
+ private:
+  sc_core::sc_time awake_since_;
 };
 
 }  // namespace ssdvp

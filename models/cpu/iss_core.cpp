@@ -250,7 +250,11 @@ void IssCore::run() {
       qk_.sync();   // the instructions before the sleep take their time first
       sleep_since_ = sc_core::sc_time_stamp();
       asleep_ = true;
-      while (!sysctl_.irq_ready(id_)) wait(sysctl_.irq_event(id_));
+      if (!sysctl_.irq_ready(id_)) {
+        note_asleep(sleep_since_);
+        while (!sysctl_.irq_ready(id_)) wait(sysctl_.irq_event(id_));
+        note_awake(sc_core::sc_time_stamp());
+      }
       asleep_ = false;
       if (clear_on_wake_) sysctl_.clear_enabled(id_);
       idle_ += sc_core::sc_time_stamp() - sleep_since_;

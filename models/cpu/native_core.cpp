@@ -77,11 +77,15 @@ void NativeCore::sleep(bool clear_on_wake) {
   if (!fatal_errors().empty()) halt_forever();
   qk_.sync();
   asleep_ = true;
+  bool slept = false;
   while (!sysctl_.irq_ready(id_)) {
     sleep_since_ = sc_core::sc_time_stamp();
+    if (!slept) note_asleep(sleep_since_);
+    slept = true;
     wait(sysctl_.irq_event(id_));
     idle_ += sc_core::sc_time_stamp() - sleep_since_;
   }
+  if (slept) note_awake(sc_core::sc_time_stamp());
   asleep_ = false;
   if (clear_on_wake) sysctl_.clear_enabled(id_);
   wakeups_++;

@@ -24,6 +24,7 @@ struct FlashOp {
   uint16_t status = SSD_FST_OK;
   sc_core::sc_time t_submit;       // reached the channel
   sc_core::sc_time t_done;         // completion time
+  sc_core::sc_time t_array, t_array_end;   // the die's array operation (set by the channel)
   uint64_t id = 0;                 // order of submission (for tests and traces)
   uint32_t bank = 0;               // the register bank (firmware core) it came from
 };
@@ -47,9 +48,10 @@ class ChannelIf {
   virtual void submit(FlashOp* op) = 0;
   // Called once per operation, at any time up to its completion, with op->t_done set.
   virtual void on_done(DoneFn fn) = 0;
-  // Observer of every bus phase (verification): way, phase (0 command/data in, 1 data out,
-  // 2 status), operation id, start time.
-  std::function<void(uint32_t way, uint32_t phase, uint64_t op, sc_core::sc_time start)> on_bus_phase;
+  // Observer of every bus phase (verification, timelines): way, phase (0 command/data in,
+  // 1 data out, 2 status), operation id, start and end time.
+  std::function<void(uint32_t way, uint32_t phase, uint64_t op, sc_core::sc_time start, sc_core::sc_time end)>
+      on_bus_phase;
   virtual uint64_t bus_busy_ps() const = 0;
   virtual uint64_t ops_done() const = 0;
 };

@@ -146,6 +146,7 @@ void FlashController::fetch(uint32_t bank, sc_time at) {
     FlashOp* op = alloc_op();
     op->id = next_id_++;
     op->bank = bank;
+    op->t_array = op->t_array_end = sc_core::SC_ZERO_TIME;
     const bool ok = decode(d, *op);
     if (functional_) {
       if (ok) execute_functional(*op);
@@ -156,6 +157,7 @@ void FlashController::fetch(uint32_t bank, sc_time at) {
     }
     decode_free_ = std::max(decode_free_, at) + p_.desc;
     op->t_submit = decode_free_;
+    in_flight_[reason_of(op->desc)]++;
     if (!ok) {
       op->t_done = decode_free_;
       post(op);
@@ -228,6 +230,7 @@ void FlashController::post(FlashOp* op) {
   // Completions due at the same time enter the ring in submission order, whichever channel
   // model reported them first.
   events_.at(op->t_done + p_.cpl, [this, op] {
+    in_flight_[reason_of(op->desc)]--;
     write_completion(*op);
     if (observer) observer(*op);
     free_op(op);

@@ -14,6 +14,7 @@
 
 #include <systemc>
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -51,6 +52,10 @@ class FlashController : public MmioDevice, public FlashDataPort {
   // Reads that needed ECC correction (the die's extra decode time: a read retry).
   uint64_t corrected_reads() const { return corrected_reads_; }
 
+  // Operations taken from the rings and not yet completed, by the FTL's reason (SSD_FRSN_*).
+  static uint32_t reason_of(const ssd_flash_desc& d) { return d.reason < SSD_FRSN_COUNT ? d.reason : SSD_FRSN_UNKNOWN; }
+  uint32_t in_flight(uint32_t reason) const { return in_flight_[reason]; }
+
   // Observer of every completed operation (tests, traces): desc and times.
   std::function<void(const FlashOp&)> observer;
 
@@ -87,6 +92,7 @@ class FlashController : public MmioDevice, public FlashDataPort {
   FlashOp* alloc_op();
   void free_op(FlashOp* op) { free_ops_.push_back(op); }
   std::vector<FlashOp*> free_ops_;
+  std::array<uint32_t, SSD_FRSN_COUNT> in_flight_{};
 };
 
 }  // namespace ssdvp

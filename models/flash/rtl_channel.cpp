@@ -143,7 +143,7 @@ void RtlChannel::phase_started(uint32_t way, uint32_t phase, uint64_t cycle) {
   nand::Die& die = *dies_[way];
   const ssd_flash_desc& d = op->desc;
   const sc_time t = time_of(cycle);
-  if (on_bus_phase) on_bus_phase(way, phase, op->id, t);
+  if (on_bus_phase) on_bus_phase(way, phase, op->id, t, time_of(cycle + m_->bus_remaining));
   bus_busy_cycles_ += m_->bus_remaining;
   try {
     if (phase == kPhaseCmd) {
@@ -229,7 +229,10 @@ void RtlChannel::tick() {
       if (!(m_->array_go >> w & 1u)) continue;
       try {
         // The die starts at the end of the command phase, or when the program data is in.
-        ways_[w].ready_cycle = cycle_of(dies_[w]->start_array(std::max(time_of(next), ways_[w].dram_done)));
+        FlashOp* op = ways_[w].queue.front();
+        op->t_array = std::max(time_of(next), ways_[w].dram_done);
+        op->t_array_end = dies_[w]->start_array(op->t_array);
+        ways_[w].ready_cycle = cycle_of(op->t_array_end);
       } catch (const nand::RuleViolation& e) {
         report_fatal(e.what());
         ways_[w].ready_cycle = next + 1;

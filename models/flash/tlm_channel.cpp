@@ -44,7 +44,7 @@ void TlmChannel::start_bus_phase(uint32_t w, sc_time now) {
   const ssd_flash_desc& d = op->desc;
   const uint32_t planes = planes_of(*op);
   sc_time bus_end = now, done = now;
-  if (on_bus_phase) on_bus_phase(w, uint32_t(way.work), op->id, now);
+  const BusWork work = way.work;
   try {
     switch (way.work) {
       case BusWork::Command: {
@@ -58,12 +58,16 @@ void TlmChannel::start_bus_phase(uint32_t w, sc_time now) {
             data_ready = std::max(data_ready, port_.to_die(*op, die, pl, start));
             bus_end = start + p_.transfer(bytes);
           }
-          way.since = p_.on_grid(die.start_array(std::max(bus_end, data_ready)));
+          op->t_array = std::max(bus_end, data_ready);
+          op->t_array_end = die.start_array(op->t_array);
+          way.since = p_.on_grid(op->t_array_end);
         } else {
           die.latch(d.opcode == SSD_FOP_READ ? nand::ArrayOp::Read : nand::ArrayOp::Erase,
                     d.plane_mask, d.block, d.page, now);
           bus_end = now + p_.cmd_addr * double(planes);
-          way.since = p_.on_grid(die.start_array(bus_end));
+          op->t_array = bus_end;
+          op->t_array_end = die.start_array(bus_end);
+          way.since = p_.on_grid(op->t_array_end);
         }
         way.phase = Phase::Array;
         way.work = d.opcode == SSD_FOP_READ ? BusWork::DataOut : BusWork::Status;
@@ -100,6 +104,7 @@ void TlmChannel::start_bus_phase(uint32_t w, sc_time now) {
   }
   bus_busy_ps_ += (bus_end - now).value();
   bus_free_ = bus_end;
+  if (on_bus_phase) on_bus_phase(w, uint32_t(work), op->id, now, bus_end);
   if (way.phase == Phase::Hold) {
     way.queue.pop_front();
     op->t_done = done;

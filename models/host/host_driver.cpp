@@ -26,6 +26,7 @@ struct HostDriver::Request {
   std::vector<uint8_t> payload;
   std::vector<IntegrityChecker::ReadSnapshot> snap;
   uint32_t index = 0;                       // in pool_
+  uint64_t id = 0;                          // issue order (issued_ when it was made)
 };
 
 namespace {
@@ -48,7 +49,7 @@ HostDriver::HostDriver(sc_core::sc_module_name name, const HostParams& p, HostIn
       make_workload_(std::move(make_workload)),
       o_(o),
       queue_outstanding_(p.queues, 0) {
-  series_ = ThroughputSeries(o.series_interval_ns);
+  series_ = HostSeries(o.series_interval_ns);
   hif_.on_complete = [this](HostCommand* c) { command_done(c); };
   SC_HAS_PROCESS(HostDriver);
   SC_THREAD(main_thread);
@@ -267,7 +268,7 @@ void HostDriver::issue(Request* rq, sc_time& delay) {
     c.t_submit = sc_core::sc_time_stamp() + delay;
     hif_.submit(&c);
   }
-  issued_++;
+  rq->id = issued_++;
   for (const HostCommand& c : rq->cmds) queue_outstanding_[c.queue]++;
   streams_[rq->stream].outstanding++;
 }
@@ -556,9 +557,13 @@ void HostDriver::request_done(Request* rq) {
   st.requests++;
   st.bytes += uint64_t(rq->nsect) * 4096;
   if (!ok) st.errors++;
-  series_.record(rq->req.op, ns_of(sc_core::sc_time_stamp() - t_start_), uint64_t(rq->nsect) * 4096);
+  series_.record(rq->req.op, ns_of(sc_core::sc_time_stamp() - t_start_), uint64_t(rq->nsect) * 4096,
+                 ns_of(sc_core::sc_time_stamp() - rq->t_start));
   const uint64_t latency_ns = ns_of(sc_core::sc_time_stamp() - rq->t_start);
   st.latency.record(latency_ns);
+  if (on_request_done)
+    on_request_done({rq->id, rq->req.op, rq->cmds.empty() ? uint16_t(0) : rq->cmds.front().queue, rq->lba, rq->nsect,
+                     rq->t_start, sc_core::sc_time_stamp(), ok});
   if (rq->req.op == Op::Read) {
     uint16_t info = 0;
     for (const HostCommand& c : rq->cmds) info |= c.info;

@@ -32,7 +32,7 @@
 #include "models/host/cpu_scheduler.h"
 #include "models/host/host_interface.h"
 #include "models/host/integrity.h"
-#include "models/host/throughput_series.h"
+#include "models/host/host_series.h"
 #include "traces/workload.h"
 
 namespace ssdvp {
@@ -90,6 +90,17 @@ class HostDriver : public sc_core::sc_module {
   // the workload starts at `at`, and the sectors below `preconditioned_below` hold
   // preconditioning's data.
   std::function<void()> after_precondition;
+  // Timelines: every request of the measured run once it has completed (all its commands).
+  struct RequestDone {
+    uint64_t id;                    // issue order
+    workload::Op op;
+    uint16_t queue;                 // submission queue of its first command
+    uint64_t lba;                   // 4 KiB sectors
+    uint32_t nsect;
+    sc_core::sc_time start, end;    // latency measured from start (submission or arrival)
+    bool ok;
+  };
+  std::function<void(const RequestDone&)> on_request_done;
   struct Resume {
     sc_core::sc_time at;
     uint64_t preconditioned_below = 0;
@@ -139,7 +150,7 @@ class HostDriver : public sc_core::sc_module {
   // When the firmware let the host in (power-on to ready).
   sc_core::sc_time ready_at() const { return ready_at_; }
   const Outcomes& outcomes() const { return outcomes_; }
-  const ThroughputSeries& series() const { return series_; }
+  const HostSeries& series() const { return series_; }
   const CpuScheduler* cpu_scheduler() const { return sched_.get(); }
   uint64_t requests_done() const { return done_; }
   uint64_t unaligned_requests() const { return unaligned_; }
@@ -219,7 +230,7 @@ class HostDriver : public sc_core::sc_module {
   OpStats read_waits_[kReadWaitClasses];
   std::vector<std::pair<uint16_t, uint64_t>> status_counts_;
   Outcomes outcomes_;
-  ThroughputSeries series_;
+  HostSeries series_;
   sc_core::sc_event start_, all_done_, admin_done_;
   HostCommand admin_;
   uint64_t capacity_ = 0, issued_ = 0, done_ = 0, unaligned_ = 0, folded_ = 0;

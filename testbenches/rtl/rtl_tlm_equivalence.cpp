@@ -65,10 +65,10 @@ int sc_main(int argc, char* argv[]) {
   std::vector<Completion> tlm_done, rtl_done;
   tlm.on_done([&](FlashOp* op) { tlm_done.push_back({op->id, op->t_done}); });
   const bool log = std::getenv("RTL_TLM_LOG") != nullptr;
-  tlm.on_bus_phase = [&](uint32_t w, uint32_t ph, uint64_t id, sc_core::sc_time t) {
+  tlm.on_bus_phase = [&](uint32_t w, uint32_t ph, uint64_t id, sc_core::sc_time t, sc_core::sc_time) {
     if (log) std::printf("TLM %12.3f us way %u phase %u op %lu\n", t.to_seconds() * 1e6, w, ph, id);
   };
-  rtl.on_bus_phase = [&](uint32_t w, uint32_t ph, uint64_t id, sc_core::sc_time t) {
+  rtl.on_bus_phase = [&](uint32_t w, uint32_t ph, uint64_t id, sc_core::sc_time t, sc_core::sc_time) {
     if (log) std::printf("RTL %12.3f us way %u phase %u op %lu\n", t.to_seconds() * 1e6, w, ph, id);
   };
   rtl.on_done([&](FlashOp* op) { rtl_done.push_back({op->id, op->t_done}); });

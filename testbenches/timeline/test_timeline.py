@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""`ssdvp run --timeline` on a small drive (platforms/run_timeline.h): the file passes
+check_timeline.py (format and completeness against run.json); the checker fails on copies with
+one die slice, one span end or the order of a track broken; --timeline-window keeps only events
+ending in the window; --timeline-max-events cuts the file and says so; bad options are refused
+with a message naming them.
+
+Usage: test_timeline.py  (SSDVP_BINARY: the ssdvp binary)
+"""
+import copy
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import check_timeline  # noqa: E402
+
+SMALL = ["-s", "nand.channels=4", "-s", "nand.ways=2", "-s", "nand.planes=2", "-s", "nand.blocks_per_plane=64",
+         "-s", "nand.mlc.pages_per_block=64", "-s", "dram.size_mib=256", "-s", "sim.progress=false"]
+WORKLOAD = "fio:rw=randrw,rwmixread=50,bs=4k,iodepth=16,io=3000"
+
+
+def run(binary, out, *extra, check=True):
+    cmd = [binary, "run", "-q", *SMALL, "-w", WORKLOAD, "-o", str(out), *extra]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if check and p.returncode != 0:
+        raise SystemExit(f"FAIL: {' '.join(cmd)} exited {p.returncode}: {p.stderr}")
+    return p
+
+
+def load(path):
+    return json.loads(pathlib.Path(path).read_text())
+
+
+def main():
+    binary = os.environ.get("SSDVP_BINARY") or sys.argv[1]
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="ssdvp-timeline-") as tmp:
+        tmp = pathlib.Path(tmp)
+        run(binary, tmp / "full", "--timeline", str(tmp / "full" / "timeline.json"))
+        timeline, result = load(tmp / "full" / "timeline.json"), load(tmp / "full" / "run.json")
+        found = check_timeline.problems(timeline, result)
+        if found:
+            failures.append(f"full run: {found[:5]}")
+        if result["timeline"]["events_kept"] != timeline["otherData"]["ssdvp_timeline"]["events_kept"]:
+            failures.append("run.json timeline.events_kept differs from the file's")
+        names = {e["name"] for e in timeline["traceEvents"]}
+        for want in ("read", "write", "busy", "command / data in", "program host", "write buffer entries in use",
+                     "free superblocks"):
+            if want not in names:
+                failures.append(f"full run: no event named {want!r}")
+
+        # The checker fails on broken copies.
+        events = timeline["traceEvents"]
+        die_tracks = {(e["pid"], e["tid"]) for e in events if e["ph"] == "M" and e["name"] == "thread_name"
+                      and e["args"]["name"].startswith("die ")}
+        first_die = next(i for i, e in enumerate(events) if e["ph"] == "X" and (e["pid"], e["tid"]) in die_tracks)
+        first_end = next(i for i, e in enumerate(events) if e["ph"] == "e")
+        track = (events[first_die]["pid"], events[first_die]["tid"])
+        same_track = [i for i, e in enumerate(events) if e["ph"] == "X" and (e["pid"], e["tid"]) == track]
+        broken = {
+            "a die slice dropped": lambda ev: ev.pop(first_die),
+            "a span end dropped": lambda ev: ev.pop(first_end),
+            "a track out of order": lambda ev: ev.__setitem__(same_track[1], {**ev[same_track[1]], "ts": 0}),
+            "two slices overlapping": lambda ev: ev.__setitem__(
+                same_track[0], {**ev[same_track[0]], "dur": ev[same_track[1]]["ts"] - ev[same_track[0]]["ts"] + 5}),
+            "a missing field": lambda ev: ev[first_die].pop("dur"),
+        }
+        for what, breaks in broken.items():
+            copy_ = copy.deepcopy(timeline)
+            breaks(copy_["traceEvents"])
+            if not check_timeline.problems(copy_, result):
+                failures.append(f"the checker passed a timeline with {what}")
+
+        # A window: only events ending inside it, and the file says which.
+        run(binary, tmp / "window", "--timeline", str(tmp / "window" / "t.json"), "--timeline-window", "2:4")
+        w = load(tmp / "window" / "t.json")
+        found = check_timeline.problems(w, load(tmp / "window" / "run.json"))
+        if found:
+            failures.append(f"windowed run: {found[:5]}")
+        start_us = w["otherData"]["run"]["measured_run_us"][0]
+        lo, hi = w["otherData"]["ssdvp_timeline"]["window_us"]
+        if abs(lo - (start_us + 2000)) > 0.01 or abs(hi - (start_us + 4000)) > 0.01:
+            failures.append(f"window_us {lo}:{hi}, expected the measured run's start {start_us} + 2 ms : + 4 ms")
+        for e in w["traceEvents"]:
+            if e["ph"] in "XC" and not lo - 0.002 <= e["ts"] + e.get("dur", 0) <= hi + 0.002:
+                failures.append(f"windowed run: {e} ends outside {lo}:{hi}")
+                break
+        if not any(e["ph"] == "X" for e in w["traceEvents"]):
+            failures.append("windowed run kept no slice")
+
+        # A cap: the file is cut and says where.
+        run(binary, tmp / "cap", "--timeline", str(tmp / "cap" / "t.json"), "--timeline-max-events", "500")
+        c = load(tmp / "cap" / "t.json")
+        meta = c["otherData"]["ssdvp_timeline"]
+        if meta["events_kept"] != 500 or meta["events_dropped"] <= 0:
+            failures.append(f"capped run: {meta}")
+        if not any(e["ph"] == "i" and e["name"].startswith("timeline cut") for e in c["traceEvents"]):
+            failures.append("capped run: no 'timeline cut' marker")
+        found = check_timeline.problems(c, load(tmp / "cap" / "run.json"))
+        if found:
+            failures.append(f"capped run: {found[:5]}")
+
+        # Bad options: refused before the run, naming the option.
+        for extra, words in ((["--timeline", str(tmp / "x.json"), "--timeline-window", "5"], "--timeline-window 5"),
+                             (["--timeline", str(tmp / "x.json"), "--timeline-window", "4:2"], "T1 must be after T0"),
+                             (["--timeline", str(tmp / "x.json"), "--timeline-window", "a:2"], "'a' is not a time"),
+                             (["--timeline-window", "1:2"], "needs --timeline"),
+                             (["--timeline", "/proc/none/t.json"], "cannot write /proc/none/t.json")):
+            p = run(binary, tmp / "bad", *extra, check=False)
+            if p.returncode == 0 or words not in p.stderr:
+                failures.append(f"{extra}: exit {p.returncode}, stderr {p.stderr.strip()!r} (wanted {words!r})")
+    for f in failures:
+        print("FAIL:", f)
+    print("timeline checks:", "FAILED" if failures else "passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
