@@ -12,7 +12,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(
   build-essential cmake ninja-build pkg-config git
-  libsystemc-dev libboost-dev libboost-iostreams-dev libgtest-dev
+  libsystemc-dev libboost-dev zlib1g-dev libbz2-dev liblzma-dev libzstd-dev libgtest-dev
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf libunicorn-dev gdb-multiarch verilator
   python3 python3-matplotlib

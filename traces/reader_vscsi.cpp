@@ -8,8 +8,10 @@
 // Models: READ(6/10/12/16) and WRITE(6/10/12/16) as reads and writes, SYNCHRONIZE CACHE(10/16)
 // as flushes; other commands (TEST UNIT READY, INQUIRY, READ CAPACITY, ...) carry no data and
 // are valid lines without a request.  One virtual disk per trace: no device column.
-// Leaves out: the binary vscsi records (32 or 40 bytes) the CSV is made from, UNMAP and
-// WRITE SAME (their ranges are in the command's parameter data, which the trace omits).
+// The binary vscsi records (32 or 40 bytes) reach this parser as these CSV lines: the file
+// layer turns each record into one (trace_file.h).
+// Leaves out: UNMAP and WRITE SAME (their ranges are in the command's parameter data, which
+// the trace omits).
 #include <charconv>
 #include <vector>
 

@@ -6,10 +6,12 @@
 // The lines come from the file at PATH or from any stream given with a name for the messages
 // (the fuzzing harnesses feed trace bytes from memory).
 // Compressed files are read through their decompressor, chosen by the file's first bytes
-// (not its name): gzip, xz, zstd and bzip2 (Boost.Iostreams); a corrupt stream is an error
-// naming the file.  Weak: a stream cut short ends where it was cut (a partial last line is a
-// malformed line; a cut at a line's end goes unnoticed): Boost's filters do not report a
-// missing end marker.
+// (not its name): gzip, xz, zstd and bzip2 (decompressing_streambuf.h); a corrupt stream, or
+// one cut short (no end marker), is an error naming the file.
+// Binary vscsi traces (VMware/CloudPhysics records of 32 bytes, version 1, or 40 bytes,
+// version 2; recognised by the version field of their first two records, as libCacheSim
+// does) are read a record at a time, each given as the CSV line libCacheSim writes for it
+// ("version,time,op,size,lbn", reader_vscsi.cpp); line numbers count records.
 // Leaves out: parsing (TraceLineParser), seeking.
 #pragma once
 
@@ -19,6 +21,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "traces/decompressing_streambuf.h"
 
 namespace ssdvp::workload {
 
@@ -36,14 +40,23 @@ class TraceFile {
   const std::string& path() const { return path_; }
   // "gzip", "xz", "zstd", "bzip2", or "" for a plain file.
   const std::string& compression() const { return compression_; }
+  // 1 or 2 for a binary vscsi trace, else 0.
+  unsigned binary_vscsi() const { return vscsi_version_; }
 
   // Throws WorkloadError "PATH:LINE: what (current line)".
   [[noreturn]] void fail_at_line(const std::string& what) const;
 
  private:
+  static constexpr size_t kVscsiV1Bytes = 32, kVscsiV2Bytes = 40;
   std::string path_;
   std::string compression_;
+  std::unique_ptr<DecompressingStreambuf> decompressor_;   // compressed files: under stream_
   std::unique_ptr<std::istream> stream_;
+  size_t record_bytes_ = 0;      // binary vscsi records: their size (0: lines)
+  unsigned vscsi_version_ = 0;
+  void open_decompressed(Compression c);
+  bool binary_vscsi_version();
+  bool read_record();
   // Reads the next line into line_ (without its '\n'); false at end of file.  Throws for a
   // line longer than the limit (trace_file.cpp).
   bool read_line();

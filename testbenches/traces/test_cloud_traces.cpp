@@ -6,12 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <boost/iostreams/filter/bzip2.hpp>
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filter/lzma.hpp>
-#include <boost/iostreams/filter/zstd.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
-
+#include "compress_for_tests.h"
 #include "trace_test_support.h"
 
 namespace ssdvp::workload::test {
@@ -157,21 +152,6 @@ TEST(VscsiReader, MalformedLinesNamePathAndLine) {
             std::string::npos);
 }
 
-std::string compress(const std::string& text, const std::string& kind) {
-  namespace io = boost::iostreams;
-  std::ostringstream out;
-  {
-    io::filtering_ostream s;
-    if (kind == "gzip") s.push(io::gzip_compressor());
-    else if (kind == "xz") s.push(io::lzma_compressor());
-    else if (kind == "zstd") s.push(io::zstd_compressor());
-    else s.push(io::bzip2_compressor());
-    s.push(out);
-    s << text;
-  }
-  return out.str();
-}
-
 // The sample traces and the readers above, compressed every way, give the same requests.
 TEST(CompressedTraces, ReadAsTheirPlainText) {
   std::ifstream sample(sample_path("tpcc-small.trace"), std::ios::binary);
@@ -199,18 +179,97 @@ TEST(CompressedTraces, ReadAsTheirPlainText) {
 TEST(CompressedTraces, CorruptOrCutStreamsAreErrorsNamingTheFile) {
   std::string text;
   for (int i = 0; i < 20000; i++) text += std::to_string(i) + ",R," + std::to_string(i * 4096) + ",4096," + std::to_string(1000 + i) + "\n";
-  const std::string packed = compress(text, "gzip");
-  // Cut inside a line: that line is malformed, named by file and line.
-  TempTrace cut(packed.substr(0, packed.size() / 2), ".gz");
-  const std::string message = workload_error([&] { build_and_drain("trace:" + cut.path() + ",format=alibaba"); });
-  EXPECT_EQ(message.rfind(cut.path() + ":", 0), 0u) << message;
-  EXPECT_NE(message.find("expected 5 fields"), std::string::npos) << message;
-  // Corrupt data inside the stream is an error naming the file.
-  std::string corrupt = packed;
-  for (size_t i = 100; i < 200; i++) corrupt[i] = char(corrupt[i] ^ 0x5A);
-  TempTrace damaged(corrupt, ".gz");
-  const std::string m = workload_error([&] { build_and_drain("trace:" + damaged.path() + ",format=alibaba"); });
-  EXPECT_EQ(m.rfind(damaged.path() + ":", 0), 0u) << m;
+  for (const char* kind : {"gzip", "xz", "zstd", "bzip2"}) {
+    const std::string packed = compress(text, kind);
+    // Cut anywhere, inside a line or at a line's end: the stream has no end marker.
+    const std::string half_text = text.substr(0, text.size() / 2);
+    const std::string cut_at_line_end = compress(half_text.substr(0, half_text.rfind('\n') + 1), kind);
+    for (const std::string& cut_bytes : {packed.substr(0, packed.size() / 2), packed.substr(0, packed.size() - 1),
+                                         cut_at_line_end.substr(0, cut_at_line_end.size() - 4)}) {
+      TempTrace cut(cut_bytes, std::string(".") + kind);
+      const std::string message = workload_error([&] { build_and_drain("trace:" + cut.path() + ",format=alibaba"); });
+      EXPECT_EQ(message.rfind(cut.path() + ": the " + kind + " stream is cut short", 0), 0u) << message;
+    }
+    // Corrupt data inside the stream is an error naming the file: the decoder's, or (zstd
+    // checks its content checksum only at the frame's end) a line the garbage made.
+    std::string corrupt = packed;
+    for (size_t i = 100; i < 200; i++) corrupt[i] = char(corrupt[i] ^ 0x5A);
+    TempTrace damaged(corrupt, std::string(".") + kind);
+    const std::string m = workload_error([&] { build_and_drain("trace:" + damaged.path() + ",format=alibaba"); });
+    EXPECT_EQ(m.rfind(damaged.path() + ":", 0), 0u) << kind << ": " << m;
+    if (std::string(kind) != "zstd") {
+      EXPECT_NE(m.find("corrupt"), std::string::npos) << kind << ": " << m;
+    }
+  }
+}
+
+// Members written one after another (pigz, pzstd, `cat a.gz b.gz`) read as one text.
+TEST(CompressedTraces, ConcatenatedMembersReadAsOneText) {
+  const std::string first = "0,R,0,4096,1000\n1,W,4096,4096,2000\n", second = "2,R,8192,4096,3000\n";
+  for (const char* kind : {"gzip", "xz", "zstd", "bzip2"}) {
+    TempTrace packed(compress(first, kind) + compress(second, kind), std::string(".") + kind);
+    const auto r = drain(*make_workload("trace:" + packed.path() + ",format=alibaba", {}));
+    ASSERT_EQ(r.size(), 3u) << kind;
+    EXPECT_EQ(r[2].offset, 8192u) << kind;
+  }
+}
+
+// Binary vscsi records (32-byte version 1, 40-byte version 2), little-endian as libCacheSim
+// reads them: the same requests as their CSV lines, auto-detected, compressed too; a record
+// cut short is an error.
+std::string vscsi_record(unsigned version, uint16_t cmd, uint32_t len, uint64_t lbn, uint64_t ts) {
+  std::string r(version == 1 ? 32 : 40, '\0');
+  auto put = [&](size_t at, uint64_t v, size_t bytes) {
+    for (size_t i = 0; i < bytes; i++) r[at + i] = char(v >> (8 * i) & 0xFF);
+  };
+  if (version == 1) {
+    put(0, 7, 4);           // sn
+    put(4, len, 4);
+    put(8, 1, 4);           // nSG
+    put(12, cmd, 2);
+    put(14, 1u << 8, 2);    // ver: the version in its high byte
+  } else {
+    put(0, cmd, 2);
+    put(2, 2u << 8, 2);
+    put(4, 7, 4);
+    put(8, len, 4);
+    put(12, 1, 4);
+    put(32, 123, 8);        // rt
+  }
+  put(16, lbn, 8);
+  put(24, ts, 8);
+  return r;
+}
+
+TEST(VscsiReader, BinaryRecordsOfBothVersionsReadAsTheirCsvLines) {
+  TempTrace csv(kVscsi, ".csv");
+  const auto expected = drain(*make_workload("trace:" + csv.path(), {}));
+  for (unsigned version : {1u, 2u}) {
+    const std::string records = vscsi_record(version, 0x2a, 512, 42932745, 33898) +
+                                vscsi_record(version, 0x28, 8192, 100, 33900) +
+                                vscsi_record(version, 0x12, 36, 0, 33901) + vscsi_record(version, 0x35, 0, 0, 33905) +
+                                vscsi_record(version, 0x88, 4096, 8, 34000);
+    for (const std::string& bytes : {records, compress(records, "zstd")}) {
+      TempTrace bin(bytes, ".vscsi");
+      const auto workload = make_workload("trace:" + bin.path(), {});   // format=auto
+      EXPECT_NE(workload->describe().find("format=vscsi"), std::string::npos) << workload->describe();
+      const auto got = drain(*workload);
+      ASSERT_EQ(got.size(), expected.size()) << "version " << version;
+      for (size_t i = 0; i < got.size(); i++) {
+        EXPECT_EQ(got[i].op, expected[i].op) << "version " << version << " request " << i;
+        EXPECT_EQ(got[i].offset, expected[i].offset) << "version " << version << " request " << i;
+        EXPECT_EQ(got[i].length, expected[i].length) << "version " << version << " request " << i;
+        EXPECT_EQ(got[i].arrival_ns, expected[i].arrival_ns) << "version " << version << " request " << i;
+      }
+    }
+    // The last record cut short; a bad opcode named by its record number.
+    TempTrace cut(records.substr(0, records.size() - 3), ".vscsi");
+    const std::string m = workload_error([&] { build_and_drain("trace:" + cut.path()); });
+    EXPECT_EQ(m.rfind(cut.path() + ": the last binary vscsi record (record 5) is cut short", 0), 0u) << m;
+    TempTrace bad(records + vscsi_record(version, 0x1234, 512, 0, 40000), ".vscsi");
+    const std::string b = workload_error([&] { build_and_drain("trace:" + bad.path()); });
+    EXPECT_EQ(b.rfind(bad.path() + ":6: op '1234' is not a SCSI opcode", 0), 0u) << b;
+  }
 }
 
 }  // namespace
