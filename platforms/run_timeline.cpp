@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "models/cpu/firmware_core.h"
+#include "models/cpu/iss_core.h"
 #include "models/flash/channel_if.h"
 #include "models/flash/flash_controller.h"
 #include "models/host/host_driver.h"
@@ -76,10 +77,19 @@ RunTimeline::RunTimeline(const TimelineOptions& o, uint32_t channels, uint32_t w
       if (recording_ && phase < 3)
         t_.slice(channel_track_[c], kBusPhase[phase], ps(start), ps(end), &kBusArgs, {int64_t(way), int64_t(op), 0, 0});
     };
-  for (uint32_t c = 0; c < cores.size(); c++)
+  for (uint32_t c = 0; c < cores.size(); c++) {
     cores[c]->on_busy = [this, c](sc_core::sc_time from, sc_core::sc_time to) {
       if (recording_) t_.slice(core_track_[c], "busy", ps(from), ps(to));
     };
+    // On the ISS with firmware.profile: the function running, on a track of its own.
+    if (auto* iss = dynamic_cast<IssCore*>(cores[c])) {
+      const uint32_t track = t_.add_track("firmware cores", fmt::format("core {} functions", c));
+      if (iss->trace_functions([this, track](const char* function, sc_core::sc_time from, sc_core::sc_time to) {
+            if (recording_) t_.slice(track, function, ps(from), ps(to));
+          }))
+        function_cores_.push_back(iss);
+    }
+  }
   driver.on_request_done = [this](const HostDriver::RequestDone& r) {
     if (!recording_ || r.queue >= queue_track_.size()) return;
     t_.span(queue_track_[r.queue], workload::op_name(r.op), r.id, ps(r.start), ps(r.end), &kRequestArgs,
@@ -141,6 +151,7 @@ void RunTimeline::stop() {
   for (uint32_t c = 0; c < cores_.size(); c++)
     if (!cores_[c]->asleep() && now > cores_[c]->awake_since())
       t_.slice(core_track_[c], "busy", ps(cores_[c]->awake_since()), ps(now));
+  for (IssCore* iss : function_cores_) iss->end_function_span();
   t_.instant(device_track_, "measured run ends", ps(now));
   recording_ = false;
 }

@@ -2,13 +2,14 @@
 // per die (its array operations: read / program / erase, named with the FTL's reason: host,
 // gc, map, migration, prefetch, wear, meta; block, page, planes and status as arguments), per
 // channel (bus phases: command and data in, data out, status), per firmware core (busy
-// spells: from a wake-up to the next sleep), per host queue (each request from submission to
+// spells: from a wake-up to the next sleep; on the ISS with firmware.profile, a second track of
+// the function running, about 75 slices per 4 KiB request), per host queue (each request from submission to
 // completion, with its LBA, sectors and latency), and counters sampled every
 // sample interval: write-buffer entries in use, free superblocks, flash operations in flight
 // by reason (GC episodes show as the GC count rising from 0).  Kept from the measured phase's
 // start (or the window's) to its end; written when the run ends.
-// Leaves out: the functions a core runs (the ISS profile is per run, not per spell), DRAM
-// and PCIe transfers, preconditioning (its flash operations take no simulated time).
+// Leaves out: the functions a native core runs (it has no instruction stream), DRAM and PCIe
+// transfers, preconditioning (its flash operations take no simulated time).
 #pragma once
 
 #include <systemc>
@@ -66,6 +67,7 @@ class RunTimeline {
   uint32_t device_track_ = 0;
   FlashController& fctl_;
   std::vector<FirmwareCore*> cores_;
+  std::vector<class IssCore*> function_cores_;   // tracing the functions they run
   StatsFn stats_;
   bool recording_ = false, sampling_ = false;
   std::vector<int64_t> last_counter_;

@@ -97,6 +97,38 @@ std::vector<std::pair<std::string, uint64_t>> IssCore::profile() const {
   return out;
 }
 
+bool IssCore::trace_functions(FunctionSpan on_function) {
+  if (!p_.profile || functions_.empty()) return false;
+  on_function_ = std::move(on_function);
+  iss_->set_pc_observer([this](uint32_t pc, uint64_t retired) { function_at(pc, retired); });
+  return true;
+}
+
+// Before the instruction at `pc`: a new span when it is outside the function running.
+void IssCore::function_at(uint32_t pc, uint64_t retired) {
+  if (pc >= fn_lo_ && pc < fn_hi_) return;
+  const sc_core::sc_time now = chunk_t0_ + sc_core::sc_time(double(retired - chunk_start_) * instr_ps_, sc_core::SC_PS);
+  end_function_span(now);
+  auto it = std::upper_bound(functions_.begin(), functions_.end(), std::make_pair(pc, std::string("\xff")));
+  if (it == functions_.begin()) {   // below the first symbol
+    fn_lo_ = 0;
+    fn_hi_ = functions_.front().first;
+    fn_index_ = SIZE_MAX;
+    return;
+  }
+  fn_index_ = size_t(std::prev(it) - functions_.begin());
+  fn_lo_ = std::prev(it)->first;
+  fn_hi_ = it == functions_.end() ? UINT32_MAX : it->first;
+  fn_since_ = now;
+}
+
+void IssCore::end_function_span(const sc_core::sc_time& at) {
+  if (fn_index_ != SIZE_MAX && on_function_ && at > fn_since_) on_function_(functions_[fn_index_].second.c_str(), fn_since_, at);
+  fn_index_ = SIZE_MAX;
+  fn_lo_ = 1;
+  fn_hi_ = 0;
+}
+
 // Ends the quantum once the accessing instruction has retired.
 void IssCore::end_quantum_after_this_instruction() { iss_->end_after_current(); }
 
@@ -251,6 +283,7 @@ void IssCore::run() {
       sleep_since_ = sc_core::sc_time_stamp();
       asleep_ = true;
       if (!sysctl_.irq_ready(id_)) {
+        end_function_span(sleep_since_);
         note_asleep(sleep_since_);
         while (!sysctl_.irq_ready(id_)) wait(sysctl_.irq_event(id_));
         note_awake(sc_core::sc_time_stamp());

@@ -89,6 +89,13 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
   // With IssParams::profile: instructions executed per function of the image, most first.
   std::vector<std::pair<std::string, uint64_t>> profile() const;
   void reset_profile() { iss_->reset_profile(); }
+  // Timelines, with IssParams::profile: each stretch of simulated time the core ran one function
+  // of the image, ended by a call into another function, a return or the core going to sleep.
+  // The name lives as long as the core.  Returns false (and sets nothing) without profiling.
+  using FunctionSpan = std::function<void(const char* function, sc_core::sc_time from, sc_core::sc_time to)>;
+  bool trace_functions(FunctionSpan on_function);
+  // Ends the span of the function running now (the timeline stops).
+  void end_function_span() { end_function_span(sc_core::sc_time_stamp()); }
   uint32_t pc() const;
 
  private:
@@ -109,6 +116,13 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
   std::unique_ptr<Rv32Iss> iss_;
   std::vector<uint8_t> code_, sram_;
   std::vector<std::pair<uint32_t, std::string>> functions_;   // profile: sorted by address
+  // trace_functions: the function running (its index and address range) and since when.
+  FunctionSpan on_function_;
+  size_t fn_index_ = SIZE_MAX;
+  uint32_t fn_lo_ = 1, fn_hi_ = 0;
+  sc_core::sc_time fn_since_;
+  void function_at(uint32_t pc, uint64_t retired);
+  void end_function_span(const sc_core::sc_time& at);
   double instr_ps_;
   tlm::tlm_generic_payload trans_;
 

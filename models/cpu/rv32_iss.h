@@ -89,6 +89,9 @@ class Rv32Iss {
   virtual void enable_profile(uint32_t code_size) = 0;
   virtual const std::vector<uint32_t>& profile_counts() const = 0;
   virtual void reset_profile() = 0;
+  // While profiling: called before each instruction with its address and the instructions
+  // retired before it (timelines follow the function running; nullptr: none).
+  virtual void set_pc_observer(std::function<void(uint32_t pc, uint64_t retired)> observer) = 0;
 };
 
 // Unicorn 2 (RISCV32 mode) behind Rv32Iss.

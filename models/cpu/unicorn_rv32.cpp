@@ -208,6 +208,7 @@ class UnicornRv32 final : public Rv32Iss {
   }
   const std::vector<uint32_t>& profile_counts() const override { return profile_; }
   void reset_profile() override { std::fill(profile_.begin(), profile_.end(), 0u); }
+  void set_pc_observer(std::function<void(uint32_t, uint64_t)> observer) override { pc_observer_ = std::move(observer); }
 
  private:
   static constexpr uint32_t kNoBlock = 0xFFFFFFFFu;
@@ -351,6 +352,7 @@ class UnicornRv32 final : public Rv32Iss {
     }
     c->skip_breakpoint_at_ = 0xFFFFFFFFu;
     c->insn_pc_ = uint32_t(address);
+    if (c->pc_observer_ && !c->profile_.empty()) c->pc_observer_(uint32_t(address), c->counter_);
     c->counter_++;
     if (address < c->profile_.size() * 2) c->profile_[address >> 1]++;
   }
@@ -465,6 +467,7 @@ class UnicornRv32 final : public Rv32Iss {
   std::function<bool(uint32_t)> breakpoint_;
   uint32_t skip_breakpoint_at_ = 0xFFFFFFFFu;
   std::vector<uint32_t> profile_;
+  std::function<void(uint32_t, uint64_t)> pc_observer_;
 };
 
 }  // namespace

@@ -2,7 +2,8 @@
 """`ssdvp run --timeline` on a small drive (platforms/run_timeline.h): the file passes
 check_timeline.py (format and completeness against run.json); the checker fails on copies with
 one die slice, one span end or the order of a track broken; --timeline-window keeps only events
-ending in the window; --timeline-max-events cuts the file and says so; bad options are refused
+ending in the window; on the ISS with firmware.profile a track of the functions core 0 ran,
+inside its busy spells; --timeline-max-events cuts the file and says so; bad options are refused
 with a message naming them.
 
 Usage: test_timeline.py  (SSDVP_BINARY: the ssdvp binary)
@@ -103,6 +104,29 @@ def main():
         found = check_timeline.problems(c, load(tmp / "cap" / "run.json"))
         if found:
             failures.append(f"capped run: {found[:5]}")
+
+        # The ISS with firmware.profile: a track of the functions core 0 ran, each stretch inside
+        # one of the core's busy spells.
+        run(binary, tmp / "iss", "--timeline", str(tmp / "iss" / "t.json"), "-s", "firmware.mode=iss",
+            "-s", "firmware.profile=true", "-s", "workload.max_requests=400")
+        i = load(tmp / "iss" / "t.json")
+        found = check_timeline.problems(i, load(tmp / "iss" / "run.json"))
+        if found:
+            failures.append(f"ISS run: {found[:5]}")
+        names = {(e["pid"], e["tid"]): e["args"]["name"] for e in i["traceEvents"]
+                 if e["ph"] == "M" and e["name"] == "thread_name"}
+        busy = sorted((e["ts"], e["ts"] + e["dur"]) for e in i["traceEvents"]
+                      if e["ph"] == "X" and names[(e["pid"], e["tid"])] == "core 0")
+        spans = [e for e in i["traceEvents"] if e["ph"] == "X" and names[(e["pid"], e["tid"])] == "core 0 functions"]
+        if "event_loop" not in {e["name"] for e in spans}:
+            failures.append(f"ISS run: no event_loop on core 0's function track ({len(spans)} slices)")
+        k = 0
+        for e in spans:
+            while k < len(busy) and busy[k][1] < e["ts"] + e["dur"] - 0.002:
+                k += 1
+            if k == len(busy) or e["ts"] < busy[k][0] - 0.002:
+                failures.append(f"ISS run: {e['name']} at {e['ts']} us outside core 0's busy spells")
+                break
 
         # Bad options: refused before the run, naming the option.
         for extra, words in ((["--timeline", str(tmp / "x.json"), "--timeline-window", "5"], "--timeline-window 5"),
