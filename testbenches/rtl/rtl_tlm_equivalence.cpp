@@ -63,15 +63,26 @@ int sc_main(int argc, char* argv[]) {
   TlmChannel tlm("tlm", p.channel, tlm_ptrs, port, events);
   RtlChannel rtl("rtl", p.channel, rtl_ptrs, port, events, lead);
   std::vector<Completion> tlm_done, rtl_done;
-  tlm.on_done([&](FlashOp* op) { tlm_done.push_back({op->id, op->t_done}); });
+  // Every bus phase's and array operation's start and end, by (operation, phase; 3 = array).
+  using Spans = std::map<std::pair<uint64_t, uint32_t>, std::pair<sc_core::sc_time, sc_core::sc_time>>;
+  Spans tlm_spans, rtl_spans;
+  tlm.on_done([&](FlashOp* op) {
+    tlm_done.push_back({op->id, op->t_done});
+    tlm_spans[{op->id, 3}] = {op->t_array, op->t_array_end};
+  });
   const bool log = std::getenv("RTL_TLM_LOG") != nullptr;
-  tlm.on_bus_phase = [&](uint32_t w, uint32_t ph, uint64_t id, sc_core::sc_time t, sc_core::sc_time) {
+  tlm.on_bus_phase = [&](uint32_t w, uint32_t ph, uint64_t id, sc_core::sc_time t, sc_core::sc_time end) {
     if (log) std::printf("TLM %12.3f us way %u phase %u op %lu\n", t.to_seconds() * 1e6, w, ph, id);
+    tlm_spans[{id, ph}] = {t, end};
   };
-  rtl.on_bus_phase = [&](uint32_t w, uint32_t ph, uint64_t id, sc_core::sc_time t, sc_core::sc_time) {
+  rtl.on_bus_phase = [&](uint32_t w, uint32_t ph, uint64_t id, sc_core::sc_time t, sc_core::sc_time end) {
     if (log) std::printf("RTL %12.3f us way %u phase %u op %lu\n", t.to_seconds() * 1e6, w, ph, id);
+    rtl_spans[{id, ph}] = {t, end};
   };
-  rtl.on_done([&](FlashOp* op) { rtl_done.push_back({op->id, op->t_done}); });
+  rtl.on_done([&](FlashOp* op) {
+    rtl_done.push_back({op->id, op->t_done});
+    rtl_spans[{op->id, 3}] = {op->t_array, op->t_array_end};
+  });
 
   // Legal random operations per die, generated in submission order.
   std::vector<std::unique_ptr<FlashOp>> ops;
@@ -142,11 +153,26 @@ int sc_main(int argc, char* argv[]) {
     min_diff = std::min(min_diff, d);
     if (d != 0 && time_mismatches++ == 0) first_time = (long long)rtl_done[i].id;
   }
+  // The bus phases and array operations the timeline shows: the same spans in both channels.
+  size_t span_mismatches = tlm_spans.size() == rtl_spans.size() ? 0 : 1;
+  for (const auto& [key, span] : tlm_spans) {
+    auto it = rtl_spans.find(key);
+    if (it == rtl_spans.end() || it->second != span) {
+      if (span_mismatches++ == 0)
+        std::printf("first span mismatch: operation %llu %s: TLM %.6f..%.6f us, RTL %s\n", (unsigned long long)key.first,
+                    key.second == 3 ? "array" : ("bus phase " + std::to_string(key.second)).c_str(),
+                    span.first.to_seconds() * 1e6, span.second.to_seconds() * 1e6,
+                    it == rtl_spans.end() ? "none"
+                                          : (std::to_string(it->second.first.to_seconds() * 1e6) + ".." +
+                                             std::to_string(it->second.second.to_seconds() * 1e6) + " us").c_str());
+    }
+  }
+  std::printf("%zu bus phase and array spans compared, %zu differ\n", tlm_spans.size(), span_mismatches);
   std::printf("%u operations on %u ways (seed %llu, bus %s MB/s, %.1f ms simulated): %zu complete in a different "
               "order (first at position %lld), %zu at a different time (first: operation %lld); RTL - TLM %.1f .. %.1f "
               "bus cycles; RTL late starts %llu\n",
               kOps, kWays, (unsigned long long)seed, bus.c_str(), sc_core::sc_time_stamp().to_seconds() * 1e3,
               order_mismatches, first_order, time_mismatches, first_time, min_diff, max_diff,
               (unsigned long long)rtl.late_starts());
-  return order_mismatches == 0 && time_mismatches == 0 && rtl.late_starts() == 0 ? 0 : 1;
+  return order_mismatches == 0 && time_mismatches == 0 && span_mismatches == 0 && rtl.late_starts() == 0 ? 0 : 1;
 }
