@@ -46,7 +46,7 @@ const char* const kCounterName[kCounters] = {"write buffer entries in use", "fre
 RunTimeline::RunTimeline(const TimelineOptions& o, uint32_t channels, uint32_t ways, uint32_t queues,
                          FlashController& fctl, const std::vector<ChannelIf*>& channel_models,
                          const std::vector<FirmwareCore*>& cores, HostDriver& driver, StatsFn stats)
-    : o_(o), channels_(channels), t_(Timeline::Options{o.max_events, 0, 0}), fctl_(fctl), cores_(cores),
+    : o_(o), channels_(channels), t_(Timeline::Options{o.max_events}), fctl_(fctl), cores_(cores),
       stats_(std::move(stats)), last_counter_(kCounters, -1) {
   // The file is written at the end of the run: a path that cannot be written fails now.
   {
@@ -56,8 +56,6 @@ RunTimeline::RunTimeline(const TimelineOptions& o, uint32_t channels, uint32_t w
     std::ofstream probe(o.path);
     if (!probe) throw std::runtime_error("--timeline: cannot write " + o.path);
   }
-  // Nothing is kept before start() opens the window.
-  t_.set_window(1, 0);
   for (uint32_t q = 0; q < queues; q++) queue_track_.push_back(t_.add_track(fmt::format("host queue {}", q), "requests"));
   for (uint32_t c = 0; c < cores.size(); c++) core_track_.push_back(t_.add_track("firmware cores", fmt::format("core {}", c)));
   for (uint32_t c = 0; c < channels; c++) channel_track_.push_back(t_.add_track("channels", fmt::format("channel {}", c)));

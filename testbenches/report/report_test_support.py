@@ -5,12 +5,14 @@ import argparse
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from small_platform import SMALL  # noqa: E402  (shared with testbenches/timeline)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts"
-SMALL = ["-s", "nand.channels=4", "-s", "nand.ways=2", "-s", "nand.planes=2", "-s", "nand.blocks_per_plane=64",
-         "-s", "nand.mlc.pages_per_block=64", "-s", "dram.size_mib=256"]
 RANDWRITE = "fio:rw=randwrite,bs=4k,iodepth=32,io=20000"
 SERIES_INTERVAL_MS = 2
 WORK_MARKER = ".report-test-work"  # a --work folder holding it may be emptied; another is refused

@@ -14,8 +14,9 @@ import subprocess
 import sys
 import tempfile
 
-SMALL = ["-s", "nand.channels=4", "-s", "nand.ways=2", "-s", "nand.planes=2", "-s", "nand.blocks_per_plane=64",
-         "-s", "nand.mlc.pages_per_block=64", "-s", "dram.size_mib=256", "-s", "sim.progress=false"]
+sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
+from small_platform import SMALL, report  # noqa: E402
+
 
 
 def check(result, label):
@@ -77,10 +78,7 @@ def main():
                        capture_output=True)
         if "series" in json.loads((out / "run.json").read_text()):
             failures.append("sim.series_interval_ms = 0 wrote a series")
-    for f in failures:
-        print("FAIL:", f)
-    print("series checks:", "FAILED" if failures else "passed")
-    return 1 if failures else 0
+    return report("series checks", failures)
 
 
 if __name__ == "__main__":

@@ -17,10 +17,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
+sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
 import check_timeline  # noqa: E402
+from small_platform import SMALL, report  # noqa: E402
 
-SMALL = ["-s", "nand.channels=4", "-s", "nand.ways=2", "-s", "nand.planes=2", "-s", "nand.blocks_per_plane=64",
-         "-s", "nand.mlc.pages_per_block=64", "-s", "dram.size_mib=256", "-s", "sim.progress=false"]
 WORKLOAD = "fio:rw=randrw,rwmixread=50,bs=4k,iodepth=16,io=3000"
 
 
@@ -137,10 +137,7 @@ def main():
             p = run(binary, tmp / "bad", *extra, check=False)
             if p.returncode == 0 or words not in p.stderr:
                 failures.append(f"{extra}: exit {p.returncode}, stderr {p.stderr.strip()!r} (wanted {words!r})")
-    for f in failures:
-        print("FAIL:", f)
-    print("timeline checks:", "FAILED" if failures else "passed")
-    return 1 if failures else 0
+    return report("timeline checks", failures)
 
 
 if __name__ == "__main__":
