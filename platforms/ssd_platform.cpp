@@ -387,13 +387,15 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     driver_->flash_versions = [this](std::vector<uint32_t>& newest) {
       // Every host sector's tag in the array, of programs that have completed.
       const sc_core::sc_time now = sc_core::sc_time_stamp();
+      std::vector<nand::Sector> page;
       for (const auto& d : dies_)
         for (uint32_t pl = 0; pl < d->planes(); pl++)
           for (uint32_t b = 0; b < d->blocks_per_plane(); b++) {
             const uint32_t pages = d->next_page(pl, b);
             for (uint32_t pg = 0; pg < pages; pg++) {
-              const nand::Sector* s = d->stored(pl, b, pg);
-              if (!s || d->programming(pl, b, pg, now)) continue;
+              page.resize(d->sectors_per_page());
+              if (!d->stored(pl, b, pg, page.data()) || d->programming(pl, b, pg, now)) continue;
+              const nand::Sector* s = page.data();
               for (uint32_t k = 0; k < d->sectors_per_page(); k++) {
                 const ssd_sector_tag& t = s[k].tag;
                 // host data only: its OOB names the same LBA (translation pages, padding do not)
@@ -976,8 +978,12 @@ nlohmann::json SsdPlatform::results(double wall_s) {
     die_programmed += end.die_programmed[d] - (st.die_programmed.empty() ? 0 : st.die_programmed[d]);
   }
   // The dies' own count of programmed sectors, next to the firmware's (ftl.flash_program_sectors).
+  uint64_t compact_blocks = 0, wide_blocks = 0;
+  for (const auto& d : dies_) d->count_stored_blocks(compact_blocks, wide_blocks);
   r["nand"] = {{"programmed_sectors", die_programmed},
-               {"waf", host_w ? double(die_programmed) / double(host_w) : 0.0}};
+               {"waf", host_w ? double(die_programmed) / double(host_w) : 0.0},
+               {"compact_blocks", compact_blocks},
+               {"wide_blocks", wide_blocks}};
   uint64_t retried = 0, steps = 0, rber_lost = 0;
   for (const auto& d : dies_) {
     retried += d->retried_reads();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
 namespace ssdvp {
 
@@ -12,6 +13,9 @@ IntegrityChecker::IntegrityChecker(uint64_t logical_sectors)
 
 uint32_t IntegrityChecker::write_submitted(uint64_t lba, uint32_t nsect, uint64_t t_ns, ssd_sector_tag* data,
                                            bool durable) {
+  if (writes_.size() >= kTrim - 1)
+    throw std::runtime_error("integrity checker: more than 2^31 - 1 writes in one run (the sequence numbers would "
+                             "collide with trims')");
   writes_.push_back(WriteRecord{lba, nsect, t_ns, UINT64_MAX, durable});
   const uint32_t seq = uint32_t(writes_.size());
   for (uint32_t i = 0; i < nsect; i++) data[i] = ssd_sector_tag{uint32_t(lba + i), seq};
@@ -26,8 +30,8 @@ void IntegrityChecker::durable_required(uint64_t flush_submit_ns, std::vector<ui
     for (uint32_t k = 0; k < w.nsect; k++) seq_out[w.lba + k] = uint32_t(i + 1);   // seq order = submit order
   }
   for (size_t lba = 0; lba < seq_out.size(); lba++) {
-    const uint64_t a = acked_[lba];
-    if (seq_out[lba] && (a & kTrim) && (a & ~kTrim) > writes_[seq_out[lba] - 1].submit_ns + 1) seq_out[lba] = 0;
+    const uint32_t a = acked_[lba];
+    if (seq_out[lba] && is_trim(a) && acked_time(a) > writes_[seq_out[lba] - 1].submit_ns + 1) seq_out[lba] = 0;
   }
   // A trim not completed before the write was submitted (after it, or overlapping it in
   // time): the drive may have applied it last and dropped the write.
@@ -57,8 +61,8 @@ void IntegrityChecker::write_completed(uint32_t seq, bool ok, uint64_t t_ns) {
   if (!ok) return;   // not acknowledged: may or may not have happened; stays "in flight"
   w.complete_ns = t_ns;
   for (uint32_t i = 0; i < w.nsect; i++) {
-    uint64_t& a = acked_[w.lba + i];
-    if (w.submit_ns + 1 >= (a & ~kTrim)) a = w.submit_ns + 1;
+    uint32_t& a = acked_[w.lba + i];
+    if (w.submit_ns + 1 >= acked_time(a)) a = seq;
   }
 }
 
@@ -70,6 +74,7 @@ void IntegrityChecker::trim_submitted(uint64_t lba, uint32_t nsect, uint64_t t_n
         break;
       }
   }
+  if (all_trims_.size() >= kTrim - 1) throw std::runtime_error("integrity checker: more than 2^31 - 1 trims in one run");
   trims_.push_back({lba, nsect, t_ns, UINT64_MAX});
   all_trims_.push_back({lba, nsect, t_ns, UINT64_MAX});
 }
@@ -109,20 +114,25 @@ bool IntegrityChecker::racing_trim(uint64_t lba, uint64_t since_ns) const {
 
 void IntegrityChecker::trim_completed(uint64_t lba, uint32_t nsect, uint64_t t_submit_ns, bool ok,
                                       uint64_t t_complete_ns) {
-  // The newest matching record still in flight (searched from the back: it is near the end).
+  // The newest matching record still in flight (searched from the back: it is near the end);
+  // returns its index (v.size() if none).
   const auto complete = [&](std::vector<TrimRecord>& v) {
     for (size_t i = v.size(); i-- > 0;)
       if (v[i].lba == lba && v[i].nsect == nsect && v[i].submit_ns == t_submit_ns && v[i].complete_ns == UINT64_MAX) {
         v[i].complete_ns = t_complete_ns;
-        return;
+        return i;
       }
+    return v.size();
   };
   complete(trims_);
   if (!ok) return;   // not acknowledged: may yet have happened; stays "in flight" in all_trims_
-  complete(all_trims_);
+  const size_t index = complete(all_trims_);
+  if (index == all_trims_.size())   // its submission was not seen: it happened all the same
+    all_trims_.push_back({lba, nsect, t_submit_ns, t_complete_ns});
+  const uint32_t id = kTrim | uint32_t(index + 1);
   for (uint32_t i = 0; i < nsect; i++) {
-    uint64_t& a = acked_[lba + i];
-    if (t_submit_ns + 1 >= (a & ~kTrim)) a = (t_submit_ns + 1) | kTrim;
+    uint32_t& a = acked_[lba + i];
+    if (t_submit_ns + 1 >= acked_time(a)) a = id;
   }
 }
 
@@ -130,8 +140,8 @@ void IntegrityChecker::read_submitted(uint64_t lba, uint32_t nsect, std::vector<
                                       uint64_t t_ns) const {
   out.resize(nsect);
   for (uint32_t i = 0; i < nsect; i++) {
-    const uint64_t a = acked_[lba + i];
-    out[i] = ReadSnapshot{a & ~kTrim, (a & kTrim) != 0, t_ns};
+    const uint32_t a = acked_[lba + i];
+    out[i] = ReadSnapshot{acked_time(a), is_trim(a), t_ns};
   }
 }
 

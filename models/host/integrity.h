@@ -101,10 +101,17 @@ class IntegrityChecker {
   };
   std::vector<TrimRecord> trims_;        // the latest trims (bounded), to excuse racing reads
   bool racing_trim(uint64_t lba, uint64_t since_ns) const;
-  // Per sector: submit time (ns) + 1 of the newest acknowledged write or trim, with the top
-  // bit set when that was a trim (one word, one cache miss per sector).
-  std::vector<uint64_t> acked_;
-  static constexpr uint64_t kTrim = uint64_t(1) << 63;
+  // Per sector: the newest acknowledged write or trim, as one 32-bit word (4 bytes per logical
+  // sector of the drive): 0 for none, a write's sequence number, or kTrim | (its index in
+  // all_trims_ + 1).  Its submit time is looked up in the record (acked_time).
+  std::vector<uint32_t> acked_;
+  static constexpr uint32_t kTrim = uint32_t(1) << 31;
+  static bool is_trim(uint32_t id) { return (id & kTrim) != 0; }
+  // Submit time (ns) + 1 of the operation `id` names (0: none).
+  uint64_t acked_time(uint32_t id) const {
+    if (id == 0) return 0;
+    return (is_trim(id) ? all_trims_[(id & ~kTrim) - 1].submit_ns : writes_[id - 1].submit_ns) + 1;
+  }
   uint64_t checked_ = 0, mismatches_ = 0, precond_below_ = 0;
   uint64_t flushed_before_ = 0;          // writes completed by then are durable (a flush done)
   std::vector<TrimRecord> all_trims_;     // every trim (the durability state needs them all)

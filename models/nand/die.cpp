@@ -116,7 +116,7 @@ sc_time Die::read_retries(sc_time now, sc_time t_read) {
   for (uint32_t pl = 0; pl < planes_; pl++) {
     if (!(mask_ >> pl & 1u)) continue;
     const Block& b = block_at(pl, block_);
-    if (!b.sectors || page_ >= b.next_page || b.bad == kFactoryBad) continue;   // erased: no errors
+    if (!b.sectors.allocated() || page_ >= b.next_page || b.bad == kFactoryBad) continue;   // erased: no errors
     const uint32_t s = rber_.retry_steps(b.erases, (now - b.written_at).to_seconds() / 3600.0);
     if (s == RberModel::kUncorrectable) {
       for (uint32_t k = 0; k < spp_; k++) status_[pl * spp_ + k] = SectorStatus{0, 1};
@@ -147,7 +147,7 @@ sc_time Die::start_array(sc_time now) {
         const Block& b = block_at(pl, block_);
         for (uint32_t s = 0; s < spp_; s++) {
           Sector& r = regs_[pl * spp_ + s];
-          r = (b.sectors && page_ < b.next_page) ? b.sectors[size_t(page_) * spp_ + s] : Sector{};
+          r = (b.sectors.allocated() && page_ < b.next_page) ? b.sectors.get(size_t(page_) * spp_ + s) : Sector{};
           if (b.bad == kFactoryBad) r = Sector{{0, 0}, {0, 0}};   // the bad-block marker
           if (payload_) {
             uint8_t* dst = &payload_regs_[(size_t(pl) * spp_ + s) * 4096];
@@ -184,11 +184,11 @@ sc_time Die::start_array(sc_time now) {
       for (uint32_t pl = 0; pl < planes_; pl++) {
         if (!(mask_ >> pl & 1u)) continue;
         Block& b = block_at(pl, block_);
-        if (!b.sectors) {
-          b.sectors.reset(new Sector[size_t(timing.pages_per_block) * spp_]);
+        if (!b.sectors.allocated()) {
+          b.sectors.allocate(size_t(timing.pages_per_block) * spp_);
           if (payload_) b.payload.reset(new uint8_t[size_t(timing.pages_per_block) * spp_ * 4096]);
         }
-        std::copy_n(&regs_[pl * spp_], spp_, &b.sectors[size_t(page_) * spp_]);
+        b.sectors.put(size_t(page_) * spp_, &regs_[pl * spp_], spp_);
         if (payload_)
           std::memcpy(&b.payload[size_t(page_) * spp_ * 4096], &payload_regs_[size_t(pl) * spp_ * 4096],
                       size_t(spp_) * 4096);
@@ -279,10 +279,11 @@ std::string Die::power_cut(sc_time now, bool paired_page_loss) {
 uint32_t Die::erase_count(uint32_t plane, uint32_t block) const { return block_at(plane, block).erases; }
 uint32_t Die::next_page(uint32_t plane, uint32_t block) const { return block_at(plane, block).next_page; }
 
-const Sector* Die::stored(uint32_t plane, uint32_t block, uint32_t page) const {
+bool Die::stored(uint32_t plane, uint32_t block, uint32_t page, Sector* out) const {
   const Block& b = block_at(plane, block);
-  if (!b.sectors || page >= b.next_page) return nullptr;
-  return &b.sectors[size_t(page) * spp_];
+  if (!b.sectors.allocated() || page >= b.next_page) return false;
+  for (uint32_t k = 0; k < spp_; k++) out[k] = b.sectors.get(size_t(page) * spp_ + k);
+  return true;
 }
 
 }  // namespace ssdvp::nand

@@ -36,6 +36,7 @@
 
 #include "models/common/params.h"
 #include "models/nand/rber_model.h"
+#include "models/nand/sector_store.h"
 
 extern "C" {
 #include "ftl-sw/hal/regs.h"
@@ -46,13 +47,6 @@ namespace ssdvp::nand {
 class RuleViolation : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
-};
-
-// What a 4 KiB sector holds: its data tag (first 8 bytes of the data) and its OOB words,
-// plus the rest of the payload when payloads are simulated.
-struct Sector {
-  ssd_sector_tag tag{0xFFFFFFFFu, 0xFFFFFFFFu};  // erased flash reads as all ones
-  ssd_oob oob{0xFFFFFFFFu, 0xFFFFFFFFu};
 };
 
 enum class ArrayOp : uint8_t { None, Read, Program, Erase };
@@ -123,7 +117,8 @@ class Die {
     for (uint32_t pl = 0; pl < planes_; pl++) {
       if (!(plane_mask >> pl & 1u) || block >= blocks_per_plane_) continue;
       const Block& b = block_at(pl, block);
-      if (b.sectors && page < pages_in(block)) __builtin_prefetch(&b.sectors[size_t(page) * spp_]);
+      if (b.sectors.allocated() && page < pages_in(block))
+        __builtin_prefetch(b.sectors.words() + size_t(page) * spp_ * b.sectors.words_per_sector());
     }
   }
 
@@ -146,7 +141,8 @@ class Die {
   // Inspection (tests, statistics).
   uint32_t erase_count(uint32_t plane, uint32_t block) const;
   uint32_t next_page(uint32_t plane, uint32_t block) const;
-  const Sector* stored(uint32_t plane, uint32_t block, uint32_t page) const;
+  // The page's sectors (sectors_per_page of them) into `out`; false if it is not programmed.
+  bool stored(uint32_t plane, uint32_t block, uint32_t page, Sector* out) const;
   // A program of this page is still under way at `now` (its data is in the array already,
   // but not yet durable).
   bool programming(uint32_t plane, uint32_t block, uint32_t page, sc_core::sc_time now) const {
@@ -178,6 +174,12 @@ class Die {
   // Sectors committed to the array by programs, timed or functional: the die's own count,
   // independent of the firmware's statistics (write amplification is checked against it).
   uint64_t programmed_sectors() const { return programmed_sectors_; }
+  // Blocks holding data, by how their tags and OOB are kept (sector_store.h): compact (12
+  // bytes per sector) or wide (16).
+  void count_stored_blocks(uint64_t& compact, uint64_t& wide) const {
+    for (const Block& b : blocks_)
+      if (b.sectors.allocated()) (b.sectors.wide() ? wide : compact)++;
+  }
 
   std::string address(uint32_t plane, uint32_t block, uint32_t page) const;
 
@@ -187,7 +189,7 @@ class Die {
     uint32_t erases = 0;
     uint8_t bad = 0;                         // kGood, kFactoryBad, kGrownBad
     sc_core::sc_time written_at;             // its first program since the erase (data age)
-    std::unique_ptr<Sector[]> sectors;       // allocated at the first program
+    SectorStore sectors;                     // allocated at the first program
     std::unique_ptr<uint8_t[]> payload;      // with payloads
     std::unique_ptr<uint8_t[]> meta;         // without: payloads of metadata pages only
     std::unique_ptr<uint8_t[]> corrupt;      // per page: interrupted by power loss (lazily)

@@ -15,7 +15,7 @@ namespace ssdvp::nand {
 namespace {
 
 constexpr uint32_t kDieMagic = 0x45494444u;   // "DDIE"
-constexpr uint32_t kDieVersion = 1;
+constexpr uint32_t kDieVersion = 2;          // 2: sectors stored compact (12 bytes) where they can be
 
 using record::put;
 using record::put_bytes;
@@ -29,7 +29,8 @@ void get_bytes(std::istream& in, void* p, size_t n, const std::string& source) {
   record::get_bytes(in, p, n, source, "NAND image");
 }
 
-enum : uint8_t { kHasSectors = 1, kHasPayload = 2, kHasMeta = 4, kHasCorrupt = 8, kBadShift = 4 };   // bits 4-5: Die::kFactoryBad/kGrownBad
+enum : uint8_t { kHasSectors = 1, kHasPayload = 2, kHasMeta = 4, kHasCorrupt = 8, kBadShift = 4,   // bits 4-5: Die::kFactoryBad/kGrownBad
+                 kCompactSectors = 64 };   // version 2: the sectors' words in SectorStore's compact form
 
 }  // namespace
 
@@ -43,14 +44,16 @@ void Die::save(std::ostream& out) const {
     for (uint32_t blk = 0; blk < blocks_per_plane_; blk++) {
       const Block& b = block_at(pl, blk);
       const size_t pages = pages_in(blk);
-      const uint8_t flags = uint8_t((b.sectors ? kHasSectors : 0) | (b.payload ? kHasPayload : 0) |
-                                    (b.meta ? kHasMeta : 0) | (b.corrupt ? kHasCorrupt : 0) | b.bad << kBadShift);
+      const bool compact = b.sectors.allocated() && !b.sectors.wide();
+      const uint8_t flags = uint8_t((b.sectors.allocated() ? kHasSectors : 0) | (b.payload ? kHasPayload : 0) |
+                                    (b.meta ? kHasMeta : 0) | (b.corrupt ? kHasCorrupt : 0) | b.bad << kBadShift |
+                                    (compact ? kCompactSectors : 0));
       put(out, b.next_page);
       put(out, b.erases);
       put(out, flags);
       // Only the programmed pages' contents (the rest reads as erased).
       const size_t used = std::min<size_t>(b.next_page, pages) * spp_;
-      if (b.sectors) put_bytes(out, b.sectors.get(), used * sizeof(Sector));
+      if (b.sectors.allocated()) put_bytes(out, b.sectors.words(), used * b.sectors.words_per_sector() * 4);
       if (b.payload) put_bytes(out, b.payload.get(), used * 4096);
       if (b.meta) put_bytes(out, b.meta.get(), used * 4096);
       if (b.corrupt) put_bytes(out, b.corrupt.get(), pages);
@@ -61,8 +64,8 @@ void Die::save(std::ostream& out) const {
 void Die::load(std::istream& in, const std::string& source) {
   if (get<uint32_t>(in, source) != kDieMagic) throw std::runtime_error(source + ": not a ssdvp NAND image (bad die record)");
   const uint32_t version = get<uint32_t>(in, source);
-  if (version != kDieVersion)
-    throw std::runtime_error(source + ": die record version " + std::to_string(version) + ", this build reads " +
+  if (version != kDieVersion && version != 1)
+    throw std::runtime_error(source + ": die record version " + std::to_string(version) + ", this build reads 1 to " +
                              std::to_string(kDieVersion));
   const char* names[] = {"die index", "cell type", "planes", "blocks per plane", "sectors per page", "pages per block",
                          "pSLC blocks per plane", "pSLC pages per block", "sim.payload"};
@@ -84,13 +87,16 @@ void Die::load(std::istream& in, const std::string& source) {
       b.erases = get<uint32_t>(in, source);
       const uint8_t flags = get<uint8_t>(in, source);
       b.bad = uint8_t(flags >> kBadShift & 3u);
+      if (flags & 0x80 || (version == 1 && flags & kCompactSectors))
+        throw std::runtime_error(source + ": " + address(pl, blk, 0) + ": unknown block flags " + std::to_string(flags));
       if (b.bad > kGrownBad) throw std::runtime_error(source + ": " + address(pl, blk, 0) + ": bad block state " + std::to_string(b.bad));
       if (b.next_page > pages)
         throw std::runtime_error(source + ": " + address(pl, blk, b.next_page) + ": write pointer past the block");
       const size_t used = size_t(b.next_page) * spp_;
       if (flags & kHasSectors) {
-        b.sectors.reset(new Sector[sectors]);
-        get_bytes(in, b.sectors.get(), used * sizeof(Sector), source);
+        const bool wide = !(flags & kCompactSectors);   // version 1 saved every block wide
+        uint32_t* words = b.sectors.allocate_raw(sectors, wide);
+        get_bytes(in, words, used * b.sectors.words_per_sector() * 4, source);
       }
       if (flags & kHasPayload) {
         b.payload.reset(new uint8_t[sectors * 4096]);

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <vector>
 
 #include "models/common/config.h"
 #include "models/common/params.h"
@@ -15,6 +16,7 @@ using namespace ssdvp;
 using nand::ArrayOp;
 using nand::Die;
 using nand::RuleViolation;
+using nand::Sector;
 using sc_core::sc_time;
 using sc_core::SC_US;
 
@@ -39,6 +41,13 @@ sc_time program(Die& d, uint8_t mask, uint32_t block, uint32_t page, sc_time now
     }
   }
   return d.start_array(now);
+}
+
+// Sector k of a programmed page as the array holds it.
+Sector stored_sector(const Die& d, uint32_t plane, uint32_t block, uint32_t page, uint32_t k) {
+  std::vector<Sector> s(d.sectors_per_page());
+  EXPECT_TRUE(d.stored(plane, block, page, s.data()));
+  return s.at(k);
 }
 
 }  // namespace
@@ -204,7 +213,7 @@ TEST(Die, FunctionalOperationsLeaveTimingAlone) {
   EXPECT_TRUE(d.ready(sc_time(0, SC_US)));
   EXPECT_EQ(d.array_busy_ps(), 0u);
   EXPECT_EQ(d.next_page(0, 0), 1u);
-  EXPECT_EQ(d.stored(0, 0, 0)[0].tag.lba, 42u);
+  EXPECT_EQ(stored_sector(d, 0, 0, 0, 0).tag.lba, 42u);
   EXPECT_THROW(d.functional(ArrayOp::Program, 0x1, 0, 0, [](uint32_t) {}, [](uint32_t) {}), RuleViolation);
 }
 
@@ -264,6 +273,35 @@ TEST(Die, PowerCutDuringAnEraseLeavesABlockNeitherErasedNorIntact) {
   EXPECT_EQ(d.erase_count(0, 5), 2u);
 }
 
+TEST(Die, ImageKeepsCompactAndWideBlocksAsTheyWere) {
+  NandParams p = small_nand();
+  Die a(1, CellType::MLC, p, false);
+  sc_time t = program(a, 0x1, 2, 0, sc_time(0, SC_US), 300);   // host data: compact
+  t = program(a, 0x1, 3, 0, t, 400);
+  a.latch(ArrayOp::Program, 0x1, 3, 1, t);                       // a metadata page: widens block 3
+  for (uint32_t s = 0; s < a.sectors_per_page(); s++)
+    a.page_register(0)[s] = Sector{{0xA0A0A0A0u + s, 5}, {0xFFFFFFFFu, 11}};
+  t = a.start_array(t);
+  std::stringstream img;
+  a.save(img);
+  Die b(1, CellType::MLC, p, false);
+  b.load(img, "mixed.img");
+  for (uint32_t s = 0; s < a.sectors_per_page(); s++) {
+    EXPECT_EQ(stored_sector(b, 0, 2, 0, s).tag.lba, 300u + s);
+    EXPECT_EQ(stored_sector(b, 0, 2, 0, s).oob.lpa, 300u + s);
+    EXPECT_EQ(stored_sector(b, 0, 3, 0, s).tag.seq, 1u);
+    EXPECT_EQ(stored_sector(b, 0, 3, 0, s).oob.seq, 7u);
+    EXPECT_EQ(stored_sector(b, 0, 3, 1, s).tag.lba, 0xA0A0A0A0u + s);
+    EXPECT_EQ(stored_sector(b, 0, 3, 1, s).oob.lpa, 0xFFFFFFFFu);
+    EXPECT_EQ(stored_sector(b, 0, 3, 1, s).oob.seq, 11u);
+  }
+  // Loaded as they were: block 2 still takes host data without widening, and saving again
+  // gives the same bytes.
+  std::stringstream again;
+  b.save(again);
+  EXPECT_EQ(again.str(), img.str());
+}
+
 TEST(Die, ImageRoundTripsContentsAndRefusesAnotherGeometry) {
   NandParams p = small_nand();
   Die a(3, CellType::MLC, p, false);
@@ -278,8 +316,8 @@ TEST(Die, ImageRoundTripsContentsAndRefusesAnotherGeometry) {
   b.load(img, "test.img");
   EXPECT_EQ(b.next_page(0, 1), 3u);
   EXPECT_EQ(b.next_page(1, 1), 2u);
-  EXPECT_EQ(b.stored(1, 1, 1)[1].tag.lba, 800u + 8 + 1);
-  EXPECT_EQ(b.stored(0, 1, 0)[0].oob.lpa, 700u);
+  EXPECT_EQ(stored_sector(b, 1, 1, 1, 1).tag.lba, 800u + 8 + 1);
+  EXPECT_EQ(stored_sector(b, 0, 1, 0, 0).oob.lpa, 700u);
   EXPECT_TRUE(b.corrupt(0, 1, 2));
   EXPECT_FALSE(b.corrupt(0, 1, 1));
 
