@@ -201,6 +201,10 @@ PlatformParams PlatformParams::from(const Config& c) {
   h.irq = time_of(c, "host.irq_ns", SC_NS);
   h.submit = time_of(c, "host.submit_ns", SC_NS);
   h.tlp_overhead_bytes = uint32_t(c.get_int("host.tlp_overhead_bytes"));
+  h.max_payload_bytes = uint32_t(c.get_int("host.max_payload_bytes"));
+  if (h.max_payload_bytes & (h.max_payload_bytes - 1u))
+    throw ConfigError(c.origin("host.max_payload_bytes") + ": host.max_payload_bytes = " +
+                      std::to_string(h.max_payload_bytes) + " is not a power of two (PCIe allows 128 .. 4096)");
   int64_t kib = c.get_int("host.max_transfer_kib");
   if (kib % 4 != 0)
     throw ConfigError(c.origin("host.max_transfer_kib") + ": host.max_transfer_kib = " +

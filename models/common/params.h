@@ -103,6 +103,7 @@ struct HostParams {
   double link_mbps = 0;
   sc_core::sc_time link_latency, irq, submit;
   uint32_t tlp_overhead_bytes = 0;
+  uint32_t max_payload_bytes = 4096;   // PCIe Max_Payload_Size
   uint32_t max_transfer_sectors = 0;
   // host.cpu.*, host.migration*: the host CPU model (models/host/cpu_scheduler.h)
   std::vector<std::pair<uint32_t, uint32_t>> cpu_types;   // (io %, cpu %); empty: off

@@ -1,5 +1,5 @@
 // PCIe link between host and controller: one serial resource per direction with a data rate
-// and per-TLP framing overhead, plus a one-way latency that overlaps with other transfers
+// and per-TLP framing overhead (a transfer split into TLPs of host.max_payload_bytes), plus a one-way latency that overlaps with other transfers
 // (pipelined).  Transfers are reserved in the order they are requested.
 // Leaves out: flow-control credits, max read request splitting, link errors and replay.
 #pragma once
@@ -30,6 +30,7 @@ class PcieLink {
  private:
   double ps_per_byte_;
   uint32_t overhead_;
+  uint32_t payload_;   // bytes per TLP at most (Max_Payload_Size)
   sc_core::sc_time latency_;
   sc_core::sc_time free_at_[2] = {sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME};
   uint64_t busy_ps_[2] = {0, 0};
