@@ -388,12 +388,12 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
       // Every host sector's tag in the array, of programs that have completed.
       const sc_core::sc_time now = sc_core::sc_time_stamp();
       std::vector<nand::Sector> page;
-      for (const auto& d : dies_)
+      for (const auto& d : dies_) {
+        page.resize(d->sectors_per_page());
         for (uint32_t pl = 0; pl < d->planes(); pl++)
           for (uint32_t b = 0; b < d->blocks_per_plane(); b++) {
             const uint32_t pages = d->next_page(pl, b);
             for (uint32_t pg = 0; pg < pages; pg++) {
-              page.resize(d->sectors_per_page());
               if (!d->stored(pl, b, pg, page.data()) || d->programming(pl, b, pg, now)) continue;
               const nand::Sector* s = page.data();
               for (uint32_t k = 0; k < d->sectors_per_page(); k++) {
@@ -405,6 +405,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
               }
             }
           }
+      }
     };
 }
 

@@ -62,7 +62,8 @@ void IntegrityChecker::write_completed(uint32_t seq, bool ok, uint64_t t_ns) {
   w.complete_ns = t_ns;
   for (uint32_t i = 0; i < w.nsect; i++) {
     uint32_t& a = acked_[w.lba + i];
-    if (w.submit_ns + 1 >= acked_time(a)) a = seq;
+    // An older write's sequence number needs no lookup: seq order is submit order.
+    if ((!is_trim(a) && a <= seq) || w.submit_ns + 1 >= acked_time(a)) a = seq;
   }
 }
 
