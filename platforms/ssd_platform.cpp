@@ -51,6 +51,7 @@ uint32_t placement_code(const std::string& p) {
   if (p == "lapt") return SSD_PLACE_LAPT;
   if (p == "slc-only") return SSD_PLACE_SLC_ONLY;
   if (p == "combo") return SSD_PLACE_COMBO;
+  if (p == "slc-direct") return SSD_PLACE_SLC_DIRECT;
   throw ConfigError("ftl.placement = \"" + p + "\" has no firmware code (platforms/ssd_platform.cpp)");
 }
 uint32_t readahead_code(const std::string& r) {

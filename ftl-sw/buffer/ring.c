@@ -20,7 +20,8 @@
  * Rate limiter (pblk's pblk-rl, applied to user writes): user writes may hold the whole ring
  * while the drive's free superblocks are at least ftl.gc_high_blocks per pool; below that
  * their share shrinks in proportion to the free superblocks (free / (gc_high_blocks x
- * pools)), never below one stripe plus one largest command, so that GC, which needs the
+ * pools); pools GC does not clean on demand, slc-direct's SLC cache, are left out of both),
+ * never below one stripe plus one largest command, so that GC, which needs the
  * flash and the free blocks, gets them.  The rest of the ring is GC's in pblk, whose GC
  * writes go through the ring; GC copies here have their own buffers (gc/gc.c), so the share
  * the limiter takes from users is left empty: it throttles user writes only.
@@ -48,9 +49,11 @@ static uint32_t ring_next(const struct wbuf_part *p, uint32_t s) {
 
 /* Entries user writes may hold now (the rate limiter above). */
 static uint32_t user_limit(struct ftl *f, const struct wbuf_part *p) {
-  const uint32_t high = f->cfg.gc_high_blocks * f->geo.pools;
-  if (f->free_superblocks >= high) return p->nslots;
-  uint32_t limit = (uint32_t)(((uint64_t)p->nslots * f->free_superblocks) / high);
+  uint32_t free = f->free_superblocks, pools = f->geo.pools;
+  place_demand_cleaned_space(f, &free, &pools);   /* slc-direct: its cache is not GC's to clean */
+  const uint32_t high = f->cfg.gc_high_blocks * pools;
+  if (free >= high) return p->nslots;
+  uint32_t limit = (uint32_t)(((uint64_t)p->nslots * free) / high);
   uint32_t floor = p->ring.stripe + SSD_MDTS_SECTORS;
   if (floor > p->nslots) floor = p->nslots;
   if (limit < floor) limit = floor;

@@ -10,7 +10,8 @@
  * there is one fifo: the plain arrival order.  In a region that groups data (combo's
  * unit-mapped MLC) a superpage takes the run of the head sector's unit from the fifo, padded
  * where the run ends, and goes where that unit writes (a fifo head waiting for its unit
- * holds the region back).
+ * holds the region back).  Under slc-direct a superpage of the SLC fifo goes to the next MLC
+ * die when no SLC pool has room (placement.h: place_full_region_fallback).
  * Parts (one per firmware core) each have their own fifos and writer; the index is shared.
  * Leaves out: write-through modes. */
 #include "core/ftl.h"
@@ -240,7 +241,8 @@ static uint32_t pick_pool(struct ftl *f, uint32_t region, uint32_t limit) {
  * whose superpages hold one group of data each (placement.h: a unit of combo's MLC map) goes
  * where the head sector's group writes. */
 static uint32_t next_superpage(struct ftl *f, const struct wbuf_part *p, uint32_t region) {
-  if (f->blocked_epoch[region] == f->space_epoch) return NONE32;   /* nothing was freed since */
+  const uint32_t fallback = place_full_region_fallback(f, region);   /* slc-direct: MLC */
+  if (f->blocked_epoch[region] == f->space_epoch && fallback == NONE32) return NONE32;   /* nothing was freed since */
   uint32_t limit = f->cfg.die_prog_limit;
   if (f->cfg.sched == SSD_SCHED_ADAPTIVE && f->reads_active) limit = 1;
   if (place_groups_region(f, region)) {
@@ -250,7 +252,10 @@ static uint32_t next_superpage(struct ftl *f, const struct wbuf_part *p, uint32_
     if (ppa == NONE32 && !busy) f->blocked_epoch[region] = f->space_epoch;
     return ppa;
   }
-  const uint32_t pool = pick_pool(f, region, limit);
+  uint32_t pool = f->blocked_epoch[region] == f->space_epoch ? NONE32 : pick_pool(f, region, limit);
+  if (pool == NONE32 && fallback != NONE32 && f->blocked_epoch[region] == f->space_epoch &&
+      f->blocked_epoch[fallback] != f->space_epoch)   /* the region is full, not just busy */
+    pool = pick_pool(f, fallback, limit);
   return pool == NONE32 ? NONE32 : blocks_next_superpage(f, pool, STREAM_HOST);
 }
 
@@ -326,8 +331,8 @@ int wbuf_flush_step(struct ftl *f, struct wbuf_part *p, int force) {
   p->progs_inflight++;
   uint32_t n = take_slots(f, p, region, op, unit);
   p->ring.inflight += n;          /* the ring gives them back in ring_release */
-  if (f->pl.regions > 1) {         /* the whole superpage, padding included */
-    if (region == REGION_SLC) f->stats->host_slc_sectors += unit;
+  if (f->pl.regions > 1) {         /* the whole superpage, padding included, by where it went */
+    if (f->pl.pool_region[sb_pool(f, ppa_sb(f, ppa))] == REGION_SLC) f->stats->host_slc_sectors += unit;
     else f->stats->host_mlc_sectors += unit;
   }
   for (; n < unit; n++) {   /* pad a partial superpage (flush) */

@@ -18,7 +18,8 @@
  * gathers a victim's data one unit at a time (passes over the victim, gc_taken marking what
  * was read) since a superpage holds one unit's data.  Pools
  * marked for idle-time migration (place/idle_migration.h) clean up to its target while the
- * host is idle and issue nothing once a host command has stopped them.
+ * host is idle and issue nothing once a host command has stopped them; slc-direct's SLC
+ * pools are cleaned only then (and to retire a bad superblock), never on demand.
  * Bad blocks (media/bad_blocks.h): a superblock whose program failed is its pool's next
  * victim whatever it holds and is retired instead of erased; a failed erase retires the victim.
  * Static wear levelling (wear/static_wl.h): a pool whose erase counts spread too far takes its
@@ -327,7 +328,9 @@ static void gc_start_victim(struct ftl *f, struct pool_state *ps, uint32_t v) {
 }
 
 void gc_watch(struct ftl *f, uint32_t pool) {
-  if (f->pool[pool].gc_listed) return;
+  const struct pool_state *ps = &f->pool[pool];
+  if (ps->gc_listed) return;
+  if (!ps->idle_gc && !ps->retiring && !place_cleaned_on_demand(f, pool)) return;   /* slc-direct's cache */
   f->pool[pool].gc_listed = 1;
   f->gc_pools[f->gc_npools++] = pool;
 }
@@ -340,11 +343,18 @@ int gc_step(struct ftl *f) {
     const uint32_t pool = f->gc_pools[i];
     struct pool_state *ps = &f->pool[pool];
     if (ps->idle_gc && !idle_migration_running(&f->pl.idle)) {   /* a host command stopped it */
-      if (ps->victim != NONE32 && ps->free_count >= f->cfg.gc_low_blocks) {
+      const int on_demand = place_cleaned_on_demand(f, pool);
+      if (ps->victim != NONE32 && (ps->free_count >= f->cfg.gc_low_blocks || !on_demand)) {
         i++;                               /* paused, its victim half cleaned */
         continue;
       }
       ps->idle_gc = 0;                     /* needed now (or nothing begun): plain GC */
+      if (!on_demand && !ps->retiring) {   /* slc-direct's cache waits for the next idle period */
+        ps->gc_active = 0;
+        ps->gc_listed = 0;
+        f->gc_pools[i] = f->gc_pools[--f->gc_npools];
+        continue;
+      }
     }
     if (ps->victim == NONE32) {                /* a unit's own cleaning first (place/unit_map.h) */
       const uint32_t v = unit_take_victim(f, pool);
@@ -354,7 +364,8 @@ int gc_step(struct ftl *f) {
       uint32_t v;
       uint32_t threshold = ps->gc_active ? f->cfg.gc_high_blocks : f->cfg.gc_low_blocks;
       if (ps->idle_gc && idle_target_free(f, pool) > threshold) threshold = idle_target_free(f, pool);
-      if (ps->free_count >= threshold && ps->retiring) {   /* only to retire a superblock */
+      const int done = ps->free_count >= threshold || !(ps->idle_gc || place_cleaned_on_demand(f, pool));
+      if (done && ps->retiring) {   /* only to retire a superblock */
         v = pick_retiring(f, pool, NONE32, NONE32);
         if (v == NONE32) {                 /* its programs are still in flight */
           i++;
@@ -367,7 +378,7 @@ int gc_step(struct ftl *f) {
         gc_start_victim(f, ps, v);
         ps->wl_victim = 1;
         f->stats->wear_level_runs++;
-      } else if (ps->free_count >= threshold) {
+      } else if (done) {
         if (ps->idle_gc) {
           ps->idle_gc = 0;
           idle_pool_done(f);

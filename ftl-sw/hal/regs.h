@@ -449,6 +449,8 @@ struct ssd_fw_config {
 #define SSD_PLACE_NONE        0u   /* one region: writes striped over every die */
 #define SSD_PLACE_LAPT        1u   /* SLC if the logical block's LAPT rank < SLC blocks */
 #define SSD_PLACE_SLC_ONLY    2u   /* every host write to SLC first (a plain SLC cache) */
+#define SSD_PLACE_SLC_DIRECT  4u   /* SLC while the cache has room, then straight to MLC;
+                                      the cache is emptied while the host is idle */
 #define SSD_PLACE_COMBO       3u   /* ComboFTL: small writes to SLC, data migrates after
                                       surviving combo_survivals SLC GCs */
 #define SSD_RA_NONE           0u   /* no read cache */

@@ -51,10 +51,11 @@ static void combo_copied(struct ftl *f, uint32_t victim, uint32_t dst_ppa) {
 }
 
 static const struct place_policy policies[] = {
-    [SSD_PLACE_NONE] = {"none", 0, 0, 0, 0, 0},
-    [SSD_PLACE_LAPT] = {"lapt", lapt_region, lapt_note, 0, 0, 0},
-    [SSD_PLACE_SLC_ONLY] = {"slc-only", slc_first_region, 0, 0, 0, 0},
-    [SSD_PLACE_COMBO] = {"combo", combo_region, 0, combo_victim_migrates, combo_copied, 1},
+    [SSD_PLACE_NONE] = {"none", 0, 0, 0, 0, 0, 0},
+    [SSD_PLACE_LAPT] = {"lapt", lapt_region, lapt_note, 0, 0, 0, 0},
+    [SSD_PLACE_SLC_ONLY] = {"slc-only", slc_first_region, 0, 0, 0, 0, 0},
+    [SSD_PLACE_COMBO] = {"combo", combo_region, 0, combo_victim_migrates, combo_copied, 1, 0},
+    [SSD_PLACE_SLC_DIRECT] = {"slc-direct", slc_first_region, 0, 0, 0, 0, 1},
 };
 
 void place_init(struct ftl *f) {
@@ -125,6 +126,23 @@ void place_note_request(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t ns
 
 int place_slc_pool(const struct ftl *f, uint32_t pool) {
   return f->pl.regions > 1 && f->pl.pool_region[pool] == REGION_SLC;
+}
+
+uint32_t place_full_region_fallback(const struct ftl *f, uint32_t region) {
+  return f->pl.policy && f->pl.policy->slc_direct && region == REGION_SLC ? REGION_MLC : NONE32;
+}
+
+int place_cleaned_on_demand(const struct ftl *f, uint32_t pool) {
+  return !(place_slc_pool(f, pool) && f->pl.policy->slc_direct);
+}
+
+void place_demand_cleaned_space(const struct ftl *f, uint32_t *free, uint32_t *pools) {
+  if (!f->pl.policy || !f->pl.policy->slc_direct) return;
+  for (uint32_t q = 0; q < f->geo.pools; q++)
+    if (!place_cleaned_on_demand(f, q)) {
+      *free -= f->pool[q].free_count;
+      (*pools)--;
+    }
 }
 
 int place_gc_migrates(const struct ftl *f, uint32_t pool, uint32_t sb) {

@@ -9,6 +9,11 @@
  *   lapt      SLC if the sector's logical block ranks below the number of SLC superblocks
  *             in the LAPT table (place/lapt.h), else MLC; SLC GC migrates to MLC;
  *   slc-only  every host write to SLC first (a plain SLC write cache); SLC GC migrates;
+ *   slc-direct  every host write to SLC while the SLC region has room, then straight to MLC
+ *             (consumer drives' TurboWrite / nCache: "cache, then direct to TLC"); SLC pools
+ *             are not cleaned on demand, only while the host is idle (idle migration,
+ *             ftl.idle_migration_us > 0), so a burst longer than the cache runs at MLC speed
+ *             instead of folding SLC to MLC under it;
  *   combo     ComboFTL (Im & Shin 2010), simplified: writes of at most combo_hot_sectors
  *             to SLC, larger ones to MLC; SLC GC copies a victim's data back into SLC
  *             until it has survived combo_survivals SLC GCs, then migrates it to MLC;
@@ -22,7 +27,7 @@
  * With combo's unit map a superpage of MLC data holds one unit's sectors (place_groups_region):
  * the write buffer and SLC GC group by unit and ask the unit where its next superpage is.
  * Leaves out: a dynamic pSLC cache (blocks switching mode at erase; the cache here is a fixed
- * set of blocks), SLC dies and a pSLC cache on one device, demand-based mapping together with
+ * set of blocks, so slc-direct models a drive's static cache only), SLC dies and a pSLC cache on one device, demand-based mapping together with
  * placement. */
 #ifndef SSDVP_PLACE_PLACEMENT_H
 #define SSDVP_PLACE_PLACEMENT_H
@@ -54,6 +59,9 @@ struct place_policy {
   void (*slc_copied)(struct ftl *f, uint32_t victim, uint32_t dst_ppa);
   /* 1: MLC is mapped per unit (place/unit_map.h) when ftl.combo.unit_blocks > 0. */
   uint8_t mlc_units;
+  /* 1: host data bound for a full SLC region goes to MLC, and SLC pools are cleaned only
+   * while the host is idle (or to retire a bad superblock). */
+  uint8_t slc_direct;
 };
 
 struct place {
@@ -81,6 +89,15 @@ void place_note_request(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t ns
 /* `pool` is in the SLC region of a placement policy: its GC is FIFO and takes fully valid
  * victims too (their data may leave for MLC). */
 int place_slc_pool(const struct ftl *f, uint32_t pool);
+/* The region whose pools take host data bound for `region` when none of region's pools has
+ * room: REGION_MLC for SLC under slc-direct, else NONE32 (the data waits for GC). */
+uint32_t place_full_region_fallback(const struct ftl *f, uint32_t region);
+/* `pool` is cleaned when its free superblocks run low (0: slc-direct's SLC pools, cleaned
+ * only while the host is idle). */
+int place_cleaned_on_demand(const struct ftl *f, uint32_t pool);
+/* Leaves out of *free (free superblocks) and *pools the pools not cleaned on demand: what
+ * the write buffer's rate limiter weighs against GC (buffer/ring.c). */
+void place_demand_cleaned_space(const struct ftl *f, uint32_t *free, uint32_t *pools);
 /* GC of victim superblock sb of `pool` copies into another region's pools (migration). */
 int place_gc_migrates(const struct ftl *f, uint32_t pool, uint32_t sb);
 /* GC of victim sb of `pool` gathers one group of data per superpage (migration into a

@@ -383,7 +383,7 @@ PlatformParams PlatformParams::from(const Config& c) {
     throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
                       std::to_string(n.pslc_blocks_per_plane) +
                       " makes an SLC cache, but ftl.placement = \"none\" would not use it: choose "
-                      "lapt, combo or slc-only");
+                      "lapt, combo, slc-only or slc-direct");
   if (f.placement != "none") {
     if ((n.slc_dies == 0 && n.pslc_blocks_per_plane == 0) || n.slc_dies == n.dies())
       throw ConfigError(c.origin("ftl.placement") + ": ftl.placement = \"" + f.placement +
@@ -445,6 +445,10 @@ PlatformParams PlatformParams::from(const Config& c) {
     throw ConfigError(c.origin("ftl.idle_migration_us") +
                       ": ftl.idle_migration_us migrates SLC data to MLC: it needs ftl.placement "
                       "(now \"none\")");
+  if (f.placement == "slc-direct" && f.idle_migration_us <= 0)
+    throw ConfigError(c.origin("ftl.placement") +
+                      ": ftl.placement = \"slc-direct\" empties its SLC cache only while the host is idle: "
+                      "set ftl.idle_migration_us > 0 (now 0, the cache would fill once and never take data again)");
   f.op = c.get_double("ftl.op");
   f.gc_low_blocks = uint32_t(c.get_int("ftl.gc_low_blocks"));
   f.gc_high_blocks = uint32_t(c.get_int("ftl.gc_high_blocks"));

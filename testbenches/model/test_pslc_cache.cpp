@@ -5,6 +5,8 @@
 // counts agree with the firmware's.  Each TEST builds a platform and runs in its own process.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "model/platform_test_support.h"
 #include "models/nand/die.h"
 
@@ -103,4 +105,52 @@ TEST(Pslc, DataWrittenPastTheCacheMigratesIntoNativeBlocks) {
   EXPECT_EQ(fw->host_slc_sectors, 20480u);
   EXPECT_EQ(fw->mlc_gc_runs, 0u);
   EXPECT_EQ(r.results["integrity"]["reads_checked"].get<uint64_t>(), 640u);   // requests
+}
+
+// slc-direct, consumer drives' "cache, then direct to TLC": a burst of 2.5 caches on an empty
+// drive fills the cache and then goes straight to native blocks, with no SLC GC under it (every
+// migration happens while the host is idle); after 2 s of idle time the cache has been emptied
+// to ftl.idle_migration_free_ratio and the next burst lands in SLC-mode blocks again.  The same
+// trace with slc-only folds the cache into native blocks during the burst: more flash work
+// under the host's writes, so they wait longer.
+TEST(Pslc, SlcDirectGoesStraightToNativeBlocksOnceTheCacheIsFullAndEmptiesItWhileIdle) {
+  const std::string trace = std::string(::testing::TempDir()) + "slc-direct.trace";
+  {
+    std::ofstream out(trace);   // time_ns device lba_512 size_512 type (1 = read)
+    uint64_t t = 0;
+    for (unsigned i = 0; i < 20480; i++) out << (t += 10000) << " 0 " << i * 8u << " 8 0\n";   // 80 MiB
+    t += 2000000000ull;   // idle
+    for (unsigned i = 0; i < 1024; i++) out << (t += 10000) << " 0 " << (30000u + i) * 8u << " 8 0\n";
+    for (unsigned i = 0; i < 20480; i += 16) out << (t += 10000) << " 0 " << i * 8u << " 128 1\n";
+    for (unsigned i = 0; i < 1024; i += 16) out << (t += 10000) << " 0 " << (30000u + i) * 8u << " 128 1\n";
+  }
+  const std::vector<std::string> idle = {"ftl.idle_migration_us=1000", "ftl.idle_migration_free_ratio=0.9"};
+  auto sets = pslc_sets("slc-direct", "native", "slc-direct");
+  sets.insert(sets.end(), idle.begin(), idle.end());
+  auto r = test::run_platform(sets, "trace:" + trace, /*precondition=*/false);
+  test::expect_clean(r.results);
+  const ssd_fw_stats* fw = r.platform->firmware_stats();
+  const uint64_t cache_sectors = 8u * kPslcBlocks * 2u * 32u;
+  const uint64_t buffer_sectors = 4096;   // the 16 MiB write buffer drains after the burst, while the cache empties
+  EXPECT_GE(fw->host_mlc_sectors, 20480u - cache_sectors - buffer_sectors) << "data past the full cache went straight to native blocks";
+  EXPECT_GT(fw->host_slc_sectors, 1024u + cache_sectors / 2u);
+  EXPECT_EQ(fw->host_slc_sectors + fw->host_mlc_sectors, 20480u + 1024u);
+  EXPECT_GT(fw->migrated_sectors, 0u);
+  EXPECT_EQ(fw->idle_migrated_sectors, fw->migrated_sectors) << "SLC was cleaned while the host was writing";
+  EXPECT_GE(fw->idle_migration_runs, 1u);
+  std::vector<uint32_t> map = r.platform->firmware_map();
+  for (uint32_t lpa = 30000; lpa < 31024; lpa++) {
+    ASSERT_NE(map.at(lpa), 0xFFFFFFFFu) << lpa;
+    ASSERT_LT(block_of(map[lpa]), kPslcBlocks) << "sector " << lpa << " written after the idle period is not in the cache";
+  }
+  EXPECT_EQ(r.results["integrity"]["reads_checked"].get<uint64_t>(), 1280u + 64u);   // requests
+
+  auto only = test::small_platform();
+  only.insert(only.end(), {"nand.pslc.blocks_per_plane=" + std::to_string(kPslcBlocks), "ftl.placement=slc-only",
+                          "precondition.fill=0", "precondition.overwrite=0"});
+  only.insert(only.end(), idle.begin(), idle.end());
+  const auto o = test::run_child(only, "trace:" + trace, "slc-only-burst");
+  EXPECT_GT(o["placement"]["migrated_sectors"].get<uint64_t>(), o["placement"]["idle_migrated_sectors"].get<uint64_t>());
+  EXPECT_LT(r.results["ops"]["write"]["latency_us"]["mean"].get<double>(),
+            o["ops"]["write"]["latency_us"]["mean"].get<double>());
 }

@@ -121,6 +121,11 @@ TEST(Config, ImpossibleValuesNameTheKey) {
   EXPECT_NE(error_of("", {"ftl.placement=lapt", "nand.slc_dies=4", "ftl.mapping=dftl"}).find("works with ftl.mapping = \"opt\" only"),
             std::string::npos);
   EXPECT_NE(error_of("", {"ftl.placement=combo"}).find("ftl.placement = \"combo\" needs an SLC region"), std::string::npos);
+  // slc-direct empties its cache only while idle: without idle migration it is refused
+  EXPECT_NE(error_of("", {"nand.pslc.blocks_per_plane=32", "ftl.placement=slc-direct"})
+                .find("ftl.placement = \"slc-direct\" empties its SLC cache only while the host is idle: set ftl.idle_migration_us > 0"),
+            std::string::npos);
+  EXPECT_EQ(error_of("", {"nand.pslc.blocks_per_plane=32", "ftl.placement=slc-direct", "ftl.idle_migration_us=1000"}), "");
   EXPECT_NE(error_of("", {"ftl.placement=hot-cold"}).find("ftl.placement"), std::string::npos);
   EXPECT_NE(error_of("", {"ftl.combo.hot_write_kib=2"}).find("ftl.combo.hot_write_kib"), std::string::npos);
   // a combo unit's quota larger than the MLC region (28 MLC dies x 512 superblocks = 14336)
