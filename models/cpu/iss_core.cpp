@@ -268,24 +268,48 @@ uint64_t IssCore::run_on(uint64_t retired) {
   return retired + budget;
 }
 
+// The keeper's sync: the instructions so far take their time, then the core waits its turn
+// among the cores resuming at that instant.
+void IssCore::sync() {
+  sysctl_.turns().resumes_at(id_, sc_core::sc_time_stamp() + qk_.get_local_time());
+  qk_.sync();
+  take_turn();
+}
+
+// Cores resuming at one instant run in the order of their ids (models/cpu/core_turns.h).
+void IssCore::take_turn() {
+  CoreTurns& turns = sysctl_.turns();
+  while (turns.lower_core_due(id_, sc_core::sc_time_stamp())) {
+    turns.resumes_at(id_, sc_core::sc_time_stamp());
+    wait(sc_core::SC_ZERO_TIME);
+  }
+  turns.runs(id_);
+}
+
 void IssCore::halt_forever() {
+  sysctl_.turns().stops(id_);
   sc_core::sc_event never;
   for (;;) wait(never);
 }
 
 void IssCore::run() {
+  take_turn();
   qk_.reset();
   for (;;) {
     if (!fatal_errors().empty()) halt_forever();
     if (sleep_requested_) {
       sleep_requested_ = false;
-      qk_.sync();   // the instructions before the sleep take their time first
+      sync();   // the instructions before the sleep take their time first
       sleep_since_ = sc_core::sc_time_stamp();
       asleep_ = true;
       if (!sysctl_.irq_ready(id_)) {
         end_function_span(sleep_since_);
         note_asleep(sleep_since_);
-        while (!sysctl_.irq_ready(id_)) wait(sysctl_.irq_event(id_));
+        while (!sysctl_.irq_ready(id_)) {
+          sysctl_.turns().sleeps(id_);
+          wait(sysctl_.irq_event(id_));
+        }
+        take_turn();
         note_awake(sc_core::sc_time_stamp());
       }
       asleep_ = false;
@@ -319,7 +343,7 @@ void IssCore::run() {
       busy_ += t;
       qk_.inc(t);
     }
-    if (stop_error_ || !iss_->error().empty() || qk_.need_sync()) qk_.sync();
+    if (stop_error_ || !iss_->error().empty() || qk_.need_sync()) sync();
     if (stop_error_) {
       report_fatal(error_);
       halt_forever();

@@ -108,6 +108,8 @@ class IssCore : public sc_core::sc_module, public FirmwareCore, public DebugTarg
   bool take_interrupt();
   uint64_t run_on(uint64_t retired);
   [[noreturn]] void halt_forever();
+  void sync();
+  void take_turn();
 
   uint32_t id_;
   IssParams p_;

@@ -1,3 +1,4 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "models/cpu/sysctl.h"
 
 #include <sstream>
@@ -12,12 +13,25 @@ namespace ssdvp {
 
 SysCtl::SysCtl(sc_core::sc_module_name name, uint32_t cores, uint64_t dram_bytes, uint32_t config_addr)
     : MmioDevice(name), on_sleep(cores), cores_(cores), dram_bytes_(dram_bytes), config_addr_(config_addr),
-      cores_state_(cores) {}
+      cores_state_(cores), turns_(cores) {
+  for (uint32_t c = 0; c < cores; c++) {
+    sc_core::sc_spawn_options o;
+    o.spawn_method();
+    o.dont_initialize();
+    o.set_sensitivity(&cores_state_[c].irq);
+    sc_core::sc_spawn([this, c] { turns_.irq_fired(c); }, sc_core::sc_gen_unique_name("irq_fired"), &o);
+  }
+}
+
+void SysCtl::notify_irq(uint32_t core, const sc_core::sc_time& delay) {
+  cores_state_[core].irq.notify(delay);
+  turns_.irq_notified(core, sc_core::sc_time_stamp() + delay);
+}
 
 void SysCtl::raise(uint32_t bits, uint32_t core, const sc_core::sc_time& delay) {
   CoreLines& c = cores_state_.at(core);
   c.pending |= bits;
-  if (c.pending & c.enable) c.irq.notify(delay);
+  if (c.pending & c.enable) notify_irq(core, delay);
 }
 
 uint32_t SysCtl::read32(uint32_t offset, sc_core::sc_time&) {
@@ -49,7 +63,7 @@ void SysCtl::write32(uint32_t offset, uint32_t value, sc_core::sc_time& delay) {
     case SYSCTL_IRQ_ENABLE: {
       CoreLines& c = cores_state_[current_core_];
       c.enable = value;
-      if (c.pending & c.enable) c.irq.notify(delay);
+      if (c.pending & c.enable) notify_irq(current_core_, delay);
       break;
     }
     case SYSCTL_HALT: {

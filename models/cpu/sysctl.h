@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/bus/mmio_device.h"
+#include "models/cpu/core_turns.h"
 
 extern "C" {
 #include "ftl-sw/hal/regs.h"
@@ -52,6 +53,8 @@ class SysCtl : public MmioDevice {
   std::function<std::string(uint32_t code)> explain_halt;
   // The firmware wrote SYSCTL_POWER_DUMPED (power-loss protection).
   std::function<void()> on_power_dumped;
+  // Which core runs first when several resume at one instant (the ISS cores keep it).
+  CoreTurns& turns() { return turns_; }
   // Clears core c's pending lines that are enabled.
   void clear_enabled(uint32_t core) { cores_state_[core].pending &= ~cores_state_[core].enable; }
 
@@ -68,6 +71,8 @@ class SysCtl : public MmioDevice {
     sc_core::sc_event irq;
   };
   std::vector<CoreLines> cores_state_;
+  CoreTurns turns_;
+  void notify_irq(uint32_t core, const sc_core::sc_time& delay);
   uint32_t fw_state_ = 0, debug_addr_ = 0, current_core_ = 0;
   uint64_t ipis_ = 0;
   std::vector<uint32_t> nvram_ = std::vector<uint32_t>(SSD_NVRAM_WORDS, 0);
