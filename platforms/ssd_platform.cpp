@@ -981,11 +981,17 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   }
   // The dies' own count of programmed sectors, next to the firmware's (ftl.flash_program_sectors).
   uint64_t compact_blocks = 0, wide_blocks = 0;
-  for (const auto& d : dies_) d->count_stored_blocks(compact_blocks, wide_blocks);
+  uint64_t slc_mode_blocks = 0;
+  for (const auto& d : dies_) {
+    d->count_stored_blocks(compact_blocks, wide_blocks);
+    for (uint32_t pl = 0; pl < d->planes(); pl++)
+      for (uint32_t b = 0; b < d->blocks_per_plane(); b++) slc_mode_blocks += d->slc_mode(pl, b);
+  }
   r["nand"] = {{"programmed_sectors", die_programmed},
                {"waf", host_w ? double(die_programmed) / double(host_w) : 0.0},
                {"compact_blocks", compact_blocks},
-               {"wide_blocks", wide_blocks}};
+               {"wide_blocks", wide_blocks},
+               {"slc_mode_blocks", slc_mode_blocks}};
   uint64_t retried = 0, steps = 0, rber_lost = 0;
   for (const auto& d : dies_) {
     retried += d->retried_reads();

@@ -115,6 +115,8 @@ struct pool_state {
   uint32_t gc_half;                /* which half of the pool's GC buffers is being gathered */
   uint8_t  gc_half_busy[2];        /* a program owns that half */
   uint8_t  erase_inflight;
+  uint8_t  slc_mode;               /* SLC-mode blocks of an MLC/TLC die: erased with
+                                      SSD_FDF_SLC_MODE (the die keeps a block's mode per erase) */
   uint8_t  gc_active;              /* cleaning until gc_high_blocks are free */
   uint8_t  gc_listed;              /* in ftl.gc_pools */
   uint8_t  idle_gc;                /* cleaning ahead of need while the host is idle

@@ -35,6 +35,7 @@ void blocks_init(struct ftl *f) {
     ps->blocks = slc_mode ? g->pslc_blocks : geo_die_blocks(g, ps->die) - ps->first_block;
     ps->pages = slc_mode ? g->pslc_pages : geo_die_pages(g, ps->die);
     ps->sb_capacity = ps->pages * g->unit;
+    ps->slc_mode = (uint8_t)slc_mode;
     for (uint32_t b = 0; b < ps->blocks; b++) blocks_put_free(f, pool_first_sb(f, ps) + b);
   }
 }

@@ -311,7 +311,7 @@ static int gc_issue_erase(struct ftl *f, uint32_t pool) {
   uint32_t tag = fop_alloc(f, FOP_ERASE);
   ps->erase_inflight = 1;
   note_gc_op(f, ps);
-  flash_submit(f, tag, SSD_FOP_ERASE, ps->victim * f->geo.sb_sectors, 0, 0, 0, 0);
+  flash_submit(f, tag, SSD_FOP_ERASE, ps->victim * f->geo.sb_sectors, 0, 0, 0, ps->slc_mode ? SSD_FDF_SLC_MODE : 0u);
   return 1;
 }
 

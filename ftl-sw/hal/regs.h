@@ -313,6 +313,11 @@ struct ssd_flash_desc {
 #define SSD_FDF_PAYLOAD   (1u << 1)  /* move and keep all 4 KiB of every sector even when the
                                         platform carries only data tags (sim.payload off):
                                         FTL metadata such as translation pages */
+#define SSD_FDF_SLC_MODE  (1u << 2)  /* erase: the block runs in SLC mode (1 bit per cell: the
+                                        pSLC timing and pages per block) until its next erase;
+                                        an erase without it returns the block to the die's own
+                                        mode.  Ignored on SLC dies.  (Real parts take a vendor
+                                        prefix command; its bus cycle is not modelled.) */
 /* Why the FTL issued a flash operation (struct ssd_flash_desc.reason). */
 #define SSD_FRSN_UNKNOWN  0u
 #define SSD_FRSN_HOST     1u   /* host data: reads, write-buffer programs */

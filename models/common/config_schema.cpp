@@ -70,7 +70,7 @@ const std::vector<KeySpec>& config_schema() {
       {"nand.tlc.t_read_us", K::DoubleList, "[90]", 0, kInf, nullptr, "TLC tR, us: one value, or [LSB, CSB, MSB] (page p has type p mod 3)."},
       {"nand.tlc.t_prog_us", K::DoubleList, "[3000]", 0, kInf, nullptr, "TLC tPROG, us: one value, or [LSB, CSB, MSB]."},
       {"nand.tlc.t_erase_us", K::Double, "5000", 0, kInf, nullptr, "TLC tBERS, us."},
-      {"nand.pslc.blocks_per_plane", K::Int, "0", 0, 65535, nullptr, "pSLC cache: the first N blocks of every plane of every MLC/TLC die run in SLC mode (1 bit per cell: nand.pslc timing and 1/2 or 1/3 of the die's pages per block). A static cache carved out of the raw capacity: the logical capacity is what the remaining blocks hold less ftl.op. Needs MLC/TLC dies and ftl.placement; 0 = none."},
+      {"nand.pslc.blocks_per_plane", K::Int, "0", 0, 65535, nullptr, "pSLC cache: the first N blocks of every plane of every MLC/TLC die run in SLC mode (1 bit per cell: nand.pslc timing and 1/2 or 1/3 of the die's pages per block): they leave the factory in SLC mode and the firmware erases them with SSD_FDF_SLC_MODE (the die takes a block's mode from each erase). A static cache carved out of the raw capacity: the logical capacity is what the remaining blocks hold less ftl.op. Needs MLC/TLC dies and ftl.placement; 0 = none."},
       {"nand.pslc.t_read_us", K::DoubleList, "[30]", 0, kInf, nullptr, "tR of a block in SLC mode on an MLC/TLC die, us."},
       {"nand.pslc.t_prog_us", K::DoubleList, "[300]", 0, kInf, nullptr, "tPROG of a block in SLC mode on an MLC/TLC die, us."},
       {"nand.pslc.t_erase_us", K::Double, "0", 0, kInf, nullptr, "tBERS of a block in SLC mode, us; 0 = the die's own (nand.mlc/tlc.t_erase_us)."},

@@ -178,7 +178,7 @@ void FlashController::execute_functional(FlashOp& op) {
       if (kind == nand::ArrayOp::Program) to_die(op, die, plane, sc_core::SC_ZERO_TIME);
     }, [&](uint32_t plane) {
       if (kind == nand::ArrayOp::Read) from_die(op, die, plane, sc_core::SC_ZERO_TIME);
-    });
+    }, d.flags & SSD_FDF_SLC_MODE);
     if (kind != nand::ArrayOp::Read && die.last_failed())
       op.status = kind == nand::ArrayOp::Program ? SSD_FST_PROGRAM_FAIL : SSD_FST_ERASE_FAIL;
   } catch (const nand::RuleViolation& e) {

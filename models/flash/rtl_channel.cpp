@@ -150,7 +150,7 @@ void RtlChannel::phase_started(uint32_t way, uint32_t phase, uint64_t cycle) {
       const auto kind = d.opcode == SSD_FOP_READ ? nand::ArrayOp::Read
                         : d.opcode == SSD_FOP_PROGRAM ? nand::ArrayOp::Program
                                                       : nand::ArrayOp::Erase;
-      die.latch(kind, d.plane_mask, d.block, d.page, t);
+      die.latch(kind, d.plane_mask, d.block, d.page, t, d.flags & SSD_FDF_SLC_MODE);
       if (kind == nand::ArrayOp::Program) {
         events_.at(t, [this, op, &w, &die, cycle] {
           const uint64_t seg = p_.cmd_addr_cycles + p_.data_setup_cycles + uint64_t(die.sectors_per_page()) * 4096;

@@ -63,7 +63,7 @@ void TlmChannel::start_bus_phase(uint32_t w, sc_time now) {
           way.since = p_.on_grid(op->t_array_end);
         } else {
           die.latch(d.opcode == SSD_FOP_READ ? nand::ArrayOp::Read : nand::ArrayOp::Erase,
-                    d.plane_mask, d.block, d.page, now);
+                    d.plane_mask, d.block, d.page, now, d.flags & SSD_FDF_SLC_MODE);
           bus_end = now + p_.cmd_addr * double(planes);
           op->t_array = bus_end;
           op->t_array_end = die.start_array(bus_end);

@@ -37,6 +37,8 @@ Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
   reg_meta_.assign(planes_, 0);
   for (const auto& f : p.injected_failures)
     if (f.die == index) injected_.push_back(f);
+  for (uint32_t pl = 0; pl < planes_; pl++)
+    for (uint32_t blk = 0; blk < pslc_blocks_ && blk < blocks_per_plane_; blk++) block_at(pl, blk).slc = true;
   if (p.factory_bad_permille > 0) {
     // Its own stream, so that the choice does not depend on any other fault setting.
     std::mt19937_64 factory(p.fault_seed * 3000017u + index);
@@ -69,7 +71,8 @@ bool Die::fails(ArrayOp op, uint32_t block, sc_time now) {
 
 std::string Die::address(uint32_t plane, uint32_t block, uint32_t page) const {
   std::ostringstream s;
-  s << "die " << index_ << " (" << cell_name(cell_) << (pslc(block) ? ", block in SLC mode" : "") << ") plane " << plane << " block " << block
+  const bool slc = plane < planes_ && block < blocks_per_plane_ && block_at(plane, block).slc;
+  s << "die " << index_ << " (" << cell_name(cell_) << (slc ? ", block in SLC mode" : "") << ") plane " << plane << " block " << block
     << " page " << page;
   return s.str();
 }
@@ -79,7 +82,7 @@ void Die::violation(const std::string& what, uint32_t plane, uint32_t block, uin
                       address(plane, block, page));
 }
 
-void Die::latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, sc_time now) {
+void Die::latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, sc_time now, bool slc_mode) {
   if (!ready(now)) {
     std::ostringstream s;
     s << "command while busy (ready at " << busy_until_ << ", now " << now << ")";
@@ -87,8 +90,17 @@ void Die::latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, s
   }
   if (plane_mask == 0 || plane_mask >> planes_) violation("bad plane mask", plane_mask, block, page);
   if (block >= blocks_per_plane_) violation("block out of range", 0, block, page);
-  if (op != ArrayOp::Erase && page >= pages_in(block))
-    violation(pslc(block) ? "page out of range (an SLC-mode block)" : "page out of range", 0, block, page);
+  const uint32_t first = uint32_t(__builtin_ctz(plane_mask));
+  if (op == ArrayOp::Erase) {
+    latched_slc_ = slc_mode && cell_ != CellType::SLC;
+  } else {
+    latched_slc_ = block_at(first, block).slc;
+    for (uint32_t pl = first + 1; pl < planes_; pl++)
+      if (plane_mask >> pl & 1u && block_at(pl, block).slc != latched_slc_)
+        violation("multi-plane operation over blocks in different modes (SLC and native)", pl, block, page);
+    if (page >= pages_in(first, block))
+      violation(latched_slc_ ? "page out of range (an SLC-mode block)" : "page out of range", first, block, page);
+  }
   if (op == ArrayOp::Program) {
     for (uint32_t pl = 0; pl < planes_; pl++) {
       if (!(plane_mask >> pl & 1u)) continue;
@@ -134,8 +146,8 @@ sc_time Die::read_retries(sc_time now, sc_time t_read) {
 
 sc_time Die::start_array(sc_time now) {
   if (latched_ == ArrayOp::None) violation("array operation without a command", 0, block_, page_);
-  const CellTiming& timing = timing_of(block_);
-  const uint32_t types = pslc(block_) ? 1u : uint32_t(cell_);
+  const CellTiming& timing = timing_of(latched_slc_);
+  const uint32_t types = page_types(latched_slc_);
   const bool multi = (mask_ & (mask_ - 1u)) != 0;
   sc_time t;
   switch (latched_) {
@@ -202,7 +214,7 @@ sc_time Die::start_array(sc_time now) {
         b.next_page = page_ + 1;
         programmed_sectors_ += spp_;
         if (last_failed_) {          // the page holds nothing readable; the block is bad
-          mark_corrupt(b, block_, page_);
+          mark_corrupt(b, page_);
           if (!b.bad) b.bad = kGrownBad;
         }
       }
@@ -215,17 +227,18 @@ sc_time Die::start_array(sc_time now) {
       for (uint32_t pl = 0; pl < planes_; pl++) {
         if (!(mask_ >> pl & 1u)) continue;
         Block& b = block_at(pl, block_);
-        if (last_failed_) {          // as an interrupted erase: neither erased nor intact
-          b.erases++;
-          if (!b.bad) b.bad = kGrownBad;
-          b.next_page = pages_in(block_);
-          for (uint32_t pg = 0; pg < pages_in(block_); pg++) mark_corrupt(b, block_, pg);
-          continue;
-        }
         b.sectors.reset();
         b.payload.reset();
         b.meta.reset();
         b.corrupt.reset();
+        b.slc = latched_slc_;
+        if (last_failed_) {          // as an interrupted erase: neither erased nor intact
+          b.erases++;
+          if (!b.bad) b.bad = kGrownBad;
+          b.next_page = pages_of(b);
+          for (uint32_t pg = 0; pg < pages_of(b); pg++) mark_corrupt(b, pg);
+          continue;
+        }
         b.next_page = 0;
         b.erases++;
       }
@@ -242,8 +255,8 @@ sc_time Die::start_array(sc_time now) {
   return busy_until_;
 }
 
-void Die::mark_corrupt(Block& b, uint32_t block, uint32_t page) {
-  if (!b.corrupt) b.corrupt.reset(new uint8_t[pages_in(block)]());
+void Die::mark_corrupt(Block& b, uint32_t page) {
+  if (!b.corrupt) b.corrupt.reset(new uint8_t[pages_of(b)]());
   b.corrupt[page] = 1;
 }
 
@@ -258,17 +271,16 @@ std::string Die::power_cut(sc_time now, bool paired_page_loss) {
     if (!(mask_ >> pl & 1u)) continue;
     Block& b = block_at(pl, block_);
     if (op == ArrayOp::Program) {
-      mark_corrupt(b, block_, page_);
-      const uint32_t types = pslc(block_) ? 1u : uint32_t(cell_);
+      mark_corrupt(b, page_);
       if (paired_page_loss)
-        for (uint32_t k = 1; k <= page_ % types; k++) mark_corrupt(b, block_, page_ - k);
+        for (uint32_t k = 1; k <= page_ % page_types(latched_slc_); k++) mark_corrupt(b, page_ - k);
     } else if (op == ArrayOp::Erase) {
-      b.next_page = pages_in(block_);      // neither erased nor intact: erase before programming
-      for (uint32_t pg = 0; pg < pages_in(block_); pg++) mark_corrupt(b, block_, pg);
+      b.next_page = pages_of(b);           // neither erased nor intact: erase before programming
+      for (uint32_t pg = 0; pg < pages_of(b); pg++) mark_corrupt(b, pg);
     }
   }
   if (op == ArrayOp::Program)
-    what = "program of " + address(0, block_, page_) + (paired_page_loss && page_ % (pslc(block_) ? 1u : uint32_t(cell_)) ? " (and its paired pages)" : "");
+    what = "program of " + address(0, block_, page_) + (paired_page_loss && page_ % page_types(latched_slc_) ? " (and its paired pages)" : "");
   else if (op == ArrayOp::Erase)
     what = "erase of " + address(0, block_, 0);
   else

@@ -2,9 +2,10 @@
 // type and page type), its ready/busy state, its page registers and its contents.
 //
 // Models: SLC/MLC/TLC cells with per-page-type timing (page p has type p mod bits-per-cell),
-// SLC-mode (pSLC) blocks on MLC/TLC dies (the first nand.pslc.blocks_per_plane of each plane:
-// one page type, their own timing, pages per block divided by the bits per cell; the mode is
-// fixed, as in a static SLC cache), // planes with one page register each, multi-plane operations (same block and page on every
+// SLC-mode (pSLC) blocks on MLC/TLC dies (one page type, their own timing, pages per block
+// divided by the bits per cell): a block's mode is set by each erase (SSD_FDF_SLC_MODE), as a
+// dynamic SLC cache needs, and the first nand.pslc.blocks_per_plane of each plane leave the
+// factory in SLC mode; planes with one page register each, multi-plane operations (same block and page on every
 // plane of the mask), erase-before-write and in-order programming inside a block (violations
 // are firmware bugs: RuleViolation with the full address), erase counts per block, the data
 // tag and OOB words of every 4 KiB sector (full payloads optional), and injected ECC faults.
@@ -63,8 +64,11 @@ class Die {
   uint32_t index() const { return index_; }
   CellType cell() const { return cell_; }
   uint32_t pages_per_block() const { return timing_.pages_per_block; }   // native mode
-  bool pslc(uint32_t block) const { return block < pslc_blocks_; }
-  uint32_t pages_in(uint32_t block) const { return timing_of(block).pages_per_block; }
+  // A block's mode: SLC (1 bit per cell, nand.pslc timing and pages) or the die's own.  The
+  // first nand.pslc.blocks_per_plane of each plane leave the factory in SLC mode; every erase
+  // then sets the mode the block runs in until the next one (Die::latch, slc_mode).
+  bool slc_mode(uint32_t plane, uint32_t block) const { return block_at(plane, block).slc; }
+  uint32_t pages_in(uint32_t plane, uint32_t block) const { return pages_of(block_at(plane, block)); }
   uint32_t planes() const { return planes_; }
   uint32_t blocks_per_plane() const { return blocks_per_plane_; }
   uint32_t sectors_per_page() const { return spp_; }
@@ -74,8 +78,11 @@ class Die {
   sc_core::sc_time busy_until() const { return busy_until_; }
 
   // Command/address phase: latches an operation.  Throws RuleViolation for a bad address, a
-  // command while busy, a program out of order or onto a programmed page.
-  void latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, sc_core::sc_time now);
+  // command while busy, a program out of order or onto a programmed page, a multi-plane read
+  // or program over blocks in different modes.  An erase sets the blocks' mode: SLC with
+  // slc_mode (on an MLC/TLC die; an SLC die's blocks are SLC either way), else the die's own.
+  void latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, sc_core::sc_time now,
+             bool slc_mode = false);
 
   // Data phases: the page register of `plane` (sectors_per_page entries).  For a program the
   // channel fills it before start_array(); for a read it is valid after the array time.
@@ -97,10 +104,11 @@ class Die {
   // (functional preconditioning): fill(plane) loads each page register before a program,
   // drain(plane) takes each one after a read.  Rules are checked as for a timed operation.
   template <class Fill, class Drain>
-  void functional(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, Fill fill, Drain drain) {
+  void functional(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, Fill fill, Drain drain,
+                  bool slc_mode = false) {
     const sc_core::sc_time saved = busy_until_;
     const uint64_t saved_ps = busy_ps_;
-    latch(op, plane_mask, block, page, busy_until_);
+    latch(op, plane_mask, block, page, busy_until_, slc_mode);
     for (uint32_t pl = 0; pl < planes_; pl++)
       if (plane_mask >> pl & 1u) fill(pl);
     start_array(busy_until_);
@@ -117,7 +125,7 @@ class Die {
     for (uint32_t pl = 0; pl < planes_; pl++) {
       if (!(plane_mask >> pl & 1u) || block >= blocks_per_plane_) continue;
       const Block& b = block_at(pl, block);
-      if (b.sectors.allocated() && page < pages_in(block))
+      if (b.sectors.allocated() && page < pages_of(b))
         __builtin_prefetch(b.sectors.words() + size_t(page) * spp_ * b.sectors.words_per_sector());
     }
   }
@@ -152,7 +160,7 @@ class Die {
   // The page reads back uncorrectable (a program or erase that power loss interrupted).
   bool corrupt(uint32_t plane, uint32_t block, uint32_t page) const {
     const Block& b = block_at(plane, block);
-    return b.corrupt && page < pages_in(block) && b.corrupt[page];
+    return b.corrupt && page < pages_of(b) && b.corrupt[page];
   }
 
   // Power is lost at `now`: the array operation under way, if any, is left as power loss
@@ -188,13 +196,14 @@ class Die {
     uint32_t next_page = 0;
     uint32_t erases = 0;
     uint8_t bad = 0;                         // kGood, kFactoryBad, kGrownBad
+    bool slc = false;                        // in SLC mode (set by its last erase)
     sc_core::sc_time written_at;             // its first program since the erase (data age)
     SectorStore sectors;                     // allocated at the first program
     std::unique_ptr<uint8_t[]> payload;      // with payloads
     std::unique_ptr<uint8_t[]> meta;         // without: payloads of metadata pages only
     std::unique_ptr<uint8_t[]> corrupt;      // per page: interrupted by power loss (lazily)
   };
-  void mark_corrupt(Block& b, uint32_t block, uint32_t page);
+  void mark_corrupt(Block& b, uint32_t page);
   sc_core::sc_time read_retries(sc_core::sc_time now, sc_core::sc_time t_read);
   // Whether this program or erase of `block` (started at `now`) fails; consumes an injected
   // failure it meets.
@@ -203,7 +212,10 @@ class Die {
   const Block& block_at(uint32_t plane, uint32_t block) const {
     return blocks_[plane * blocks_per_plane_ + block];
   }
-  const CellTiming& timing_of(uint32_t block) const { return block < pslc_blocks_ ? pslc_timing_ : timing_; }
+  const CellTiming& timing_of(bool slc) const { return slc ? pslc_timing_ : timing_; }
+  uint32_t pages_of(const Block& b) const { return timing_of(b.slc).pages_per_block; }
+  // Page types of a block in that mode (paired pages, per-page-type timing): 1 in SLC mode.
+  uint32_t page_types(bool slc) const { return slc ? 1u : uint32_t(cell_); }
   [[noreturn]] void violation(const std::string& what, uint32_t plane, uint32_t block, uint32_t page) const;
 
   uint32_t index_;
@@ -211,6 +223,7 @@ class Die {
   CellTiming timing_;
   CellTiming pslc_timing_;
   uint32_t pslc_blocks_;                    // blocks per plane in SLC mode (0 on SLC dies)
+  bool latched_slc_ = false;                // the latched blocks' mode (an erase: the mode it sets)
   uint32_t planes_, blocks_per_plane_, spp_;
   bool payload_;
   sc_core::sc_time multiplane_extra_, ecc_retry_;

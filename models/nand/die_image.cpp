@@ -1,5 +1,5 @@
 // A die's array in binary (Die::save / Die::load): what survives power loss.  Per block: its
-// write pointer, erase count, bad-block state, the tags and OOB words of its programmed pages, their payloads
+// write pointer, erase count, bad-block state, mode (SLC or native), the tags and OOB words of its programmed pages, their payloads
 // (with sim.payload) or metadata payloads, and the pages power loss left unreadable.  Page
 // registers, ready/busy state and statistics are not part of it (they do not survive).
 #include <cstring>
@@ -15,7 +15,8 @@ namespace ssdvp::nand {
 namespace {
 
 constexpr uint32_t kDieMagic = 0x45494444u;   // "DDIE"
-constexpr uint32_t kDieVersion = 2;          // 2: sectors stored compact (12 bytes) where they can be
+constexpr uint32_t kDieVersion = 3;          // 2: sectors stored compact (12 bytes) where they can be;
+                                             // 3: a block's mode (SLC or native) is its own
 
 using record::put;
 using record::put_bytes;
@@ -30,7 +31,8 @@ void get_bytes(std::istream& in, void* p, size_t n, const std::string& source) {
 }
 
 enum : uint8_t { kHasSectors = 1, kHasPayload = 2, kHasMeta = 4, kHasCorrupt = 8, kBadShift = 4,   // bits 4-5: Die::kFactoryBad/kGrownBad
-                 kCompactSectors = 64 };   // version 2: the sectors' words in SectorStore's compact form
+                 kCompactSectors = 64,     // version 2: the sectors' words in SectorStore's compact form
+                 kSlcMode = 128 };         // version 3: the block is in SLC mode (else the factory's mode)
 
 }  // namespace
 
@@ -43,11 +45,11 @@ void Die::save(std::ostream& out) const {
   for (uint32_t pl = 0; pl < planes_; pl++)
     for (uint32_t blk = 0; blk < blocks_per_plane_; blk++) {
       const Block& b = block_at(pl, blk);
-      const size_t pages = pages_in(blk);
+      const size_t pages = pages_of(b);
       const bool compact = b.sectors.allocated() && !b.sectors.wide();
       const uint8_t flags = uint8_t((b.sectors.allocated() ? kHasSectors : 0) | (b.payload ? kHasPayload : 0) |
                                     (b.meta ? kHasMeta : 0) | (b.corrupt ? kHasCorrupt : 0) | b.bad << kBadShift |
-                                    (compact ? kCompactSectors : 0));
+                                    (compact ? kCompactSectors : 0) | (b.slc ? kSlcMode : 0));
       put(out, b.next_page);
       put(out, b.erases);
       put(out, flags);
@@ -64,7 +66,7 @@ void Die::save(std::ostream& out) const {
 void Die::load(std::istream& in, const std::string& source) {
   if (get<uint32_t>(in, source) != kDieMagic) throw std::runtime_error(source + ": not a ssdvp NAND image (bad die record)");
   const uint32_t version = get<uint32_t>(in, source);
-  if (version != kDieVersion && version != 1)
+  if (version < 1 || version > kDieVersion)
     throw std::runtime_error(source + ": die record version " + std::to_string(version) + ", this build reads 1 to " +
                              std::to_string(kDieVersion));
   const char* names[] = {"die index", "cell type", "planes", "blocks per plane", "sectors per page", "pages per block",
@@ -81,13 +83,15 @@ void Die::load(std::istream& in, const std::string& source) {
   for (uint32_t pl = 0; pl < planes_; pl++)
     for (uint32_t blk = 0; blk < blocks_per_plane_; blk++) {
       Block& b = block_at(pl, blk);
-      const size_t pages = pages_in(blk), sectors = pages * spp_;
+      const bool factory_slc = blk < pslc_blocks_;
       b = Block{};
       b.next_page = get<uint32_t>(in, source);
       b.erases = get<uint32_t>(in, source);
       const uint8_t flags = get<uint8_t>(in, source);
       b.bad = uint8_t(flags >> kBadShift & 3u);
-      if (flags & 0x80 || (version == 1 && flags & kCompactSectors))
+      b.slc = version >= 3 ? (flags & kSlcMode) != 0 : factory_slc;
+      const size_t pages = pages_of(b), sectors = pages * spp_;
+      if ((flags & kSlcMode && (version < 3 || cell_ == CellType::SLC)) || (version == 1 && flags & kCompactSectors))
         throw std::runtime_error(source + ": " + address(pl, blk, 0) + ": unknown block flags " + std::to_string(flags));
       if (b.bad > kGrownBad) throw std::runtime_error(source + ": " + address(pl, blk, 0) + ": bad block state " + std::to_string(b.bad));
       if (b.next_page > pages)

@@ -49,7 +49,11 @@ void check_policy_run(const std::string& placement, const std::string& mode) {
     const nand::Die& die = r.platform->die(d);
     for (uint32_t b = 0; b < 64; b++) (b < kPslcBlocks ? pslc_erases : native_erases) += die.erase_count(0, b);
     for (uint32_t b = 0; b < kPslcBlocks; b++) EXPECT_LE(die.next_page(0, b), 32u);
+    // The firmware erases its SLC pool's blocks in SLC mode and the others natively.
+    for (uint32_t pl = 0; pl < 2; pl++)
+      for (uint32_t b = 0; b < 64; b++) EXPECT_EQ(die.slc_mode(pl, b), b < kPslcBlocks) << d << " " << pl << " " << b;
   }
+  EXPECT_EQ(r.results["nand"]["slc_mode_blocks"].get<uint64_t>(), 8u * 2u * kPslcBlocks);
   // Every SLC GC run ended in an erase of an SLC-mode superblock (one block per plane; the
   // dies count erases of preconditioning too), and some native blocks were cleaned or not.
   EXPECT_GE(pslc_erases, r.platform->firmware_stats()->slc_gc_runs);

@@ -96,10 +96,11 @@ TEST(Die, PslcBlocksRunInSlcModeWithTheirOwnTimingAndPages) {
                              "nand.pslc.t_prog_us=[250]", "nand.pslc.t_read_us=[25]", "ftl.placement=lapt"});
   EXPECT_EQ(p.pslc_pages_per_block(), 64u);
   Die d(0, CellType::TLC, p, false);
-  EXPECT_TRUE(d.pslc(11));
-  EXPECT_FALSE(d.pslc(12));
-  EXPECT_EQ(d.pages_in(11), 64u);
-  EXPECT_EQ(d.pages_in(12), 192u);
+  EXPECT_TRUE(d.slc_mode(0, 11));
+  EXPECT_TRUE(d.slc_mode(1, 11));
+  EXPECT_FALSE(d.slc_mode(0, 12));
+  EXPECT_EQ(d.pages_in(0, 11), 64u);
+  EXPECT_EQ(d.pages_in(1, 12), 192u);
   sc_time t = sc_time(0, SC_US);
   for (uint32_t page = 0; page < 3; page++) {   // SLC mode: every page the same tPROG
     const sc_time end = program(d, 0x3, 11, page, t);
@@ -115,7 +116,7 @@ TEST(Die, PslcBlocksRunInSlcModeWithTheirOwnTimingAndPages) {
   EXPECT_EQ(d.start_array(t) - t, sc_time(25, SC_US));
   t += sc_time(25, SC_US);
   EXPECT_EQ(d.page_register(0)[0].tag.seq, 2u);
-  d.latch(ArrayOp::Erase, 0x3, 11, 0, t);   // erase: the die's own tBERS (nand.pslc.t_erase_us = 0)
+  d.latch(ArrayOp::Erase, 0x3, 11, 0, t, true);   // erase: the die's own tBERS (nand.pslc.t_erase_us = 0)
   EXPECT_EQ(d.start_array(t) - t, sc_time(5000, SC_US));
   t += sc_time(5000, SC_US);
   for (uint32_t page = 0; page < 64; page++) t = program(d, 0x1, 11, page, t);
@@ -131,7 +132,72 @@ TEST(Die, PslcBlocksRunInSlcModeWithTheirOwnTimingAndPages) {
   EXPECT_EQ(p.physical_bytes(), uint64_t(p.dies()) * 2 * (20 * 192 + 12 * 64) * 8192);
   // A pSLC cache is for MLC/TLC dies only: an SLC die in the same device has no SLC-mode blocks.
   Die slc(0, CellType::SLC, p, false);
-  EXPECT_FALSE(slc.pslc(0));
+  EXPECT_FALSE(slc.slc_mode(0, 0));
+}
+
+// A dynamic SLC cache: each erase sets the block's mode, on any block of the die.
+TEST(Die, AnEraseSetsTheBlocksModeSlcOrNative) {
+  NandParams p = small_nand({"nand.cell=tlc", "nand.tlc.t_prog_us=[1000,2000,3000]", "nand.pslc.blocks_per_plane=12",
+                             "nand.pslc.t_prog_us=[250]", "nand.pslc.t_read_us=[25]", "ftl.placement=slc-only"});
+  Die d(0, CellType::TLC, p, false);
+  sc_time t = sc_time(0, SC_US);
+  // A native block erased in SLC mode: SLC timing and a third of the pages.
+  d.latch(ArrayOp::Erase, 0x3, 20, 0, t, true);
+  t = d.start_array(t);
+  EXPECT_TRUE(d.slc_mode(0, 20));
+  EXPECT_TRUE(d.slc_mode(1, 20));
+  EXPECT_EQ(d.pages_in(0, 20), 64u);
+  for (uint32_t page = 0; page < 3; page++) {
+    const sc_time end = program(d, 0x3, 20, page, t);
+    EXPECT_EQ(end - t, sc_time(250, SC_US)) << page;
+    t = end;
+  }
+  d.latch(ArrayOp::Read, 0x3, 20, 2, t);
+  t += sc_time(25, SC_US);
+  EXPECT_EQ(d.start_array(t - sc_time(25, SC_US)), t);
+  EXPECT_EQ(d.page_register(1)[0].tag.seq, 3u);
+  // Erased without the flag it is native again: TLC timing by page type, every page.
+  d.latch(ArrayOp::Erase, 0x3, 20, 0, t);
+  t = d.start_array(t);
+  EXPECT_FALSE(d.slc_mode(0, 20));
+  EXPECT_EQ(d.pages_in(0, 20), 192u);
+  EXPECT_EQ(d.next_page(0, 20), 0u);
+  for (uint32_t page = 0; page < 3; page++) {
+    const sc_time end = program(d, 0x3, 20, page, t);
+    EXPECT_EQ(end - t, sc_time(1000.0 * (page + 1), SC_US)) << page;
+    t = end;
+  }
+  // A factory SLC-mode block erased without the flag leaves the cache too.
+  d.latch(ArrayOp::Erase, 0x1, 2, 0, t);
+  t = d.start_array(t);
+  EXPECT_FALSE(d.slc_mode(0, 2));
+  EXPECT_TRUE(d.slc_mode(1, 2));
+  // A multi-plane operation over blocks in different modes is a firmware bug.
+  try {
+    d.latch(ArrayOp::Program, 0x3, 2, 0, t);
+    FAIL() << "no violation";
+  } catch (const RuleViolation& e) {
+    EXPECT_NE(std::string(e.what()).find("blocks in different modes"), std::string::npos) << e.what();
+  }
+  // The modes survive the image (power loss).
+  std::stringstream img;
+  d.save(img);
+  Die e(0, CellType::TLC, p, false);
+  e.load(img, "modes.img");
+  EXPECT_TRUE(e.slc_mode(0, 0));
+  EXPECT_FALSE(e.slc_mode(0, 2));
+  EXPECT_TRUE(e.slc_mode(1, 2));
+  EXPECT_FALSE(e.slc_mode(0, 20));
+  EXPECT_EQ(e.next_page(1, 20), 3u);
+  Sector s[2];
+  EXPECT_TRUE(e.stored(1, 20, 2, s));
+  EXPECT_EQ(s[0].tag.seq, 3u);
+  // The flag is meaningless on an SLC die: its blocks stay as they are.
+  Die slc(0, CellType::SLC, p, false);
+  slc.latch(ArrayOp::Erase, 0x1, 3, 0, sc_time(0, SC_US), true);
+  slc.start_array(sc_time(0, SC_US));
+  EXPECT_FALSE(slc.slc_mode(0, 3));
+  EXPECT_EQ(slc.pages_in(0, 3), slc.pages_per_block());
 }
 
 TEST(Die, ProgramOutOfOrderIsAViolationNamingTheAddress) {
@@ -406,7 +472,7 @@ TEST(Die, AFailedEraseLeavesTheBlockNeitherErasedNorIntact) {
   EXPECT_TRUE(d.last_failed());
   EXPECT_EQ(d.failed_erases(), 1u);
   EXPECT_TRUE(d.corrupt(0, 7, 0));
-  EXPECT_EQ(d.next_page(1, 7), d.pages_in(7));             // not programmable
+  EXPECT_EQ(d.next_page(1, 7), d.pages_in(1, 7));             // not programmable
   EXPECT_EQ(d.bad(0, 7), Die::kGrownBad);
   t = erase(d, 0x3, 8, t);                                  // the injection was used up
   EXPECT_FALSE(d.last_failed());
