@@ -67,7 +67,6 @@ struct NandParams {
   CellType cell_of(uint32_t die) const { return die < slc_dies ? CellType::SLC : cell; }
   uint32_t blocks_of(uint32_t die) const { return die < slc_dies ? slc_blocks_per_plane : blocks_per_plane; }
   // Block `block` of `die` runs in SLC mode on a die whose cells hold more bits (pSLC).
-  bool is_pslc(uint32_t die, uint32_t block) const { return block < pslc_blocks_per_plane && die >= slc_dies; }
   uint32_t max_blocks_per_plane() const { return slc_dies ? std::max(slc_blocks_per_plane, blocks_per_plane) : blocks_per_plane; }
   const CellTiming& timing(CellType c) const {
     return c == CellType::SLC ? slc : c == CellType::MLC ? mlc : tlc;

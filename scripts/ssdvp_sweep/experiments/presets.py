@@ -105,8 +105,7 @@ def workload(preset, figure, scale):
 
 def steady_write(preset, figure):
     """A steady-state write figure: measured over the second half of a long run."""
-    return figure in DATASHEET[preset] and "write" in figure and figure.startswith("rand") and \
-        DATASHEET[preset][figure][2] == "steady"
+    return figure == "randwrite" and DATASHEET[preset][figure][2] == "steady"
 
 
 def state_of(preset, figure):
