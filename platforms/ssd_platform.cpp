@@ -124,6 +124,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   }
   fc->gc_policy = gc_policy_code(p_.ftl.gc_policy);
   fc->gc_check_victims = p_.ftl.gc_check_victims ? 1u : 0u;
+  fc->slc_dynamic_blocks = p_.ftl.slc_dynamic_blocks;
   fc->placement = placement_code(p_.ftl.placement);
   fc->combo_hot_sectors = p_.ftl.combo_hot_sectors;
   fc->combo_survivals = p_.ftl.combo_survivals;
@@ -809,6 +810,12 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                       {"units", b.units},
                       {"unit_gc_runs", b.unit_gc_runs - a.unit_gc_runs},
                       {"unit_map_bytes", b.unit_map_bytes}};
+    if (p_.ftl.slc_dynamic_blocks)
+      r["placement"]["slc_cache"] = {{"dynamic_blocks_per_plane", p_.ftl.slc_dynamic_blocks},
+                                     {"borrowed_superblocks", b.slc_borrowed},
+                                     {"borrows", b.slc_borrows - a.slc_borrows},
+                                     {"returns", b.slc_returns - a.slc_returns},
+                                     {"recovery_erases", b.slc_recovery_erases}};
   }
   {
     // The write buffer: what host writes and reads saw of it (measured window).

@@ -14,6 +14,7 @@ static const uint8_t fop_reason[] = {
   [FOP_GC_READ] = SSD_FRSN_GC,         [FOP_GC_PROG] = SSD_FRSN_GC,      [FOP_ERASE] = SSD_FRSN_GC,
   [FOP_MAP_READ] = SSD_FRSN_MAP,       [FOP_MAP_PROG] = SSD_FRSN_MAP,    [FOP_PREFETCH] = SSD_FRSN_PREFETCH,
   [FOP_RECOVERY_READ] = SSD_FRSN_META, [FOP_TRIM_LOG_PROG] = SSD_FRSN_META, [FOP_BBT_READ] = SSD_FRSN_META,
+  [FOP_MODE_ERASE] = SSD_FRSN_GC,
 };
 
 uint32_t fop_alloc(struct ftl *f, uint8_t kind) {
@@ -105,7 +106,7 @@ static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
   const uint8_t kind = f->fop[tag].kind;
   const int program = kind == FOP_HOST_PROG || kind == FOP_GC_PROG || kind == FOP_MAP_PROG || kind == FOP_TRIM_LOG_PROG;
   if (c->status == SSD_FST_BAD_DESC ||   /* the platform reports the details */
-      (c->status == SSD_FST_PROGRAM_FAIL && !program) || (c->status == SSD_FST_ERASE_FAIL && kind != FOP_ERASE))
+      (c->status == SSD_FST_PROGRAM_FAIL && !program) || (c->status == SSD_FST_ERASE_FAIL && kind != FOP_ERASE && kind != FOP_MODE_ERASE))
     hal_fatal("fw: flash operation failed\n", 0xF1A50000u | c->status);
   f->die_ops[f->fop[tag].die]--;
   /* Failed programs and erases go to bad-block management (media/), which tells the owner. */
@@ -113,7 +114,7 @@ static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
     program_failed(f, tag);
     return;
   }
-  if (c->status == SSD_FST_ERASE_FAIL) {
+  if (c->status == SSD_FST_ERASE_FAIL && kind == FOP_ERASE) {
     gc_erase_failed(f, tag);
     return;
   }
@@ -128,6 +129,7 @@ static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
     case FOP_RECOVERY_READ: recovery_read_done(f, tag, c->status); break;
     case FOP_TRIM_LOG_PROG: trim_log_program_done(f, tag); break;
     case FOP_BBT_READ: bbt_scan_read_done(f, tag, c->status); break;
+    case FOP_MODE_ERASE: slc_cache_erase_done(f, tag, c->status); break;
     case FOP_PREFETCH:
       ra_prefetch_done(f, tag, c->status, ((uint64_t)c->t_done_hi << 32) | c->t_done_lo);
       break;

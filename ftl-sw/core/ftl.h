@@ -93,7 +93,11 @@ enum sb_state { SB_FREE = 0, SB_OPEN, SB_FULL, SB_VICTIM, SB_BAD /* media/bad_bl
  * and fill on their own while sharing the die's time). */
 struct pool_state {
   uint32_t die;                    /* the die its blocks are on */
-  uint32_t first_block, blocks;    /* its blocks per plane: [first_block, first_block + blocks) */
+  uint32_t span_first, span;       /* the superblocks it may own: [span_first, + span) of its
+                                      die's (its own are those sb_owner names it for) */
+  uint32_t blocks;                 /* superblocks it owns now (a dynamic SLC cache's pool
+                                      grows and shrinks: place/slc_cache.h) */
+  uint32_t valid;                  /* valid sectors in them (gc/blocks.h's setters) */
   uint32_t pages;                  /* pages per block (SLC or MLC/TLC, or SLC mode) */
   uint32_t sb_capacity;            /* sectors in one of its superblocks: pages * unit */
   uint32_t free_head, free_tail, free_count;
@@ -156,7 +160,8 @@ struct hcmd {
 /* ---- flash operations in flight */
 enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_PROG, FOP_ERASE,
                 FOP_MAP_READ, FOP_MAP_PROG, FOP_PREFETCH, FOP_RECOVERY_READ, FOP_TRIM_LOG_PROG,
-                FOP_BBT_READ /* the factory scan's (media/bad_blocks.h) */ };
+                FOP_BBT_READ /* the factory scan's (media/bad_blocks.h) */,
+                FOP_MODE_ERASE /* a dynamic SLC cache's borrow (place/slc_cache.h) */ };
 
 struct fop {
   uint8_t  kind;
@@ -319,6 +324,7 @@ struct ftl {
   uint16_t *sb_progs_inflight;     /* programs submitted, not completed: never a GC victim */
   uint8_t  *sb_map;                /* holds translation pages (a translation block) */
   uint8_t  *sb_stream;             /* the stream (enum stream) that opened it */
+  uint16_t *sb_owner;              /* the pool it belongs to (sb_pool) */
   uint32_t *sb_min_ver;            /* smallest OOB version programmed there since its erase
                                       (NONE32: none; recovery/trim_log.h) */
   struct pool_state *pool;         /* [pools] */
@@ -422,16 +428,24 @@ int  map_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32
 #include "map/demand_map.h"   /* demand-based mapping: dmap_*, dent_*, adapt_* */
 static inline uint32_t ppa_sb(const struct ftl *f, uint32_t ppa) { return ppa / f->geo.sb_sectors; }
 static inline uint32_t sb_die(const struct ftl *f, uint32_t sb) { return sb / f->geo.blocks; }
-/* The pool superblock sb belongs to. */
-static inline uint32_t sb_pool(const struct ftl *f, uint32_t sb) {
+/* The pool superblock sb belongs to now. */
+static inline uint32_t sb_pool(const struct ftl *f, uint32_t sb) { return f->sb_owner[sb]; }
+/* The pool sb leaves the factory in, and returns to: a pSLC cache's first blocks of each die
+ * are its SLC-mode pool's, the rest its native pool's (a dynamic SLC cache lends them). */
+static inline uint32_t sb_home_pool(const struct ftl *f, uint32_t sb) {
   const struct ftl_geo *g = &f->geo;
   const uint32_t die = sb / g->blocks;
   return g->pools > g->dies && sb % g->blocks < g->pslc_blocks ? g->dies + die : die;
 }
-/* The pool's first superblock: its superblocks are [pool_first_sb, + ps->blocks). */
-static inline uint32_t pool_first_sb(const struct ftl *f, const struct pool_state *ps) {
-  return ps->die * f->geo.blocks + ps->first_block;
+/* A pool's superblocks, in order: for (sb = pool_sb_first(f, p); sb != NONE32;
+ * sb = pool_sb_next(f, p, sb)). */
+static inline uint32_t pool_sb_next(const struct ftl *f, uint32_t pool, uint32_t sb) {
+  const struct pool_state *ps = &f->pool[pool];
+  for (sb = sb == NONE32 ? ps->span_first : sb + 1u; sb < ps->span_first + ps->span; sb++)
+    if (f->sb_owner[sb] == pool) return sb;
+  return NONE32;
 }
+static inline uint32_t pool_sb_first(const struct ftl *f, uint32_t pool) { return pool_sb_next(f, pool, NONE32); }
 /* GC operations are queued on the die now: a read sent there waits behind them. */
 static inline int pool_gc_busy(const struct pool_state *ps) {
   return ps->gc_pending_reads || ps->gc_progs_inflight || ps->erase_inflight;

@@ -249,6 +249,7 @@ int ftl_poll(struct ftl *f) {
   if (f->ra.queued) n += ra_prefetch_step(f);
   if (program_retry_busy(&f->pr)) n += program_retry_step(f);
   if (f->gc_npools) n += gc_step(f);
+  if (f->pl.cache.nlisted) n += slc_cache_step(f);
   if (trim_log_busy(&f->tl)) n += trim_log_step(f);
   if (f->demand && dmap_has_work(f)) n += dmap_step(f);
   if (c->fsub_dirty) flash_commit(f);

@@ -26,6 +26,7 @@ static void drain_once(struct ftl *f, int force) {
   while (wbuf_flush_step(f, &f->cur->wb, force)) n++;
   if (program_retry_busy(&f->pr)) n += program_retry_step(f);
   n += gc_step(f);
+  if (f->pl.cache.nlisted) n += slc_cache_step(f);
   if (f->demand) n += dmap_step(f);
   flash_commit(f);
   n += flash_poll(f);

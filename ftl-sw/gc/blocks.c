@@ -20,23 +20,30 @@ void blocks_init(struct ftl *f) {
   f->sb_stream = fw_alloc(f, g->superblocks, 64);
   f->sb_min_ver = fw_alloc(f, g->superblocks * 4u, 64);
   for (uint32_t sb = 0; sb < g->superblocks; sb++) f->sb_min_ver[sb] = NONE32;
+  f->sb_owner = fw_alloc(f, g->superblocks * 2u, 64);
   f->pool = fw_alloc(f, g->pools * (uint32_t)sizeof(struct pool_state), 64);
   f->die_progs = fw_alloc(f, g->dies * 4u, 64);
   f->gc_pools = fw_alloc(f, g->pools * 4u, 64);
   for (uint32_t r = 0; r < PLACE_REGIONS; r++) f->blocked_epoch[r] = NONE32;
+  for (uint32_t sb = 0; sb < g->superblocks; sb++)   /* past a die's count: none (never used) */
+    f->sb_owner[sb] = (uint16_t)(sb % g->blocks < geo_die_blocks(g, sb / g->blocks) ? sb_home_pool(f, sb) : 0xFFFFu);
   for (uint32_t p = 0; p < g->pools; p++) {
     struct pool_state *ps = &f->pool[p];
     const int slc_mode = p >= g->dies;
     ps->die = p % g->dies;
     ps->free_head = ps->free_tail = NONE32;
     ps->host_sb = ps->gc_sb = ps->map_sb = ps->mig_sb = ps->wl_sb = ps->victim = NONE32;
-    /* superblocks past a die's count do not exist; a pSLC cache takes the first blocks */
-    ps->first_block = slc_mode || g->pools == g->dies ? 0u : g->pslc_blocks;
-    ps->blocks = slc_mode ? g->pslc_blocks : geo_die_blocks(g, ps->die) - ps->first_block;
+    /* A pSLC cache takes the first blocks of each die; a dynamic one may borrow any of the
+     * die's (place/slc_cache.h). */
+    const uint32_t die_first = ps->die * g->blocks, die_blocks = geo_die_blocks(g, ps->die);
+    const uint32_t cache = g->pools > g->dies ? g->pslc_blocks : 0u;
+    ps->span_first = slc_mode ? die_first : die_first + cache;
+    ps->span = slc_mode ? (slc_cache_dynamic(f) ? die_blocks : cache) : die_blocks - cache;
+    ps->blocks = slc_mode ? cache : die_blocks - cache;
     ps->pages = slc_mode ? g->pslc_pages : geo_die_pages(g, ps->die);
     ps->sb_capacity = ps->pages * g->unit;
     ps->slc_mode = (uint8_t)slc_mode;
-    for (uint32_t b = 0; b < ps->blocks; b++) blocks_put_free(f, pool_first_sb(f, ps) + b);
+    for (uint32_t sb = pool_sb_first(f, p); sb != NONE32; sb = pool_sb_next(f, p, sb)) blocks_put_free(f, sb);
   }
 }
 
@@ -66,6 +73,7 @@ static uint32_t unlink_free(struct ftl *f, uint32_t pool, uint32_t prev, uint32_
   f->free_superblocks--;
   f->stats->free_superblocks = f->free_superblocks;
   if (ps->free_count < f->cfg.gc_low_blocks) gc_watch(f, pool);
+  slc_cache_taken(f, pool);
   sb_set_state(f, sb, SB_OPEN);
   return sb;
 }
@@ -179,6 +187,35 @@ void blocks_drop_unfree(struct ftl *f) {
     ps->free_tail = last;
     if (ps->free_count < f->cfg.gc_low_blocks) gc_watch(f, p);
   }
+}
+
+void blocks_unfree(struct ftl *f, uint32_t sb) {
+  const uint32_t pool = sb_pool(f, sb);
+  uint32_t prev = NONE32;
+  for (uint32_t s = f->pool[pool].free_head; s != NONE32 && s != sb; s = f->sb_next[s]) prev = s;
+  unlink_free(f, pool, prev, sb);
+}
+
+void blocks_regroup(struct ftl *f) {
+  const struct ftl_geo *g = &f->geo;
+  f->free_superblocks = 0;
+  for (uint32_t p = 0; p < g->pools; p++) {
+    struct pool_state *ps = &f->pool[p];
+    ps->free_head = ps->free_tail = NONE32;
+    ps->free_count = ps->blocks = 0;
+    for (uint32_t sb = pool_sb_first(f, p); sb != NONE32; sb = pool_sb_next(f, p, sb)) {
+      ps->blocks++;
+      if (f->sb_state[sb] != SB_FREE) continue;
+      f->sb_next[sb] = NONE32;
+      if (ps->free_tail == NONE32) ps->free_head = sb;
+      else f->sb_next[ps->free_tail] = sb;
+      ps->free_tail = sb;
+      ps->free_count++;
+      f->free_superblocks++;
+    }
+  }
+  f->stats->free_superblocks = f->free_superblocks;
+  f->space_epoch++;
 }
 
 /* The pool's GC will need its last free superblock: its victim's valid data does not fit the

@@ -31,6 +31,11 @@ void blocks_close(struct ftl *f, uint32_t sb);
 int blocks_reopen(struct ftl *f, uint32_t sb, int stream, uint32_t page);
 /* Drops superblocks no longer free (found with data, or bad) from the free lists. */
 void blocks_drop_unfree(struct ftl *f);
+/* Takes free superblock sb out of its pool's free list (it is SB_OPEN after). */
+void blocks_unfree(struct ftl *f, uint32_t sb);
+/* Rebuilds every pool's free list and count from ftl.sb_owner (the NOR's modes, at power-on:
+ * place/slc_cache.h). */
+void blocks_regroup(struct ftl *f);
 /* Next superpage of the translation-page stream on any die, round robin from *next_die: a die
  * whose free superblocks are down to `reserve` is skipped, and so is a die's last free one while
  * its GC runs (if no other die can take the page, while its victim's data does not fit GC's
@@ -44,13 +49,16 @@ static inline void sb_set_state(struct ftl *f, uint32_t sb, enum sb_state s) {
 }
 static inline void sb_valid_inc(struct ftl *f, uint32_t sb) {
   f->sb_valid[sb]++;
+  f->pool[sb_pool(f, sb)].valid++;
   victim_index_touch(f, sb);
 }
 static inline void sb_valid_dec(struct ftl *f, uint32_t sb) {
   f->sb_valid[sb]--;
+  f->pool[sb_pool(f, sb)].valid--;
   victim_index_touch(f, sb);
 }
 static inline void sb_valid_clear(struct ftl *f, uint32_t sb) {
+  f->pool[sb_pool(f, sb)].valid -= f->sb_valid[sb];
   f->sb_valid[sb] = 0;
   victim_index_touch(f, sb);
 }

@@ -32,9 +32,7 @@
 /* A superblock of the pool waiting to be retired that GC can take now (its programs done,
  * its data fits the room there is), NONE32 if none. */
 static uint32_t pick_retiring(const struct ftl *f, uint32_t pool, uint32_t room, uint32_t map_room) {
-  const struct pool_state *ps = &f->pool[pool];
-  const uint32_t first = pool_first_sb(f, ps);
-  for (uint32_t sb = first; sb < first + ps->blocks; sb++)
+  for (uint32_t sb = pool_sb_first(f, pool); sb != NONE32; sb = pool_sb_next(f, pool, sb))
     if (f->bb.retiring[sb] && f->sb_state[sb] == SB_FULL && !f->sb_progs_inflight[sb] &&
         f->sb_valid[sb] <= (f->sb_map[sb] ? map_room : room))
       return sb;
@@ -46,10 +44,9 @@ static uint32_t scan_victim(const struct ftl *f, uint32_t pool, uint32_t policy,
   const struct pool_state *ps = &f->pool[pool];
   const int slc = place_slc_pool(f, pool);
   const uint32_t capacity = ps->sb_capacity;
-  const uint32_t first = pool_first_sb(f, ps);
   uint32_t best = NONE32;
   uint64_t best_score = 0;
-  for (uint32_t sb = first; sb < first + ps->blocks; sb++) {
+  for (uint32_t sb = pool_sb_first(f, pool); sb != NONE32; sb = pool_sb_next(f, pool, sb)) {
     if (f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb]) continue;
     uint32_t valid = f->sb_valid[sb];
     if (valid >= capacity && !slc) continue;   /* nothing to gain (SLC data may move on) */
@@ -304,6 +301,7 @@ static int gc_issue_erase(struct ftl *f, uint32_t pool) {
   }
   if (!trim_log_erase_ok(f, ps->victim)) return 0;   /* the trim log goes to flash first */
   if (f->bb.retiring[ps->victim]) {    /* its data is out: retired, not erased */
+    slc_cache_erased(f, ps->victim, 0);   /* a borrowed one at home */
     bbt_retire(f, ps->victim);
     ps->victim = NONE32;
     return 1;
@@ -311,7 +309,7 @@ static int gc_issue_erase(struct ftl *f, uint32_t pool) {
   uint32_t tag = fop_alloc(f, FOP_ERASE);
   ps->erase_inflight = 1;
   note_gc_op(f, ps);
-  flash_submit(f, tag, SSD_FOP_ERASE, ps->victim * f->geo.sb_sectors, 0, 0, 0, ps->slc_mode ? SSD_FDF_SLC_MODE : 0u);
+  flash_submit(f, tag, SSD_FOP_ERASE, ps->victim * f->geo.sb_sectors, 0, 0, 0, slc_cache_erase_flags(f, pool, ps->victim));
   return 1;
 }
 
@@ -344,7 +342,8 @@ int gc_step(struct ftl *f) {
     struct pool_state *ps = &f->pool[pool];
     if (ps->idle_gc && !idle_migration_running(&f->pl.idle)) {   /* a host command stopped it */
       const int on_demand = place_cleaned_on_demand(f, pool);
-      if (ps->victim != NONE32 && (ps->free_count >= f->cfg.gc_low_blocks || !on_demand)) {
+      if (ps->victim != NONE32 &&
+          ((ps->free_count >= f->cfg.gc_low_blocks && !slc_cache_over_lent(f, pool)) || !on_demand)) {
         i++;                               /* paused, its victim half cleaned */
         continue;
       }
@@ -355,6 +354,10 @@ int gc_step(struct ftl *f) {
         f->gc_pools[i] = f->gc_pools[--f->gc_npools];
         continue;
       }
+    }
+    if (ps->victim == NONE32) {                /* an over-lent SLC cache gives back first (place/slc_cache.h) */
+      const uint32_t v = slc_cache_victim(f, pool);
+      if (v != NONE32) gc_start_victim(f, ps, v);
     }
     if (ps->victim == NONE32) {                /* a unit's own cleaning first (place/unit_map.h) */
       const uint32_t v = unit_take_victim(f, pool);
@@ -453,6 +456,7 @@ void gc_erase_failed(struct ftl *f, uint32_t tag) {
   struct pool_state *ps = &f->pool[sb_pool(f, ppa_sb(f, f->fop[tag].ppa))];
   f->stats->erase_failures++;
   f->sb_erases[ps->victim]++;
+  slc_cache_erased(f, ps->victim, 0);   /* a borrowed one at home */
   bbt_retire(f, ps->victim);
   ps->victim = NONE32;
   ps->erase_inflight = 0;
@@ -475,6 +479,7 @@ void gc_erase_done(struct ftl *f, uint32_t tag) {
     if (f->pl.pool_region[pool] == REGION_SLC) f->stats->slc_gc_runs++;
     else f->stats->mlc_gc_runs++;
   }
+  slc_cache_erased(f, sb, op->flags);   /* a borrowed one erased native goes home */
   blocks_put_free(f, sb);
   ps->victim = NONE32;
   ps->erase_inflight = 0;
@@ -485,8 +490,7 @@ void gc_dump(const struct ftl *f) {
   for (uint32_t p = 0; p < f->geo.pools; p++) {
     const struct pool_state *ps = &f->pool[p];
     uint32_t least = NONE32, bad = 0;
-    for (uint32_t k = 0; k < ps->blocks; k++) {
-      const uint32_t sb = pool_first_sb(f, ps) + k;
+    for (uint32_t sb = pool_sb_first(f, p); sb != NONE32; sb = pool_sb_next(f, p, sb)) {
       if (f->sb_state[sb] == SB_BAD) bad++;
       else if (f->sb_state[sb] == SB_FULL && f->sb_valid[sb] < least) least = f->sb_valid[sb];
     }

@@ -26,7 +26,7 @@ void victim_index_init(struct ftl *f) {
   uint32_t total = 0;
   for (uint32_t p = 0; p < g->pools; p++) {
     uint32_t w = 1;
-    while (w < f->pool[p].blocks) w <<= 1;
+    while (w < f->pool[p].span) w <<= 1;
     x->width[p] = w;
     x->root[p] = total;
     total += 2u * w;                   /* nodes 1 .. 2w-1 (node 0 unused) */
@@ -35,9 +35,9 @@ void victim_index_init(struct ftl *f) {
   for (uint32_t p = 0; p < g->pools; p++) {
     const struct pool_state *ps = &f->pool[p];
     uint32_t *t = node + x->root[p];
-    const uint32_t w = x->width[p], first = pool_first_sb(f, ps);
+    const uint32_t w = x->width[p], first = ps->span_first;
     for (uint32_t k = 0; k < w; k++)
-      t[w + k] = k < ps->blocks && candidate(f, ps, first + k) ? first + k : NONE32;
+      t[w + k] = k < ps->span && sb_pool(f, first + k) == p && candidate(f, ps, first + k) ? first + k : NONE32;
     for (uint32_t i = w - 1; i >= 1; i--) t[i] = better(f, t[2u * i], t[2u * i + 1u]);
     t[0] = NONE32;
   }
@@ -50,7 +50,7 @@ void victim_index_touch(struct ftl *f, uint32_t sb) {
   const uint32_t pool = sb_pool(f, sb);
   const struct pool_state *ps = &f->pool[pool];
   uint32_t *t = x->node + x->root[pool];
-  uint32_t i = x->width[pool] + (sb - pool_first_sb(f, ps));
+  uint32_t i = x->width[pool] + (sb - ps->span_first);
   const uint32_t leaf = candidate(f, ps, sb) ? sb : NONE32;
   if (leaf == NONE32 && t[i] == NONE32) return;   /* not a candidate before or after */
   t[i] = leaf;

@@ -437,6 +437,8 @@ struct ssd_fw_config {
                                   out tables and recovering */
   uint32_t gc_check_victims;   /* 1: every GC victim the index picks is checked against a scan
                                   of its pool (gc/victim_index.h; a test aid) */
+  uint32_t slc_dynamic_blocks; /* dynamic SLC cache: native superblocks per die its SLC-mode
+                                  pool may borrow (0: the static cache only; place/slc_cache.h) */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -555,6 +557,11 @@ struct ssd_fw_stats {
   uint32_t units;               /* combo: units of the unit-level MLC map (0: page-mapped) */
   uint64_t unit_gc_runs;        /* combo: MLC GCs a unit started because it owned its quota */
   uint32_t unit_map_bytes;      /* combo: DRAM of the unit table */
+  uint32_t slc_borrowed;        /* dynamic SLC cache (place/slc_cache.h): native superblocks
+                                   lent to SLC-mode pools now ... */
+  uint32_t slc_borrows;         /* ... borrows started ... */
+  uint32_t slc_returns;         /* ... and borrowed superblocks gone home */
+  uint32_t slc_recovery_erases; /* borrowed superblocks power-on recovery erased again */
   uint32_t rsvd_place;
   /* read cache and read-ahead (zero with ftl.readahead = none) */
   uint64_t ra_hit_sectors;      /* host-read sectors found in the read cache ... */

@@ -17,7 +17,8 @@ static void nor_mark_bad(const struct bad_blocks *b, uint32_t sb, int factory) {
 
 /* ------------------------------------------------------------------ capacity and read-only */
 /* The drive goes read-only when its good superblocks hold less than the logical space plus,
- * per pool, gc_low_blocks + 1 superblocks: the room GC needs to keep cleaning. */
+ * per pool, gc_low_blocks + 1 superblocks: the room GC needs to keep cleaning.  A superblock
+ * counts at its home pool's capacity (a dynamic SLC cache gives back what it borrows). */
 static void check_spare(struct ftl *f) {
   struct bad_blocks *b = &f->bb;
   const struct ftl_geo *g = &f->geo;
@@ -25,8 +26,8 @@ static void check_spare(struct ftl *f) {
   uint64_t good = 0, need = g->logical_sectors;
   for (uint32_t p = 0; p < g->pools; p++) {
     const struct pool_state *ps = &f->pool[p];
-    const uint32_t first = pool_first_sb(f, ps);
-    for (uint32_t sb = first; sb < first + ps->blocks; sb++) good += f->sb_state[sb] != SB_BAD ? ps->sb_capacity : 0u;
+    for (uint32_t sb = ps->span_first; sb < ps->span_first + ps->span; sb++)
+      good += sb_home_pool(f, sb) == p && f->sb_state[sb] != SB_BAD ? ps->sb_capacity : 0u;
     need += (uint64_t)(f->cfg.gc_low_blocks + 1u) * ps->sb_capacity;
   }
   if (good >= need) return;
@@ -84,9 +85,7 @@ void bbt_format(struct ftl *f) {
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_PRECOND);   /* the factory's time */
   hal_write32(SSD_FCTL_BASE + FCTL_FUNCTIONAL, 1);
   for (uint32_t p = 0; p < g->pools; p++) {
-    const struct pool_state *ps = &f->pool[p];
-    for (uint32_t k = 0; k < ps->blocks; k++) {
-      const uint32_t sb = pool_first_sb(f, ps) + k;
+    for (uint32_t sb = pool_sb_first(f, p); sb != NONE32; sb = pool_sb_next(f, p, sb)) {
       for (uint32_t pl = 0; pl < g->planes; pl++) {
         if (n == bufs || !flash_can_submit(f)) {
           scan_drain(f);

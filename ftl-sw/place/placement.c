@@ -64,6 +64,7 @@ void place_init(struct ftl *f) {
   p->pool_region = fw_alloc(f, g->pools, 64);
   p->regions = 1;
   p->policy = 0;
+  slc_cache_init(f);
   f->stats->map_bytes = (g->logical_sectors + g->phys_sectors) * 4u;
   if (f->cfg.placement == SSD_PLACE_NONE) return;
   if (f->cfg.placement >= sizeof policies / sizeof policies[0] || f->demand) {
@@ -133,7 +134,7 @@ uint32_t place_full_region_fallback(const struct ftl *f, uint32_t region) {
 }
 
 int place_cleaned_on_demand(const struct ftl *f, uint32_t pool) {
-  return !(place_slc_pool(f, pool) && f->pl.policy->slc_direct);
+  return !(place_slc_pool(f, pool) && f->pl.policy->slc_direct) || slc_cache_over_lent(f, pool);
 }
 
 void place_demand_cleaned_space(const struct ftl *f, uint32_t *free, uint32_t *pools) {

@@ -26,8 +26,9 @@
  * The rest of the FTL sees only the functions below and the region of a pool.
  * With combo's unit map a superpage of MLC data holds one unit's sectors (place_groups_region):
  * the write buffer and SLC GC group by unit and ask the unit where its next superpage is.
- * Leaves out: a dynamic pSLC cache (blocks switching mode at erase; the cache here is a fixed
- * set of blocks, so slc-direct models a drive's static cache only), SLC dies and a pSLC cache on one device, demand-based mapping together with
+ * A pSLC cache may be dynamic (place/slc_cache.h): its SLC-mode pools borrow native
+ * superblocks of their die, so the SLC region grows and shrinks.
+ * Leaves out: SLC dies and a pSLC cache on one device, demand-based mapping together with
  * placement. */
 #ifndef SSDVP_PLACE_PLACEMENT_H
 #define SSDVP_PLACE_PLACEMENT_H
@@ -36,6 +37,7 @@
 
 #include "place/idle_migration.h"
 #include "place/lapt.h"
+#include "place/slc_cache.h"
 #include "place/unit_map.h"
 
 #define REGION_SLC 0u
@@ -72,6 +74,7 @@ struct place {
   uint32_t next_migration_pool;        /* round robin of SLC GC copies over MLC pools */
   struct lapt lapt;
   struct idle_migration idle;         /* place/idle_migration.h */
+  struct slc_cache cache;              /* a dynamic pSLC cache (place/slc_cache.h) */
   uint8_t *survived;                   /* combo: [superblocks] SLC GCs the data in it has
                                           survived at least (0: host-written) */
   struct unit_map units;               /* combo: the unit-level MLC map (unit_sectors 0: off) */

@@ -60,9 +60,7 @@ static void request_unit_gc(struct ftl *f, uint32_t u) {
   uint32_t best = NONE32, best_valid = NONE32;
   for (uint32_t q = 0; q < g->pools; q++) {
     if (f->pl.pool_region[q] != REGION_MLC) continue;
-    const struct pool_state *ps = &f->pool[q];
-    const uint32_t first = pool_first_sb(f, ps);
-    for (uint32_t sb = first; sb < first + ps->blocks; sb++) {
+    for (uint32_t sb = pool_sb_first(f, q); sb != NONE32; sb = pool_sb_next(f, q, sb)) {
       if (m->sb_unit[sb] != u || f->sb_state[sb] != SB_FULL || f->sb_progs_inflight[sb]) continue;
       if (f->sb_valid[sb] < best_valid) { best_valid = f->sb_valid[sb]; best = sb; }
     }

@@ -8,7 +8,7 @@
  * in flight at a time. */
 struct rec_die {
   uint32_t pool;            /* pool being scanned (NONE32: die done) */
-  uint32_t k;               /* its k-th superblock */
+  uint32_t sb;              /* its superblock being scanned */
   uint32_t page;            /* superpage being read */
   uint32_t reads_left;      /* plane reads of it not yet back */
   uint32_t lpa;             /* a host sector found in the superblock (NONE32: none yet) */
@@ -40,12 +40,6 @@ static uint32_t geometry_hash(const struct ftl *f) {
   return h;
 }
 
-/* The superblock die d's scan is at. */
-static uint32_t rec_sb(const struct ftl *f, const struct rec_die *r) {
-  const struct pool_state *ps = &f->pool[r->pool];
-  return pool_first_sb(f, ps) + r->k;
-}
-
 /* The next pool of die d after `pool` (its native pool, then its SLC-mode pool). */
 static uint32_t next_pool(const struct ftl *f, uint32_t d, uint32_t pool) {
   const struct ftl_geo *g = &f->geo;
@@ -54,20 +48,22 @@ static uint32_t next_pool(const struct ftl *f, uint32_t d, uint32_t pool) {
   return NONE32;
 }
 
+/* Die d's scan moves to its next superblock: the pool's next, or the next pool's first. */
+static void next_sb(struct ftl *f, struct rec_die *r, uint32_t d) {
+  r->sb = pool_sb_next(f, r->pool, r->sb);
+  while (r->sb == NONE32 && (r->pool = next_pool(f, d, r->pool)) != NONE32) r->sb = pool_sb_first(f, r->pool);
+}
+
 /* Moves die d's scan past bad superblocks (media/bad_blocks.h: never read, as if erased). */
 static void skip_bad(struct ftl *f, uint32_t d) {
   struct rec_die *r = &rec.die[d];
-  while (r->pool != NONE32 && r->page == 0 && f->sb_state[rec_sb(f, r)] == SB_BAD)
-    if (++r->k == f->pool[r->pool].blocks) {
-      r->k = 0;
-      r->pool = next_pool(f, d, r->pool);
-    }
+  while (r->pool != NONE32 && r->page == 0 && f->sb_state[r->sb] == SB_BAD) next_sb(f, r, d);
 }
 
 static void submit_superpage(struct ftl *f, uint32_t d) {
   struct rec_die *r = &rec.die[d];
   const struct ftl_geo *g = &f->geo;
-  const uint32_t ppa = rec_sb(f, r) * g->sb_sectors + r->page * g->unit;
+  const uint32_t ppa = r->sb * g->sb_sectors + r->page * g->unit;
   r->reads_left = g->planes;
   r->erased = 0;
   r->unreadable = 0;
@@ -87,7 +83,7 @@ static void submit_superpage(struct ftl *f, uint32_t d) {
 static int read_log_sectors(struct ftl *f, uint32_t d) {
   struct rec_die *r = &rec.die[d];
   const struct ftl_geo *g = &f->geo;
-  const uint32_t ppa = rec_sb(f, r) * g->sb_sectors + r->page * g->unit;
+  const uint32_t ppa = r->sb * g->sb_sectors + r->page * g->unit;
   r->reads_left = 0;
   for (uint32_t pl = 0; pl < g->planes; pl++) {
     const uint32_t first = d * 2u * g->unit + pl * g->spp;
@@ -126,7 +122,7 @@ static void superpage_done(struct ftl *f, uint32_t d) {
   struct rec_die *r = &rec.die[d];
   const struct ftl_geo *g = &f->geo;
   struct pool_state *ps = &f->pool[r->pool];
-  const uint32_t sb = rec_sb(f, r);
+  const uint32_t sb = r->sb;
   if (!r->erased && !r->unreadable && !r->log_read) {
     r->log_read = 1;
     if (read_log_sectors(f, d)) return;   /* back here once they are in */
@@ -196,10 +192,7 @@ static void superpage_done(struct ftl *f, uint32_t d) {
   r->copies = 0;
   r->map = 0;
   r->lpa = NONE32;
-  if (++r->k == ps->blocks) {
-    r->k = 0;
-    r->pool = next_pool(f, d, r->pool);
-  }
+  next_sb(f, r, d);
 }
 
 void recovery_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
@@ -262,7 +255,8 @@ static void recover(struct ftl *f) {
   rec.max_seq = 0;
   for (uint32_t d = 0; d < g->dies; d++) {
     rec.die[d].pool = d;
-    rec.die[d].k = 0;
+    rec.die[d].sb = pool_sb_first(f, d);
+    if (rec.die[d].sb == NONE32) next_sb(f, &rec.die[d], d);
     rec.die[d].page = 0;
     rec.die[d].reads_left = 0;
     rec.die[d].copies = 0;
@@ -284,6 +278,7 @@ static void recover(struct ftl *f) {
     if (!flash_poll(f)) hal_wait_for_event();
   }
   blocks_drop_unfree(f);   /* superblocks found with data leave the free lists */
+  slc_cache_recover(f);    /* borrowed superblocks found empty: erased in SLC mode again */
   give_gc_room(f);
   trim_log_apply(f, rec.l2p, rec.seq);   /* before the demand map's pages are written from it */
   f->version_seq = rec.max_seq & ~(VERSION_STEP - 1u);

@@ -3,7 +3,10 @@
 #include "hal/hal.h"
 #include "media/nor.h"
 
-#define LEVEL_MAX 4095u
+#define LEVEL_MAX 4093u
+#define REC_NATIVE 4094u   /* a record's level field: the superblock's mode from now on */
+#define REC_SLC    4095u
+#define TABLE_SLC  0x8000u /* a table entry's SLC-mode bit */
 #define EMPTY 0xFFFFFFFFu
 
 #define SECTOR_WORDS (SSD_NOR_SECTOR_BYTES / 4u)
@@ -25,6 +28,21 @@ static uint32_t level_of(const struct ftl *f, uint32_t sb) {
 
 static void raise_to(struct ftl *f, uint32_t sb, uint32_t level) {
   if (sb < f->geo.superblocks && level * f->elog.step > f->sb_erases[sb]) f->sb_erases[sb] = level * f->elog.step;
+}
+
+/* The mode a table entry or record gives sb: a block a dynamic SLC cache may lend (one of
+ * its die's native blocks) belongs to the die's SLC-mode pool while in SLC mode.  The free
+ * lists are regrouped once the log is read (blocks_regroup). */
+static void set_mode(struct ftl *f, uint32_t sb, int slc) {
+  const struct ftl_geo *g = &f->geo;
+  if (sb >= g->superblocks || !slc_cache_dynamic(f) || sb_home_pool(f, sb) >= g->dies) return;
+  f->sb_owner[sb] = (uint16_t)(slc ? g->dies + sb / g->blocks : sb / g->blocks);
+}
+
+/* A table entry: the level, and SLC mode for a borrowed superblock. */
+static uint32_t table_entry(const struct ftl *f, uint32_t sb) {
+  if (sb >= f->geo.superblocks) return 0;
+  return level_of(f, sb) | (sb_home_pool(f, sb) != sb_pool(f, sb) ? TABLE_SLC : 0u);
 }
 
 void erase_log_init(struct ftl *f) {
@@ -53,7 +71,7 @@ static void compact(struct ftl *f) {
   while (l->stale_sector != NONE32) erase_next_stale(l);   /* the rest, each waiting for the last */
   for (uint32_t w = 0; w < l->table_words; w++) {
     const uint32_t sb = 2u * w;
-    const uint32_t lo = level_of(f, sb), hi = sb + 1u < f->geo.superblocks ? level_of(f, sb + 1u) : 0u;
+    const uint32_t lo = table_entry(f, sb), hi = table_entry(f, sb + 1u);
     const uint32_t v = ~(lo | hi << 16);
     if (v != EMPTY) nor_program(bank_addr(l, other, 1u + w), v);
   }
@@ -89,27 +107,42 @@ void erase_log_load(struct ftl *f) {
   l->generation = l->active ? h1 : h0;
   for (uint32_t w = 0; w < l->table_words; w++) {
     const uint32_t v = ~nor_read(bank_addr(l, l->active, 1u + w));
-    raise_to(f, 2u * w, v & 0xFFFFu);
-    raise_to(f, 2u * w + 1u, v >> 16);
+    for (uint32_t h = 0; h < 2u; h++) {
+      const uint32_t e = v >> (16u * h) & 0xFFFFu;
+      raise_to(f, 2u * w + h, e & 0xFFFu);
+      set_mode(f, 2u * w + h, (e & TABLE_SLC) != 0);
+    }
   }
   uint32_t w = 1u + l->table_words;
   for (; w < l->bank_words; w++) {
     const uint32_t v = nor_read(bank_addr(l, l->active, w));
     if (v == EMPTY) break;
-    raise_to(f, v >> 12, v & LEVEL_MAX);
+    const uint32_t level = v & 0xFFFu;
+    if (level >= REC_NATIVE) set_mode(f, v >> 12, level == REC_SLC);
+    else raise_to(f, v >> 12, level);
   }
   l->next_word = w;
+  blocks_regroup(f);
   l->stale_sector = 0;   /* whatever the other bank holds is older: erase it as records go */
 }
 
-void erase_log_erased(struct ftl *f, uint32_t sb) {
+/* Appends a record, or compacts a full bank (its table has what the record would say). */
+static void append(struct ftl *f, uint32_t record) {
   struct erase_log *l = &f->elog;
-  if (f->sb_erases[sb] % l->step) return;
   if (l->next_word == l->bank_words) {
-    compact(f);           /* the table has this count */
+    compact(f);
     return;
   }
-  nor_program(bank_addr(l, l->active, l->next_word++), sb << 12 | level_of(f, sb));
+  nor_program(bank_addr(l, l->active, l->next_word++), record);
   f->stats->erase_log_records++;
   erase_in_background(l);
+}
+
+void erase_log_erased(struct ftl *f, uint32_t sb) {
+  if (f->sb_erases[sb] % f->elog.step) return;
+  append(f, sb << 12 | level_of(f, sb));
+}
+
+void erase_log_mode(struct ftl *f, uint32_t sb, int slc) {
+  append(f, sb << 12 | (slc ? REC_SLC : REC_NATIVE));
 }

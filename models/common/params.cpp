@@ -409,6 +409,16 @@ PlatformParams PlatformParams::from(const Config& c) {
                         " superblocks, more than the MLC region's " + std::to_string(mlc_superblocks) +
                         " less two spare per die");
   }
+  f.slc_dynamic_blocks = uint32_t(c.get_int("ftl.slc_cache.dynamic_blocks_per_plane"));
+  if (f.slc_dynamic_blocks && (n.pslc_blocks_per_plane == 0 || (f.placement != "slc-only" && f.placement != "slc-direct")))
+    throw ConfigError(c.origin("ftl.slc_cache.dynamic_blocks_per_plane") + ": ftl.slc_cache.dynamic_blocks_per_plane = " +
+                      std::to_string(f.slc_dynamic_blocks) + " needs a static pSLC cache (nand.pslc.blocks_per_plane = " +
+                      std::to_string(n.pslc_blocks_per_plane) + ") and ftl.placement = \"slc-only\" or \"slc-direct\" (it is \"" +
+                      f.placement + "\")");
+  if (f.slc_dynamic_blocks && f.slc_dynamic_blocks >= n.blocks_per_plane - n.pslc_blocks_per_plane)
+    throw ConfigError(c.origin("ftl.slc_cache.dynamic_blocks_per_plane") + ": ftl.slc_cache.dynamic_blocks_per_plane = " +
+                      std::to_string(f.slc_dynamic_blocks) + " is not less than the " +
+                      std::to_string(n.blocks_per_plane - n.pslc_blocks_per_plane) + " native blocks per plane");
   f.idle_migration_us = c.get_double("ftl.idle_migration_us");
   f.idle_migration_free_ratio = c.get_double("ftl.idle_migration_free_ratio");
   f.readahead = c.get_string("ftl.readahead");

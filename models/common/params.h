@@ -152,6 +152,7 @@ struct FtlParams {
   uint32_t combo_hot_sectors = 0, combo_survivals = 0;   // 4 KiB sectors
   uint32_t combo_unit_blocks = 0, combo_unit_extra = 0;  // MLC superblocks
   double idle_migration_us = 0, idle_migration_free_ratio = 0;
+  uint32_t slc_dynamic_blocks = 0;            // dynamic SLC cache: native superblocks a die may lend
   std::string readahead;
   uint32_t read_cache_sectors = 0, readahead_item_sectors = 0;
   uint32_t pattern_branches = 0, pattern_depth = 0, pattern_sequential_run = 0, pattern_min_repeats = 0;

@@ -169,12 +169,13 @@ TEST(FtlBlocks, PslcBlocksFormTheirOwnPoolOnEachDie) {
   Ftl f(600, SSD_GC_GREEDY, 2);
   for (uint32_t d = 0; d < 2; d++) {
     EXPECT_EQ(f->pool[d].die, d);
-    EXPECT_EQ(f->pool[d].first_block, 2u);
+    EXPECT_EQ(f->pool[d].span_first, d * 8u + 2u);
     EXPECT_EQ(f->pool[d].blocks, 6u);
     EXPECT_EQ(f->pool[d].free_count, 6u);
     EXPECT_EQ(f->pool[d].sb_capacity, 8u);
     EXPECT_EQ(f->pool[2 + d].die, d);
-    EXPECT_EQ(f->pool[2 + d].first_block, 0u);
+    EXPECT_EQ(f->pool[2 + d].span_first, d * 8u);
+    EXPECT_EQ(f->pool[2 + d].span, 2u);   // a static cache: its own blocks only
     EXPECT_EQ(f->pool[2 + d].blocks, 2u);
     EXPECT_EQ(f->pool[2 + d].pages, 2u);
     EXPECT_EQ(f->pool[2 + d].sb_capacity, 4u);

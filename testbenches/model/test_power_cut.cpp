@@ -174,6 +174,28 @@ INSTANTIATE_TEST_SUITE_P(Devices, PlacementCut,
                            return n;
                          });
 
+// A dynamic SLC cache (ftl-sw/place/slc_cache.h) lends native superblocks while the drive is
+// emptier than the rule allows and takes them back as it fills: a cut deep in that, the
+// borrowed superblocks' modes come back from the NOR (the scan reads them in SLC mode), the
+// empty ones are erased again, and the recovered drive borrows and gives back on.  A small
+// NOR and a record per erase: the log is compacted, so the modes come from its table too.
+TEST(PowerCut, DynamicSlcCacheComesBackWithItsBorrowedBlocks) {
+  const Cut c = cut_run("dynamic-slc", "ops:420000" + after_recovery(20000),
+                        {"nand.pslc.blocks_per_plane=16", "ftl.slc_cache.dynamic_blocks_per_plane=16",
+                         "ftl.placement=slc-only", "precondition.fill=0", "precondition.overwrite=0",
+                         "device.nor_kib=64", "ftl.wear_record_step=1"},
+                        "fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=80000,size=150m,fua_percent=10,fsync=64,trim_percent=5");
+  expect_recovered(c);
+  const auto& b = c.before["placement"]["slc_cache"];
+  EXPECT_GT(b["borrows"].get<uint64_t>(), 0u) << b.dump();
+  EXPECT_GT(b["borrowed_superblocks"].get<uint64_t>(), 0u) << b.dump();
+  EXPECT_GE(c.before["ftl"]["wear_levelling"]["nor_log"]["compactions"].get<uint64_t>(), 1u);
+  const auto& a = c.after["placement"]["slc_cache"];
+  EXPECT_GT(a["borrows"].get<uint64_t>() + a["returns"].get<uint64_t>(), 0u) << a.dump();
+  EXPECT_EQ(c.after["nand"]["slc_mode_blocks"].get<uint64_t>(), 2u * (8u * 16u + a["borrowed_superblocks"].get<uint64_t>()))
+      << "the dies' block modes disagree with the firmware's";
+}
+
 // A full mixed drive with LAPT, cut while MLC GC copies data it has copied many times already.
 // A copy must still beat its source when the OOB is scanned (a copy count that ran out tied
 // them, gc_copy_version): else the victim GC was cleaning comes back with the data it had
