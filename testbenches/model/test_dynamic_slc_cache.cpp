@@ -110,3 +110,20 @@ TEST(DynamicSlcCache, AFullDriveKeepsTheStaticCacheOnly) {
   EXPECT_LE(r.results["placement"]["host_slc_sectors"].get<uint64_t>(), static_sectors + 4096u);
   expect_modes_agree(r);
 }
+
+// The same firmware on the RV32 core: a 48 MiB burst passes the 32 MiB static cache, so the
+// cache borrows, and the dies' modes agree with the firmware's.
+TEST(DynamicSlcCache, BorrowsOnTheIss) {
+  const unsigned burst = 12288;   // 48 MiB
+  const uint64_t static_sectors = kDies * kStatic * kSlcSectorsPerBlock;
+  auto s = sets("dyn-iss", kDynamic, false);
+  s.push_back("firmware.mode=iss");
+  auto r = test::run_platform(s, "trace:" + burst_trace("dyn-iss", burst), /*precondition=*/false);
+  test::expect_clean(r.results);
+  const ssd_fw_stats* fw = r.platform->firmware_stats();
+  EXPECT_EQ(r.results["firmware"]["mode"], "iss");
+  EXPECT_GT(fw->slc_borrows, 0u);
+  EXPECT_GT(fw->host_slc_sectors, static_sectors);
+  expect_modes_agree(r);
+  EXPECT_EQ(r.results["integrity"]["reads_checked"].get<uint64_t>(), burst / 16u);
+}
