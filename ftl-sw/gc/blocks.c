@@ -47,18 +47,23 @@ void blocks_init(struct ftl *f) {
   }
 }
 
-void blocks_put_free(struct ftl *f, uint32_t sb) {
-  struct pool_state *ps = &f->pool[sb_pool(f, sb)];
-  sb_set_state(f, sb, SB_FREE);
-  sb_valid_clear(f, sb);
-  f->sb_map[sb] = 0;
-  f->sb_min_ver[sb] = NONE32;
+/* Appends sb to the tail of its pool's free list (FIFO) and counts it. */
+static void append_free(struct ftl *f, struct pool_state *ps, uint32_t sb) {
   f->sb_next[sb] = NONE32;
   if (ps->free_tail == NONE32) ps->free_head = sb;
   else f->sb_next[ps->free_tail] = sb;
   ps->free_tail = sb;
   ps->free_count++;
   f->free_superblocks++;
+}
+
+void blocks_put_free(struct ftl *f, uint32_t sb) {
+  struct pool_state *ps = &f->pool[sb_pool(f, sb)];
+  sb_set_state(f, sb, SB_FREE);
+  sb_valid_clear(f, sb);
+  f->sb_map[sb] = 0;
+  f->sb_min_ver[sb] = NONE32;
+  append_free(f, ps, sb);
   f->stats->free_superblocks = f->free_superblocks;
   f->space_epoch++;
 }
@@ -205,13 +210,7 @@ void blocks_regroup(struct ftl *f) {
     ps->free_count = ps->blocks = 0;
     for (uint32_t sb = pool_sb_first(f, p); sb != NONE32; sb = pool_sb_next(f, p, sb)) {
       ps->blocks++;
-      if (f->sb_state[sb] != SB_FREE) continue;
-      f->sb_next[sb] = NONE32;
-      if (ps->free_tail == NONE32) ps->free_head = sb;
-      else f->sb_next[ps->free_tail] = sb;
-      ps->free_tail = sb;
-      ps->free_count++;
-      f->free_superblocks++;
+      if (f->sb_state[sb] == SB_FREE) append_free(f, ps, sb);
     }
   }
   f->stats->free_superblocks = f->free_superblocks;
