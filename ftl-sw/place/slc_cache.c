@@ -77,16 +77,26 @@ void slc_cache_taken(struct ftl *f, uint32_t pool) {
   c->listed[c->nlisted++] = pool;
 }
 
-/* Borrows a free native superblock of die d: its mode recorded first, then erased in SLC
- * mode (slc_cache_erase_done puts it in the SLC-mode pool's free list). */
-static void borrow(struct ftl *f, uint32_t d) {
-  const uint32_t pool = f->geo.dies + d;
-  const uint32_t sb = blocks_take_free(f, d);
-  move_to(f, sb, pool);
-  erase_log_mode(f, sb, 1);
+/* Erases borrowed superblock sb of die d in SLC mode (slc_cache_erase_done puts it in the
+ * SLC-mode pool's free list). */
+static void erase_slc(struct ftl *f, uint32_t d, uint32_t sb) {
   f->pl.cache.erasing[d] = sb;
   const uint32_t tag = fop_alloc(f, FOP_MODE_ERASE);
   flash_submit(f, tag, SSD_FOP_ERASE, sb * f->geo.sb_sectors, 0, 0, 0, SSD_FDF_SLC_MODE);
+}
+
+/* A borrowed superblock goes home (erased native or retired): its mode recorded after. */
+static void go_home(struct ftl *f, uint32_t sb) {
+  move_to(f, sb, sb_home_pool(f, sb));
+  erase_log_mode(f, sb, 0);
+}
+
+/* Borrows a free native superblock of die d: its mode recorded first, then erased. */
+static void borrow(struct ftl *f, uint32_t d) {
+  const uint32_t sb = blocks_take_free(f, d);
+  move_to(f, sb, f->geo.dies + d);
+  erase_log_mode(f, sb, 1);
+  erase_slc(f, d, sb);
   f->stats->slc_borrows++;
 }
 
@@ -119,8 +129,7 @@ void slc_cache_erase_done(struct ftl *f, uint32_t tag, uint16_t status) {
   f->stats->erases++;
   if (status == SSD_FST_ERASE_FAIL) {   /* retired at home: it never held the cache's data */
     f->stats->erase_failures++;
-    move_to(f, sb, d);
-    erase_log_mode(f, sb, 0);
+    go_home(f, sb);
     bbt_retire(f, sb);
   } else {
     blocks_put_free(f, sb);
@@ -138,8 +147,7 @@ uint32_t slc_cache_erase_flags(const struct ftl *f, uint32_t pool, uint32_t sb) 
 void slc_cache_erased(struct ftl *f, uint32_t sb, uint32_t flags) {
   const uint32_t pool = sb_pool(f, sb);
   if (!f->pool[pool].slc_mode || (flags & SSD_FDF_SLC_MODE)) return;
-  move_to(f, sb, sb_home_pool(f, sb));     /* erased native: home (then recorded) */
-  erase_log_mode(f, sb, 0);
+  go_home(f, sb);
   f->stats->slc_returns++;
 }
 
@@ -165,9 +173,7 @@ void slc_cache_recover(struct ftl *f) {
         if (sb == NONE32) continue;
         c->recovered[d] = sb;
         blocks_unfree(f, sb);              /* back in the free list once erased */
-        c->erasing[d] = sb;
-        const uint32_t tag = fop_alloc(f, FOP_MODE_ERASE);
-        flash_submit(f, tag, SSD_FOP_ERASE, sb * g->sb_sectors, 0, 0, 0, SSD_FDF_SLC_MODE);
+        erase_slc(f, d, sb);
         f->stats->slc_recovery_erases++;
       }
       busy |= c->erasing[d] != NONE32;

@@ -255,8 +255,8 @@ static void recover(struct ftl *f) {
   rec.max_seq = 0;
   for (uint32_t d = 0; d < g->dies; d++) {
     rec.die[d].pool = d;
-    rec.die[d].sb = pool_sb_first(f, d);
-    if (rec.die[d].sb == NONE32) next_sb(f, &rec.die[d], d);
+    rec.die[d].sb = NONE32;              /* next_sb: the pool's first, or the next pool's */
+    next_sb(f, &rec.die[d], d);
     rec.die[d].page = 0;
     rec.die[d].reads_left = 0;
     rec.die[d].copies = 0;
