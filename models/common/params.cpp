@@ -281,6 +281,7 @@ PlatformParams PlatformParams::from(const Config& c) {
     n.pslc.t_erase = erase > 0 ? time_value(c, "nand.pslc.t_erase_us", erase, SC_US) : native.t_erase;
   }
   n.multiplane_extra = time_of(c, "nand.multiplane_extra_us", SC_US);
+  n.independent_plane_reads = c.get_bool("nand.independent_plane_reads");
   n.uncorrectable_per_million = c.get_double("nand.uncorrectable_per_million");
   n.paired_page_loss = c.get_bool("nand.paired_page_loss");
   n.corrected_per_million = c.get_double("nand.corrected_per_million");

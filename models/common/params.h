@@ -46,6 +46,8 @@ struct NandParams {
   CellTiming slc, mlc, tlc;
   CellTiming pslc;                        // SLC mode on nand.cell dies: pages = theirs / bits
   sc_core::sc_time multiplane_extra;
+  bool independent_plane_reads = false;   // a read takes only its planes; reads of other planes
+                                          // may start while it runs (models/nand/die.h)
   double uncorrectable_per_million = 0, corrected_per_million = 0;
   bool paired_page_loss = false;          // power loss in an upper page's program takes its lower pages
   sc_core::sc_time ecc_retry;

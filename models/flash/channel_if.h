@@ -39,12 +39,18 @@ class FlashDataPort {
   virtual sc_core::sc_time from_die(FlashOp& op, nand::Die& die, uint32_t plane, sc_core::sc_time start) = 0;
 };
 
+// Operations of one die a channel keeps in flight at most (the RTL's SLOTS parameter): more
+// than one only with independent plane reads (nand.independent_plane_reads), reads of
+// different planes.
+constexpr uint32_t kOpsInFlightPerDie = 4;
+
 class ChannelIf {
  public:
   using DoneFn = std::function<void(FlashOp*)>;
   virtual ~ChannelIf() = default;
   // Accepts an operation that reaches the channel at op->t_submit (>= now); operations to one
-  // die run in submission order.
+  // die start in submission order (and, but for reads of different planes with independent
+  // plane reads, also finish in it).
   virtual void submit(FlashOp* op) = 0;
   // Called once per operation, at any time up to its completion, with op->t_done set.
   virtual void on_done(DoneFn fn) = 0;

@@ -12,7 +12,6 @@ using sc_core::sc_time_stamp;   // the Verilated --cc header expects it in scope
 #include "verilated_fst_c.h"
 #pragma GCC diagnostic pop
 
-#include "models/common/bit_count.h"
 #include "models/common/fatal.h"
 #include "models/nand/die.h"
 
@@ -56,7 +55,7 @@ RtlChannel::RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std
   }
   m_->rst_n = 0;
   m_->clk = 0;
-  m_->die_ready = 0xFFFF;
+  for (uint32_t i = 0; i < kMaxWays * kRtlPlanes / 32; i++) m_->plane_ready[i] = ~0u;
   m_->cpl_ready = 1;
   m_->eval();
   m_->clk = 1;
@@ -66,10 +65,12 @@ RtlChannel::RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std
   m_->reg_addr = kRegId;
   m_->clk = 0;
   m_->eval();
-  if ((m_->reg_rdata >> 16) != 0x4E43 || (m_->reg_rdata & 0xFF) != kMaxWays)
+  if ((m_->reg_rdata >> 16) != 0x4E43 || (m_->reg_rdata >> 8 & 0xFF) != 3 || (m_->reg_rdata & 0xFF) != kMaxWays)
     throw std::runtime_error("RTL channel: unexpected ID register " + std::to_string(m_->reg_rdata));
+  const uint32_t features = (uint32_t(kRtlPlanes) << 16) | (uint32_t(kOpsInFlightPerDie) << 8) |
+                            (!dies_.empty() && dies_[0]->independent_reads() ? 1u : 0u);
   for (auto [a, v] : {std::pair<uint32_t, uint32_t>{kRegCmdAddr, p.cmd_addr_cycles},
-                      {kRegDataSetup, p.data_setup_cycles}, {kRegStatus, p.status_cycles}}) {
+                      {kRegDataSetup, p.data_setup_cycles}, {kRegStatus, p.status_cycles}, {kRegFeatures, features}}) {
     m_->reg_we = 1;
     m_->reg_addr = a;
     m_->reg_wdata = v;
@@ -109,7 +110,12 @@ void RtlChannel::submit(FlashOp* op) {
 }
 
 bool RtlChannel::in_flight() const {
-  return std::any_of(ways_.begin(), ways_.end(), [](const Way& w) { return !w.queue.empty() || !w.waiting.empty(); });
+  return std::any_of(ways_.begin(), ways_.end(),
+                     [](const Way& w) { return !w.queue.empty() || !w.waiting.empty() || !w.started.empty(); });
+}
+
+RtlChannel::Started& RtlChannel::Way::of(const FlashOp* op) {
+  return *std::find_if(started.begin(), started.end(), [op](const Started& s) { return s.op == op; });
 }
 
 RtlChannel::Way* RtlChannel::next_to_feed() {
@@ -128,7 +134,8 @@ uint64_t RtlChannel::next_event_cycle() const {
   uint64_t next = kNever;
   if (m_->bus_busy) next = cycle_ + m_->bus_remaining - 1;
   for (const Way& w : ways_) {
-    if (w.ready_cycle > cycle_) next = std::min(next, w.ready_cycle);
+    for (uint64_t r : w.ready_cycle)
+      if (r > cycle_) next = std::min(next, r);
     for (const FlashOp* op : w.queue)
       if (cycle_of(op->t_submit) > cycle_) next = std::min(next, cycle_of(op->t_submit));
     if (!w.waiting.empty() && w.queue.size() < kRtlQueue) next = cycle_;
@@ -137,9 +144,14 @@ uint64_t RtlChannel::next_event_cycle() const {
 }
 
 // A bus phase of `way` starts at `cycle`: the die answers it.
-void RtlChannel::phase_started(uint32_t way, uint32_t phase, uint64_t cycle) {
+void RtlChannel::phase_started(uint32_t way, uint32_t slot, uint32_t phase, uint64_t cycle) {
   Way& w = ways_[way];
-  FlashOp* op = w.queue.front();
+  if (phase == kPhaseCmd) {   // the queue's head goes into the slot
+    w.slot[slot] = w.queue.front();
+    w.queue.pop_front();
+    w.started.push_back({w.slot[slot], sc_core::SC_ZERO_TIME});
+  }
+  FlashOp* op = w.slot[slot];
   nand::Die& die = *dies_[way];
   const ssd_flash_desc& d = op->desc;
   const sc_time t = time_of(cycle);
@@ -154,20 +166,22 @@ void RtlChannel::phase_started(uint32_t way, uint32_t phase, uint64_t cycle) {
       if (kind == nand::ArrayOp::Program) {
         events_.at(t, [this, op, &w, &die, cycle] {
           const uint64_t seg = p_.cmd_addr_cycles + p_.data_setup_cycles + uint64_t(die.sectors_per_page()) * 4096;
+          sc_time& dram_done = w.of(op).dram_done;
           uint32_t k = 0;
           for (uint32_t pl = 0; pl < die.planes(); pl++)
             if (op->desc.plane_mask >> pl & 1u)
-              w.dram_done = std::max(w.dram_done, port_.to_die(*op, die, pl,
-                                                               time_of(cycle + k++ * seg + p_.cmd_addr_cycles + p_.data_setup_cycles)));
+              dram_done = std::max(dram_done, port_.to_die(*op, die, pl,
+                                                           time_of(cycle + k++ * seg + p_.cmd_addr_cycles + p_.data_setup_cycles)));
         });
       }
     } else if (phase == kPhaseDataOut) {
       events_.at(t, [this, op, &w, &die, cycle] {
         const uint64_t seg = p_.data_setup_cycles + uint64_t(op->desc.nsect) * 4096;
+        sc_time& dram_done = w.of(op).dram_done;
         uint32_t k = 0;
         for (uint32_t pl = 0; pl < die.planes(); pl++)
           if (op->desc.plane_mask >> pl & 1u)
-            w.dram_done = std::max(w.dram_done, port_.from_die(*op, die, pl, time_of(cycle + k++ * seg + p_.data_setup_cycles)));
+            dram_done = std::max(dram_done, port_.from_die(*op, die, pl, time_of(cycle + k++ * seg + p_.data_setup_cycles)));
       });
     }
   } catch (const nand::RuleViolation& e) {
@@ -176,12 +190,16 @@ void RtlChannel::phase_started(uint32_t way, uint32_t phase, uint64_t cycle) {
   }
 }
 
-// Sets the inputs of cycle_ (time, R/B#) and evaluates the model's view of that cycle.
+// Sets the inputs of cycle_ (time, each plane's R/B#) and evaluates the model's view of that
+// cycle.
 void RtlChannel::present_cycle() {
-  uint32_t ready = 0xFFFF;
+  for (uint32_t i = 0; i < kMaxWays * kRtlPlanes / 32; i++) m_->plane_ready[i] = ~0u;
   for (uint32_t w = 0; w < ways_.size(); w++)
-    if (ways_[w].ready_cycle > cycle_) ready &= ~(1u << w);
-  m_->die_ready = uint16_t(ready);
+    for (uint32_t pl = 0; pl < kRtlPlanes; pl++)
+      if (ways_[w].ready_cycle[pl] > cycle_) {
+        const uint32_t bit = w * kRtlPlanes + pl;
+        m_->plane_ready[bit / 32] &= ~(1u << (bit % 32));
+      }
   m_->now = cycle_;
   m_->clk = 0;
   m_->eval();
@@ -197,13 +215,13 @@ void RtlChannel::tick() {
     feed = from->waiting.front();
     m_->desc_way = feed->desc.way;
     m_->desc_op = feed->desc.opcode;
-    m_->desc_planes = uint8_t(bit_count(feed->desc.plane_mask));
+    m_->desc_mask = feed->desc.plane_mask;
     m_->desc_xfer = feed->desc.opcode == SSD_FOP_READ ? uint32_t(feed->desc.nsect) * 4096
                     : feed->desc.opcode == SSD_FOP_PROGRAM ? dies_[feed->desc.way]->sectors_per_page() * 4096u
                                                            : 0u;
     m_->desc_tag = uint16_t(feed->id);
     m_->desc_start = cycle_of(feed->t_submit);
-    if (cycle_of(feed->t_submit) < cycle_ && from->queue.size() == 0) late_starts_++;
+    if (cycle_of(feed->t_submit) < cycle_ && from->queue.empty() && from->started.empty()) late_starts_++;
     m_->desc_valid = 1;
     m_->eval();
   }
@@ -212,33 +230,44 @@ void RtlChannel::tick() {
   // cycle), a phase granted, a die starting its array.
   if (m_->cpl_valid) {
     Way& w = ways_[m_->cpl_way];
-    FlashOp* op = w.queue.front();
-    w.queue.pop_front();
+    auto it = std::find_if(w.started.begin(), w.started.end(),
+                           [this](const Started& s) { return uint16_t(s.op->id) == m_->cpl_tag; });
+    if (it == w.started.end())
+      throw std::runtime_error("RTL channel: completion of tag " + std::to_string(m_->cpl_tag) + " on way " +
+                               std::to_string(m_->cpl_way) + ", which has no such operation in flight");
+    FlashOp* op = it->op;
+    const sc_time dram_done = it->dram_done;
+    w.started.erase(it);
     // A program or erase ends with the status read: the die's FAIL bit.
     if (op->desc.opcode != SSD_FOP_READ && op->status == SSD_FST_OK && dies_[m_->cpl_way]->last_failed())
       op->status = op->desc.opcode == SSD_FOP_PROGRAM ? SSD_FST_PROGRAM_FAIL : SSD_FST_ERASE_FAIL;
-    op->t_done = std::max(time_of(cycle_), w.dram_done);
-    w.dram_done = sc_core::SC_ZERO_TIME;
+    op->t_done = std::max(time_of(cycle_), dram_done);
     ops_done_++;
     done_(op);
   }
-  if (m_->bus_grant) phase_started(m_->bus_way, m_->bus_phase, cycle_);
+  if (m_->bus_grant) phase_started(m_->bus_way, m_->bus_slot, m_->bus_phase, cycle_);
   const uint64_t next = cycle_ + 1;
   if (m_->array_go) {
     for (uint32_t w = 0; w < ways_.size(); w++) {
       if (!(m_->array_go >> w & 1u)) continue;
+      // The die starts at the end of the command phase, or when the program data is in; the
+      // planes it occupies are busy until the array ends (R/B# low for a cycle at least).
+      Way& way = ways_[w];
+      FlashOp* op = way.slot[m_->bus_slot];
+      Started& s = way.of(op);
+      const uint8_t occupied = dies_[w]->occupied_planes(
+          op->desc.opcode == SSD_FOP_READ ? nand::ArrayOp::Read : nand::ArrayOp::Program, op->desc.plane_mask);
+      uint64_t ready = next + 1;
       try {
-        // The die starts at the end of the command phase, or when the program data is in.
-        FlashOp* op = ways_[w].queue.front();
-        op->t_array = std::max(time_of(next), ways_[w].dram_done);
+        op->t_array = std::max(time_of(next), s.dram_done);
         op->t_array_end = dies_[w]->start_array(op->t_array);
-        ways_[w].ready_cycle = cycle_of(op->t_array_end);
+        ready = std::max(ready, cycle_of(op->t_array_end));
       } catch (const nand::RuleViolation& e) {
         report_fatal(e.what());
-        ways_[w].ready_cycle = next + 1;
       }
-      ways_[w].ready_cycle = std::max(ways_[w].ready_cycle, next + 1);   // R/B# low for a cycle at least
-      ways_[w].dram_done = sc_core::SC_ZERO_TIME;
+      for (uint32_t pl = 0; pl < kRtlPlanes; pl++)
+        if (occupied >> pl & 1u) way.ready_cycle[pl] = ready;
+      s.dram_done = sc_core::SC_ZERO_TIME;
     }
   }
   if (fst_) fst_->dump(cycle_ * period_ps_);

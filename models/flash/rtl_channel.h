@@ -3,14 +3,15 @@
 // flash controller and the NAND dies.
 //
 // Models: one bus cycle per byte of the 8-bit bus (period 1 / channel.bus_mbps); the timing
-// registers set from channel.cmd_addr_ns / data_setup_ns / status_ns in cycles; the model
+// registers set from channel.cmd_addr_ns / data_setup_ns / status_ns in cycles, and its
+// FEATURES register from nand.independent_plane_reads; the model
 // clocked by hand in an SC_THREAD, in batches, never more than a few cycles ahead of SystemC
 // time, and skipping the cycles in which nothing can change (the RTL says so with `quiet`:
 // a long bus phase, every way waiting for its die); pin adapters that let the existing die
 // models answer the phases: a die latches its command when the RTL's command phase for it
 // starts (and takes program data then), starts its array on array_go (it owns tR/tPROG/tBERS
-// and drives R/B#), and gives read data when the data-out phase starts; data moves beside the
-// pins through the flash controller's DMA port.  Descriptors carry their arrival cycle, so
+// and drives each plane's R/B#), and gives read data when the data-out phase starts; data
+// moves beside the pins through the flash controller's DMA port.  Descriptors carry their arrival cycle, so
 // the RTL orders them as the TLM channel does; they are fed ahead of that cycle (the flash
 // controller's decode time is longer than the RTL's lead over SystemC time).  The timing
 // registers are written through the RTL's register block at reset, from the configuration.
@@ -61,21 +62,29 @@ class RtlChannel : public sc_core::sc_module, public ChannelIf {
   uint64_t cycles_clocked() const { return cycles_clocked_; }
 
   static constexpr uint32_t kRegCmdAddr = 0, kRegDataSetup = 1, kRegStatus = 2, kRegId = 3, kRegWaysBusy = 4,
-                            kRegQueued = 5, kRegCompleted = 6, kRegBusCycles = 7;
+                            kRegQueued = 5, kRegCompleted = 6, kRegBusCycles = 7, kRegFeatures = 8,
+                            kRegInFlight = 9;
 
  private:
-  static constexpr uint32_t kRtlQueue = 8;   // the RTL's descriptor queue per way (QDEPTH)
+  static constexpr uint32_t kRtlQueue = 8;    // the RTL's descriptor queue per way (QDEPTH)
+  static constexpr uint32_t kRtlPlanes = 8;   // the RTL's plane mask width (PLANES)
 
+  struct Started {                // an operation in one of the way's RTL slots
+    FlashOp* op;
+    sc_core::sc_time dram_done;   // program data in the die's register / read data in DRAM
+  };
   struct Way {
     std::deque<FlashOp*> waiting; // submitted, not yet taken by the RTL (its queue was full)
-    std::deque<FlashOp*> queue;   // given to the RTL, oldest first
-    uint64_t ready_cycle = 0;     // R/B# rises at this cycle
-    sc_core::sc_time dram_done;   // program data in the die's register / read data in DRAM
+    std::deque<FlashOp*> queue;   // in the RTL's queue, not yet started, oldest first
+    std::vector<Started> started; // started, not yet completed
+    FlashOp* slot[kOpsInFlightPerDie] = {};   // the operation each RTL slot started last
+    uint64_t ready_cycle[kRtlPlanes] = {};    // each plane's R/B# rises at this cycle
+    Started& of(const FlashOp* op);
   };
   void run();
   void present_cycle();
   void tick();
-  void phase_started(uint32_t way, uint32_t phase, uint64_t cycle);
+  void phase_started(uint32_t way, uint32_t slot, uint32_t phase, uint64_t cycle);
   uint64_t cycle_of(const sc_core::sc_time& t) const;   // first cycle at or after t
   sc_core::sc_time time_of(uint64_t cycle) const;
   uint64_t next_event_cycle() const;

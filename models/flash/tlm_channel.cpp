@@ -36,17 +36,55 @@ void TlmChannel::submit(FlashOp* op) {
   wake_at(p_.on_grid(op->t_submit));
 }
 
-// Starts the bus phase way `w` is waiting for, at `now` (the bus is free).
-void TlmChannel::start_bus_phase(uint32_t w, sc_time now) {
+static nand::ArrayOp array_op(const ssd_flash_desc& d) {
+  return d.opcode == SSD_FOP_READ      ? nand::ArrayOp::Read
+         : d.opcode == SSD_FOP_PROGRAM ? nand::ArrayOp::Program
+                                       : nand::ArrayOp::Erase;
+}
+
+uint32_t TlmChannel::command_slot(uint32_t w, sc_time now, sc_time& since) const {
+  const Way& way = ways_[w];
+  if (way.queue.empty() || p_.on_grid(way.queue.front()->t_submit) > now) return kCommand;
+  const FlashOp& next = *way.queue.front();
+  const nand::Die& die = *dies_[w];
+  const nand::ArrayOp kind = array_op(next.desc);
+  const uint8_t occupied = die.occupied_planes(kind, next.desc.plane_mask);
+  uint32_t free = kCommand;
+  for (uint32_t s = 0; s < kOpsInFlightPerDie; s++) {
+    const Slot& slot = way.slots[s];
+    if (slot.phase == Phase::Free) {
+      if (free == kCommand) free = s;
+      continue;
+    }
+    // Only reads of other planes run beside one another.
+    const nand::ArrayOp running = array_op(slot.op->desc);
+    if (kind != nand::ArrayOp::Read || running != nand::ArrayOp::Read ||
+        (die.occupied_planes(running, slot.op->desc.plane_mask) & occupied))
+      return kCommand;
+  }
+  if (free == kCommand || die.busy_until(occupied) > now) return kCommand;
+  since = p_.on_grid(std::max(next.t_submit, die.busy_until(occupied)));
+  return free;
+}
+
+// Starts a bus phase of way `w` at `now` (the bus is free): the command of its next operation
+// into the free slot `s` if `command`, else the phase slot `s` waits for.
+void TlmChannel::start_bus_phase(uint32_t w, uint32_t s, sc_time now) {
   Way& way = ways_[w];
-  FlashOp* op = way.queue.front();
+  Slot& slot = way.slots[s];
+  const bool command = slot.phase == Phase::Free;
+  if (command) {
+    slot.op = way.queue.front();
+    way.queue.pop_front();
+  }
+  FlashOp* op = slot.op;
   nand::Die& die = *dies_[w];
   const ssd_flash_desc& d = op->desc;
   const uint32_t planes = planes_of(*op);
   sc_time bus_end = now, done = now;
-  const BusWork work = way.work;
+  const BusWork work = command ? BusWork::Command : d.opcode == SSD_FOP_READ ? BusWork::DataOut : BusWork::Status;
   try {
-    switch (way.work) {
+    switch (work) {
       case BusWork::Command: {
         if (d.opcode == SSD_FOP_PROGRAM) {
           die.latch(nand::ArrayOp::Program, d.plane_mask, d.block, d.page, now);
@@ -59,18 +97,14 @@ void TlmChannel::start_bus_phase(uint32_t w, sc_time now) {
             bus_end = start + p_.transfer(bytes);
           }
           op->t_array = std::max(bus_end, data_ready);
-          op->t_array_end = die.start_array(op->t_array);
-          way.since = p_.on_grid(op->t_array_end);
         } else {
-          die.latch(d.opcode == SSD_FOP_READ ? nand::ArrayOp::Read : nand::ArrayOp::Erase,
-                    d.plane_mask, d.block, d.page, now, d.flags & SSD_FDF_SLC_MODE);
+          die.latch(array_op(d), d.plane_mask, d.block, d.page, now, d.flags & SSD_FDF_SLC_MODE);
           bus_end = now + p_.cmd_addr * double(planes);
           op->t_array = bus_end;
-          op->t_array_end = die.start_array(bus_end);
-          way.since = p_.on_grid(op->t_array_end);
         }
-        way.phase = Phase::Array;
-        way.work = d.opcode == SSD_FOP_READ ? BusWork::DataOut : BusWork::Status;
+        op->t_array_end = die.start_array(op->t_array);
+        slot.phase = Phase::Array;
+        slot.since = p_.on_grid(op->t_array_end);
         break;
       }
       case BusWork::DataOut: {
@@ -82,16 +116,16 @@ void TlmChannel::start_bus_phase(uint32_t w, sc_time now) {
           done = std::max(done, port_.from_die(*op, die, pl, start));
         }
         done = std::max(done, bus_end);
-        way.phase = Phase::Hold;
-        way.since = bus_end;
+        slot.phase = Phase::Hold;
+        slot.since = bus_end;
         break;
       }
       case BusWork::Status: {   // reads the die's FAIL bit
         if (die.last_failed()) op->status = d.opcode == SSD_FOP_PROGRAM ? SSD_FST_PROGRAM_FAIL : SSD_FST_ERASE_FAIL;
         bus_end = now + p_.status;
         done = bus_end;
-        way.phase = Phase::Hold;
-        way.since = bus_end;
+        slot.phase = Phase::Hold;
+        slot.since = bus_end;
         break;
       }
     }
@@ -99,14 +133,13 @@ void TlmChannel::start_bus_phase(uint32_t w, sc_time now) {
     report_fatal(e.what());
     op->status = SSD_FST_BAD_DESC;
     done = bus_end = now;
-    way.phase = Phase::Hold;
-    way.since = now;
+    slot.phase = Phase::Hold;
+    slot.since = now;
   }
   bus_busy_ps_ += (bus_end - now).value();
   bus_free_ = bus_end;
   if (on_bus_phase) on_bus_phase(w, uint32_t(work), op->id, now, bus_end);
-  if (way.phase == Phase::Hold) {
-    way.queue.pop_front();
+  if (slot.phase == Phase::Hold) {
     op->t_done = done;
     ops_done_++;
     done_(op);
@@ -116,31 +149,38 @@ void TlmChannel::start_bus_phase(uint32_t w, sc_time now) {
 void TlmChannel::advance() {
   const sc_time now = sc_core::sc_time_stamp();
   for (;;) {
-    // Array phases that ended, holds that ended, new operations whose die is ready.
-    for (uint32_t w = 0; w < ways_.size(); w++) {
-      Way& way = ways_[w];
-      if ((way.phase == Phase::Array || way.phase == Phase::Hold) && way.since <= now) {
-        if (way.phase == Phase::Array) {
-          way.phase = Phase::WaitBus;      // since = array end: ready for the bus from then
-        } else {
-          way.phase = Phase::Idle;
+    // Array phases that ended wait for the bus; holds that ended free their slot.
+    for (Way& way : ways_)
+      for (Slot& slot : way.slots)
+        if ((slot.phase == Phase::Array || slot.phase == Phase::Hold) && slot.since <= now) {
+          if (slot.phase == Phase::Array) {
+            slot.phase = Phase::WaitBus;   // since = array end: ready for the bus from then
+          } else {
+            slot.phase = Phase::Free;
+            slot.op = nullptr;
+          }
         }
-      }
-      if (way.phase == Phase::Idle && !way.queue.empty() && dies_[w]->ready(now) &&
-          p_.on_grid(way.queue.front()->t_submit) <= now) {
-        way.phase = Phase::WaitBus;
-        way.work = BusWork::Command;
-        way.since = p_.on_grid(std::max(way.queue.front()->t_submit, dies_[w]->busy_until()));
-      }
-    }
     if (bus_free_ > now) break;
-    // Bus arbitration: earliest ready phase, ties to the lower way.
-    uint32_t pick = uint32_t(ways_.size());
-    for (uint32_t w = 0; w < ways_.size(); w++)
-      if (ways_[w].phase == Phase::WaitBus && (pick == ways_.size() || ways_[w].since < ways_[pick].since))
-        pick = w;
-    if (pick == ways_.size()) break;
-    start_bus_phase(pick, now);
+    // Bus arbitration: earliest ready phase; ties to the lower way, in a way to its slots in
+    // order, then its next command.
+    uint32_t pick_way = uint32_t(ways_.size()), pick_slot = 0;
+    sc_time best;
+    auto consider = [&](uint32_t w, uint32_t s, sc_time since) {
+      if (pick_way == ways_.size() || since < best) {
+        pick_way = w;
+        pick_slot = s;
+        best = since;
+      }
+    };
+    for (uint32_t w = 0; w < ways_.size(); w++) {
+      for (uint32_t s = 0; s < kOpsInFlightPerDie; s++)
+        if (ways_[w].slots[s].phase == Phase::WaitBus) consider(w, s, ways_[w].slots[s].since);
+      sc_time since;
+      const uint32_t s = command_slot(w, now, since);
+      if (s != kCommand) consider(w, s, since);
+    }
+    if (pick_way == ways_.size()) break;
+    start_bus_phase(pick_way, pick_slot, now);
   }
   // Next moment something can change.
   sc_time next = sc_core::SC_ZERO_TIME;
@@ -149,10 +189,16 @@ void TlmChannel::advance() {
     if (t > now && (!any || t < next)) { next = t; any = true; }
   };
   bool waiting = false;
-  for (const Way& way : ways_) {
-    if (way.phase == Phase::Array || way.phase == Phase::Hold) consider(way.since);
-    if (way.phase == Phase::WaitBus) waiting = true;
-    if (way.phase == Phase::Idle && !way.queue.empty()) consider(p_.on_grid(way.queue.front()->t_submit));
+  for (uint32_t w = 0; w < ways_.size(); w++) {
+    const Way& way = ways_[w];
+    for (const Slot& slot : way.slots) {
+      if (slot.phase == Phase::Array || slot.phase == Phase::Hold) consider(slot.since);
+      if (slot.phase == Phase::WaitBus) waiting = true;
+    }
+    if (way.queue.empty()) continue;
+    consider(p_.on_grid(way.queue.front()->t_submit));
+    sc_time since;
+    if (command_slot(w, now, since) != kCommand) waiting = true;   // a command waits for the bus
   }
   if (waiting) consider(bus_free_);
   if (any) wake_at(next);

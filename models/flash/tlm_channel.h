@@ -2,15 +2,19 @@
 //
 // Models: one shared bus per channel with its data rate; each operation's bus phases
 // (command/address, data in/out with setup time, status read) serialised on the bus and its
-// array phase overlapping with other dies' work; per-die FIFO order; bus arbitration
-// first-come-first-served by the time a phase became ready (ties: lower way first), which is
-// what the RTL arbiter implements; data moved through the flash controller's DMA port.
+// array phase overlapping with other dies' work; per-die FIFO issue order, one operation of a
+// die in flight, or with independent plane reads up to kOpsInFlightPerDie reads of disjoint
+// planes (a read waits behind an earlier one to its plane; a program or erase waits for the
+// die's reads to finish, and later reads wait for it); bus arbitration first-come-first-served
+// by the time a phase became ready (ties: lower way first, then a die's operations in flight
+// by slot before its next command), which is what the RTL arbiter implements; data moved
+// through the flash controller's DMA port.
 // Works on the bus clock grid as the RTL does (rtl/nand_channel_ctrl.sv states the cycle
 // contract): phases are whole cycles and start on a clock edge, an operation may start from
 // the first edge at or after it reaches the channel, a die's R/B# is seen at the first edge
 // at or after its array ends.
-// Leaves out: cache read/program, interleaved multi-LUN dies, ONFI timing below the
-// phase level (the RTL channel models those).
+// Leaves out: cache read/program, interleaved multi-LUN dies, reordering a die's reads by
+// plane, ONFI timing below the phase level (the RTL channel models those).
 #pragma once
 
 #include <systemc>
@@ -37,18 +41,27 @@ class TlmChannel : public sc_core::sc_module, public ChannelIf {
   uint64_t ops_done() const override { return ops_done_; }
 
  private:
-  enum class Phase : uint8_t { Idle, WaitBus, Array, Hold };
+  // An operation in flight, from its command phase to the end of its last bus phase (the
+  // RTL's slot of the same index).
+  enum class Phase : uint8_t { Free, Array, WaitBus, Hold };
   enum class BusWork : uint8_t { Command, DataOut, Status };
-  struct Way {
-    std::deque<FlashOp*> queue;
-    Phase phase = Phase::Idle;
-    BusWork work = BusWork::Command;
+  struct Slot {
+    FlashOp* op = nullptr;
+    Phase phase = Phase::Free;
     sc_core::sc_time since;        // WaitBus: ready for the bus since; Array/Hold: until
   };
+  struct Way {
+    std::deque<FlashOp*> queue;    // not yet started
+    Slot slots[kOpsInFlightPerDie];
+  };
+  static constexpr uint32_t kCommand = kOpsInFlightPerDie;   // a pick of the way's next command
 
   void advance();
   void wake_at(sc_core::sc_time t);
-  void start_bus_phase(uint32_t w, sc_core::sc_time now);
+  // The slot the way's next operation may start its command phase in, now, and since when it
+  // could; kCommand (none) if it has to wait.
+  uint32_t command_slot(uint32_t w, sc_core::sc_time now, sc_core::sc_time& since) const;
+  void start_bus_phase(uint32_t w, uint32_t slot, sc_core::sc_time now);
   uint32_t planes_of(const FlashOp& op) const;
 
   ChannelParams p_;

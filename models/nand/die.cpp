@@ -18,6 +18,7 @@ Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
       blocks_per_plane_(p.blocks_of(index)),
       spp_(p.sectors_per_page),
       payload_(payload),
+      independent_reads_(p.independent_plane_reads),
       multiplane_extra_(p.multiplane_extra),
       ecc_retry_(p.ecc_retry),
       p_uncorrectable_(p.uncorrectable_per_million / 1e6),
@@ -35,6 +36,7 @@ Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
       status_(size_t(p.planes) * p.sectors_per_page) {
   payload_regs_.resize(size_t(planes_) * spp_ * 4096);
   reg_meta_.assign(planes_, 0);
+  plane_busy_until_.assign(planes_, sc_time(sc_core::SC_ZERO_TIME));
   for (const auto& f : p.injected_failures)
     if (f.die == index) injected_.push_back(f);
   for (uint32_t pl = 0; pl < planes_; pl++)
@@ -83,12 +85,13 @@ void Die::violation(const std::string& what, uint32_t plane, uint32_t block, uin
 }
 
 void Die::latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, sc_time now, bool slc_mode) {
-  if (!ready(now)) {
-    std::ostringstream s;
-    s << "command while busy (ready at " << busy_until_ << ", now " << now << ")";
-    violation(s.str(), 0, block, page);
-  }
   if (plane_mask == 0 || plane_mask >> planes_) violation("bad plane mask", plane_mask, block, page);
+  const uint8_t occupied = occupied_planes(op, plane_mask);
+  if (now < busy_until(occupied)) {
+    std::ostringstream s;
+    s << "command while busy (ready at " << busy_until(occupied) << ", now " << now << ")";
+    violation(s.str(), uint32_t(__builtin_ctz(plane_mask)), block, page);
+  }
   if (block >= blocks_per_plane_) violation("block out of range", 0, block, page);
   const uint32_t first = uint32_t(__builtin_ctz(plane_mask));
   if (op == ArrayOp::Erase) {
@@ -114,7 +117,8 @@ void Die::latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, s
     }
   }
   latched_ = op;
-  std::fill(reg_meta_.begin(), reg_meta_.end(), uint8_t(0));
+  for (uint32_t pl = 0; pl < planes_; pl++)
+    if (plane_mask >> pl & 1u) reg_meta_[pl] = 0;
   mask_ = plane_mask;
   block_ = block;
   page_ = page;
@@ -248,11 +252,17 @@ sc_time Die::start_array(sc_time now) {
   }
   if (multi) t += multiplane_extra_;
   op_counts_[size_t(latched_)]++;
+  const sc_time end = now + t;
+  const uint8_t occupied = occupied_planes(latched_, mask_);
+  for (uint32_t pl = 0; pl < planes_; pl++)
+    if (occupied >> pl & 1u) plane_busy_until_[pl] = end;
   running_ = latched_;
   latched_ = ArrayOp::None;
-  busy_until_ = now + t;
-  busy_ps_ += uint64_t(t.value());
-  return busy_until_;
+  if (end > busy_until_) {                  // busy time: the union of the planes' operations
+    busy_ps_ += uint64_t((end - std::max(now, busy_until_)).value());
+    busy_until_ = end;
+  }
+  return end;
 }
 
 void Die::mark_corrupt(Block& b, uint32_t page) {
@@ -266,6 +276,7 @@ std::string Die::power_cut(sc_time now, bool paired_page_loss) {
   const ArrayOp op = running_;
   running_ = ArrayOp::None;
   busy_until_ = now;
+  for (sc_time& t : plane_busy_until_) t = std::min(t, now);
   std::string what;
   for (uint32_t pl = 0; pl < planes_; pl++) {
     if (!(mask_ >> pl & 1u)) continue;

@@ -6,7 +6,9 @@
 // divided by the bits per cell): a block's mode is set by each erase (SSD_FDF_SLC_MODE), as a
 // dynamic SLC cache needs, and the first nand.pslc.blocks_per_plane of each plane leave the
 // factory in SLC mode; planes with one page register each, multi-plane operations (same block and page on every
-// plane of the mask), erase-before-write and in-order programming inside a block (violations
+// plane of the mask), independent multi-plane reads (nand.independent_plane_reads: a read makes
+// only its planes busy, and a read of other planes may start while it runs; a program or an
+// erase takes every plane and starts only when all are idle), erase-before-write and in-order programming inside a block (violations
 // are firmware bugs: RuleViolation with the full address), erase counts per block, the data
 // tag and OOB words of every 4 KiB sector (full payloads optional), and injected ECC faults.
 // Power loss (power_cut): the page a program was writing reads back uncorrectable (and, with
@@ -27,6 +29,7 @@
 
 #include <systemc>
 
+#include <algorithm>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -73,12 +76,27 @@ class Die {
   uint32_t blocks_per_plane() const { return blocks_per_plane_; }
   uint32_t sectors_per_page() const { return spp_; }
 
-  // Ready/busy: the die is busy until the array operation started last has finished.
+  // Ready/busy: the die is busy until every array operation under way has finished.
   bool ready(sc_core::sc_time now) const { return now >= busy_until_; }
   sc_core::sc_time busy_until() const { return busy_until_; }
+  // Per plane (R/B# of each plane, as 3D NAND with independent plane reads reports them).
+  bool independent_reads() const { return independent_reads_; }
+  sc_core::sc_time plane_busy_until(uint32_t plane) const { return plane_busy_until_[plane]; }
+  // The planes an operation occupies, and must find idle: a read's own with independent plane
+  // reads, else every plane of the die.
+  uint8_t occupied_planes(ArrayOp op, uint8_t plane_mask) const {
+    return independent_reads_ && op == ArrayOp::Read ? plane_mask : uint8_t((1u << planes_) - 1u);
+  }
+  // When the planes of `mask` are all idle.
+  sc_core::sc_time busy_until(uint8_t mask) const {
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    for (uint32_t pl = 0; pl < planes_; pl++)
+      if (mask >> pl & 1u) t = std::max(t, plane_busy_until_[pl]);
+    return t;
+  }
 
   // Command/address phase: latches an operation.  Throws RuleViolation for a bad address, a
-  // command while busy, a program out of order or onto a programmed page, a multi-plane read
+  // command while a plane it occupies is busy (occupied_planes), a program out of order or onto a programmed page, a multi-plane read
   // or program over blocks in different modes.  An erase sets the blocks' mode: SLC with
   // slc_mode (on an MLC/TLC die; an SLC die's blocks are SLC either way), else the die's own.
   void latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, sc_core::sc_time now,
@@ -107,6 +125,7 @@ class Die {
   void functional(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, Fill fill, Drain drain,
                   bool slc_mode = false) {
     const sc_core::sc_time saved = busy_until_;
+    const std::vector<sc_core::sc_time> saved_planes = plane_busy_until_;
     const uint64_t saved_ps = busy_ps_;
     latch(op, plane_mask, block, page, busy_until_, slc_mode);
     for (uint32_t pl = 0; pl < planes_; pl++)
@@ -115,6 +134,7 @@ class Die {
     for (uint32_t pl = 0; pl < planes_; pl++)
       if (plane_mask >> pl & 1u) drain(pl);
     busy_until_ = saved;
+    plane_busy_until_ = saved_planes;
     busy_ps_ = saved_ps;
     op_counts_[size_t(op)]--;
   }
@@ -152,7 +172,7 @@ class Die {
   // The page's sectors (sectors_per_page of them) into `out`; false if it is not programmed.
   bool stored(uint32_t plane, uint32_t block, uint32_t page, Sector* out) const;
   // A program of this page is still under way at `now` (its data is in the array already,
-  // but not yet durable).
+  // but not yet durable).  A program runs alone on the die, so the latest operation is it.
   bool programming(uint32_t plane, uint32_t block, uint32_t page, sc_core::sc_time now) const {
     return running_ == ArrayOp::Program && now < busy_until_ && (mask_ >> plane & 1u) && block == block_ &&
            page == page_;
@@ -226,6 +246,7 @@ class Die {
   bool latched_slc_ = false;                // the latched blocks' mode (an erase: the mode it sets)
   uint32_t planes_, blocks_per_plane_, spp_;
   bool payload_;
+  bool independent_reads_;
   sc_core::sc_time multiplane_extra_, ecc_retry_;
   double p_uncorrectable_, p_corrected_;
   std::mt19937_64 faults_;
@@ -250,8 +271,9 @@ class Die {
   ArrayOp running_ = ArrayOp::None;        // the array operation that ends at busy_until_
   uint8_t mask_ = 0;
   uint32_t block_ = 0, page_ = 0;
-  sc_core::sc_time busy_until_ = sc_core::SC_ZERO_TIME;
-  uint64_t busy_ps_ = 0;
+  sc_core::sc_time busy_until_ = sc_core::SC_ZERO_TIME;   // the latest end of any plane's operation
+  std::vector<sc_core::sc_time> plane_busy_until_;
+  uint64_t busy_ps_ = 0;                    // time with any plane busy
   uint64_t op_counts_[4] = {0, 0, 0, 0};
   uint64_t programmed_sectors_ = 0;
 };

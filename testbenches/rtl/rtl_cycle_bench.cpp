@@ -27,9 +27,9 @@ int main(int argc, char* argv[]) {
   std::mt19937 rng(1);
   uint64_t now = 0, bus_cycles = 0, completions = 0;
   auto clock = [&] {
-    uint16_t ready = 0;
-    for (int w = 0; w < kWays; w++) ready |= uint16_t((busy_left[w] == 0) << w);
-    m->die_ready = ready;
+    for (int i = 0; i < kWays * 8 / 32; i++) m->plane_ready[i] = 0;   // 8 planes a way, one R/B# a die here
+    for (int w = 0; w < kWays; w++)
+      if (busy_left[w] == 0) m->plane_ready[w / 4] |= 0xFFu << (w % 4 * 8);
     m->now = now;
     m->clk = 0;
     m->eval();
@@ -57,7 +57,7 @@ int main(int argc, char* argv[]) {
     m->desc_valid = 1;
     m->desc_way = uint8_t(w);
     m->desc_op = read ? 1 : 2;
-    m->desc_planes = read ? 1 : 2;
+    m->desc_mask = read ? 1 : 3;
     m->desc_xfer = read ? 4096 : 16384;
     m->desc_tag = uint16_t(i);
     m->desc_start = now + 1;

@@ -1,13 +1,15 @@
 // Unit testbench of the Verilated channel controller (rtl/nand_channel_ctrl.sv) with simple
-// die models answering ready/busy: phase timing follows every timing register and array time
-// exactly (the cycle contract in the RTL's header: no sequencing cycles of its own), operations
-// on different ways interleave, the bus goes to the way ready first, both queues push back,
-// reset in the middle of traffic, the register block, and protocol checks on every cycle (one
-// bus owner, one CE# low, never CLE and ALE together, never an array start or a command on a
-// busy die, never data out or status before the die is ready, every phase exactly as long as
-// its timing registers and transfer say).
+// die models answering ready/busy per plane: phase timing follows every timing register and
+// array time exactly (the cycle contract in the RTL's header: no sequencing cycles of its own),
+// operations on different ways interleave, the bus goes to the way ready first, independent
+// plane reads overlap on one die (and a read of a busy plane, a program and the reads after it
+// wait), both queues push back, reset in the middle of traffic, the register block, and
+// protocol checks on every cycle (one bus owner, one CE# low, never CLE and ALE together, never
+// an array start or a command on a busy plane it occupies, never data out or status before its
+// planes are ready, every phase exactly as long as its timing registers and transfer say).
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -18,14 +20,20 @@
 namespace {
 
 constexpr int kWays = 4;
-
-struct Die {
-  uint64_t busy_left = 0;
-  int array_starts = 0;
-};
+constexpr int kPlanes = 8;   // the RTL's PLANES: R/B# inputs per way
 
 struct Op {
-  int op, way, planes, xfer, tag;
+  int op, way, mask, xfer, tag;   // mask: planes (same block and page on each)
+};
+
+struct Die {
+  uint64_t busy_left[kPlanes] = {};
+  int array_starts = 0;
+  bool ready(int mask) const {
+    for (int p = 0; p < kPlanes; p++)
+      if ((mask >> p & 1) && busy_left[p]) return false;
+    return true;
+  }
 };
 
 template <class Model>
@@ -34,7 +42,7 @@ class BenchOf {
   BenchOf() : m(std::make_unique<Model>(&ctx)) {
     m->rst_n = 0;
     m->cpl_ready = 1;
-    m->die_ready = 0xF;
+    m->plane_ready = ~0u;
     tick();
     m->rst_n = 1;
     tick();
@@ -51,6 +59,17 @@ class BenchOf {
     }
     m->reg_we = 0;
   }
+  // Independent plane reads on or off (FEATURES bit 0).
+  void independent_reads(bool on) {
+    indep = on;
+    m->reg_we = 1;
+    m->reg_addr = 8;
+    m->reg_wdata = on;
+    tick();
+    m->reg_we = 0;
+  }
+  // The planes an operation occupies: a read's own with independent plane reads, else all.
+  int occupied(const Op& o) const { return indep && o.op == 1 ? o.mask : 0xFF; }
   uint32_t read_reg(int a) {
     m->reg_addr = a;
     m->eval();
@@ -60,32 +79,39 @@ class BenchOf {
   uint64_t t_array[4] = {0, 2400, 54000, 120000};
 
   // Clocks one cycle: inputs of the cycle, its outputs checked and acted on, the edge.  A die
-  // told array_go in cycle c is busy in cycles c+1 .. c+t_array.
+  // told array_go in cycle c has the planes the operation occupies busy in cycles
+  // c+1 .. c+t_array.
   void tick() {
-    uint8_t ready = 0;
-    for (int w = 0; w < kWays; w++) ready |= (dies[w].busy_left == 0) << w;
-    m->die_ready = ready;
+    uint32_t ready = 0;
+    for (int w = 0; w < kWays; w++)
+      for (int p = 0; p < kPlanes; p++) ready |= uint32_t(dies[w].busy_left[p] == 0) << (w * kPlanes + p);
+    m->plane_ready = ready;
     m->now = cycles;
     m->clk = 0;
     m->eval();
+    // A command phase moves the way's next descriptor into the slot it names.
+    if (m->bus_grant && m->bus_phase == 0 && !queued[m->bus_way].empty()) {
+      slot_op[m->bus_way][m->bus_slot] = queued[m->bus_way].front();
+      queued[m->bus_way].pop_front();
+    }
     check_protocol();
     // The completion at the head leaves at this edge if it is valid and taken.
     const bool take = m->cpl_valid && m->cpl_ready;
     const int tag = m->cpl_tag, way = m->cpl_way;
     const uint32_t go = m->array_go;
     const int go_op = m->array_op;
-    if (m->bus_grant) bus_log.push_back(m->bus_way);
+    const Op go_desc = slot_op[m->bus_way][m->bus_slot];
+    if (m->bus_grant) bus_log.push_back(m->bus_way), phase_log.push_back({m->bus_way, int(m->bus_phase), cycles});
     if (take) done.push_back({tag, way, cycles});
     m->clk = 1;
     m->eval();
     cycles++;
     for (int w = 0; w < kWays; w++) {
-      if (go >> w & 1) {
-        dies[w].busy_left = t_array[go_op];
-        dies[w].array_starts++;
-      } else if (dies[w].busy_left) {
-        dies[w].busy_left--;
+      for (int p = 0; p < kPlanes; p++) {
+        if ((go >> w & 1) && (occupied(go_desc) >> p & 1)) dies[w].busy_left[p] = t_array[go_op];
+        else if (dies[w].busy_left[p]) dies[w].busy_left[p]--;
       }
+      if (go >> w & 1) dies[w].array_starts++;
     }
   }
   // Checks the outputs of the current cycle.
@@ -96,11 +122,13 @@ class BenchOf {
     if (ce_low > 1) error("two CE# low");
     if (m->onfi_cle && m->onfi_ale) error("CLE and ALE together");
     for (int w = 0; w < kWays; w++)
-      if ((m->array_go >> w & 1) && dies[w].busy_left) error("array start on a busy die");
+      if ((m->array_go >> w & 1) && !dies[w].ready(occupied(slot_op[w][m->bus_slot])))
+        error("array start on a busy plane");
     if (!m->bus_busy && ce_low) error("CE# low on an idle bus");
     if (m->bus_grant) {
       if (phase_left > 0) error("grant while a phase runs");
-      if (dies[m->bus_way].busy_left) error("phase granted to a way whose die is busy");
+      if (!dies[m->bus_way].ready(occupied(slot_op[m->bus_way][m->bus_slot])))
+        error("phase granted to an operation whose planes are busy");
       phase_left = m->bus_remaining;
       phase_way = m->bus_way;
       if (m->bus_phase == 2 && phase_left != cfg[2]) error("status phase length differs from the STATUS register");
@@ -121,7 +149,7 @@ class BenchOf {
     m->desc_valid = 1;
     m->desc_op = o.op;
     m->desc_way = o.way;
-    m->desc_planes = o.planes;
+    m->desc_mask = o.mask;
     m->desc_xfer = o.xfer;
     m->desc_tag = o.tag;
     m->desc_start = cycles + 1;   // the first cycle it is in the queue
@@ -131,6 +159,7 @@ class BenchOf {
       m->desc_start = cycles + 1;
       m->eval();
     }
+    queued[o.way].push_back(o);
     tick();
     m->desc_valid = 0;
     return cycles;
@@ -142,12 +171,20 @@ class BenchOf {
     int tag, way;
     uint64_t cycle;
   };
+  struct Phase {
+    int way, phase;
+    uint64_t cycle;
+  };
 
   VerilatedContext ctx;
   std::unique_ptr<Model> m;
   Die dies[kWays];
   std::vector<Done> done;
   std::vector<int> bus_log;
+  std::vector<Phase> phase_log;
+  std::deque<Op> queued[kWays];          // descriptors given to the RTL, not yet started
+  Op slot_op[kWays][4] = {};             // the operation each slot started last
+  bool indep = false;
   uint64_t cycles = 0;
   int protocol_errors = 0;
   int cfg[3] = {40, 40, 20};   // the timing registers as written
@@ -185,7 +222,7 @@ TEST(ChannelRtl, ReadTimingFollowsEveryRegister) {
   EXPECT_EQ(latency(rd, 40, 40, 99, 2400), base);                // no status read in a read
   EXPECT_EQ(latency(rd, 40, 40, 20, 3000), base + 600);          // tR
   EXPECT_EQ(latency(Op{1, 0, 1, 1000, 7}, 40, 40, 20, 2400), base - 638);   // transfer
-  EXPECT_EQ(latency(Op{1, 0, 2, 1638, 7}, 40, 40, 20, 2400), base + 40 + 40 + 1638);   // two planes
+  EXPECT_EQ(latency(Op{1, 0, 3, 1638, 7}, 40, 40, 20, 2400), base + 40 + 40 + 1638);   // two planes
 }
 
 // The bus-width parameter: data phases take half the cycles on an x16 bus (odd bytes round
@@ -193,14 +230,14 @@ TEST(ChannelRtl, ReadTimingFollowsEveryRegister) {
 TEST(ChannelRtl, BusWidthParameterHalvesDataCycles) {
   EXPECT_EQ(latency<BenchX16>(Op{1, 0, 1, 1638, 7}, 40, 40, 20, 2400), 40u + 2400 + 40 + 819);
   EXPECT_EQ(latency<BenchX16>(Op{1, 0, 1, 1637, 7}, 40, 40, 20, 2400), 40u + 2400 + 40 + 819);
-  EXPECT_EQ(latency<BenchX16>(Op{2, 1, 2, 1638, 2}, 40, 40, 20, 54000), 2u * (40 + 40 + 819) + 54000 + 20);
-  EXPECT_EQ(latency<BenchX16>(Op{3, 2, 2, 0, 3}, 40, 40, 20, 120000), 2u * 40 + 120000 + 20);
+  EXPECT_EQ(latency<BenchX16>(Op{2, 1, 3, 1638, 2}, 40, 40, 20, 54000), 2u * (40 + 40 + 819) + 54000 + 20);
+  EXPECT_EQ(latency<BenchX16>(Op{3, 2, 3, 0, 3}, 40, 40, 20, 120000), 2u * 40 + 120000 + 20);
 }
 
 TEST(ChannelRtl, ProgramAndEraseTiming) {
-  const uint64_t prog = latency(Op{2, 1, 2, 1638, 2}, 40, 40, 20, 54000);
+  const uint64_t prog = latency(Op{2, 1, 3, 1638, 2}, 40, 40, 20, 54000);
   EXPECT_EQ(prog, 2u * (40 + 40 + 1638) + 54000 + 20);   // data in per plane, tPROG, status
-  const uint64_t erase = latency(Op{3, 2, 2, 0, 3}, 40, 40, 20, 120000);
+  const uint64_t erase = latency(Op{3, 2, 3, 0, 3}, 40, 40, 20, 120000);
   EXPECT_EQ(erase, 2u * 40 + 120000 + 20);                // command per plane, tBERS, status
 }
 
@@ -229,6 +266,55 @@ TEST(ChannelRtl, WaysInterleaveAndTheBusGoesToTheFirstReady) {
   }
 }
 
+// Independent plane reads: reads of two planes of one die overlap as reads of two dies do
+// (commands back to back, one tR, the data phases back to back); without the feature, or to
+// the same plane, they run one after the other.
+TEST(ChannelRtl, IndependentPlaneReadsOverlapOnOneDie) {
+  const uint64_t one = 40 + 2400 + 40 + 1638;            // a read on an idle channel
+  for (int indep = 0; indep < 2; indep++)
+    for (int second_mask : {1, 2}) {
+      Bench b;
+      b.config(40, 40, 20);
+      b.independent_reads(indep);
+      const uint64_t t0 = b.cycles;
+      b.submit(Op{1, 0, 1, 1638, 1});
+      b.submit(Op{1, 0, second_mask, 1638, 2});
+      b.run_until_done(2);
+      ASSERT_EQ(b.done.size(), 2u);
+      EXPECT_EQ(b.done[0].tag, 1);
+      const uint64_t total = b.done[1].cycle - t0;
+      if (indep && second_mask == 2)
+        EXPECT_EQ(total, 1u + 40 + 2400 + 2 * (40 + 1638));   // as two dies
+      else
+        EXPECT_EQ(total, 1u + 2 * one) << "independent " << indep << ", mask " << second_mask;
+      EXPECT_EQ(b.protocol_errors, 0);
+    }
+}
+
+// A program waits for the reads of its die in flight, and a later read of another plane waits
+// for the program (the way starts its operations in order).
+TEST(ChannelRtl, IndependentPlaneReadsStayInOrderAroundAProgram) {
+  Bench b;
+  b.config(40, 40, 20);
+  b.independent_reads(true);
+  b.t_array[2] = 5000;
+  b.submit(Op{1, 0, 1, 1638, 1});
+  b.submit(Op{2, 0, 3, 1638, 2});
+  b.submit(Op{1, 0, 2, 1638, 3});
+  b.run_until_done(3);
+  ASSERT_EQ(b.done.size(), 3u);
+  for (int i = 0; i < 3; i++) EXPECT_EQ(b.done[i].tag, i + 1);
+  // Phases: read command, its data out, the program's command (data in), its status, then the
+  // second read's command and data out.
+  std::vector<int> phases;
+  for (const auto& ph : b.phase_log) phases.push_back(ph.phase);
+  EXPECT_EQ(phases, (std::vector<int>{0, 1, 0, 2, 0, 1}));
+  ASSERT_EQ(b.phase_log.size(), 6u);
+  EXPECT_EQ(b.phase_log[2].cycle, b.done[0].cycle);   // the program starts as the read's slot frees
+  EXPECT_EQ(b.phase_log[4].cycle, b.done[1].cycle);
+  EXPECT_EQ(b.protocol_errors, 0);
+}
+
 TEST(ChannelRtl, BackPressureOnBothQueues) {
   Bench b;
   b.config(4, 4, 2);
@@ -236,19 +322,19 @@ TEST(ChannelRtl, BackPressureOnBothQueues) {
   b.m->cpl_ready = 0;
   int accepted = 0;
   // Way 0's queue takes QDEPTH (4) descriptors, then pushes back.
-  for (int i = 0; i < 6; i++) {
+  for (int i = 0; i < 7; i++) {
     b.m->desc_valid = 1;
     b.m->desc_op = 1;
     b.m->desc_way = 0;
-    b.m->desc_planes = 1;
+    b.m->desc_mask = 1;
     b.m->desc_xfer = 10;
     b.m->desc_tag = i;
     b.m->desc_start = b.cycles + 1;
-    if (b.m->desc_ready) accepted++;
+    if (b.m->desc_ready) accepted++, b.queued[0].push_back(Op{1, 0, 1, 10, i});
     b.tick();
   }
   b.m->desc_valid = 0;
-  EXPECT_EQ(accepted, 4);
+  EXPECT_EQ(accepted, 5);                             // one started, QDEPTH (4) queued
   for (int i = 0; i < 20000; i++) b.tick();
   EXPECT_TRUE(b.m->cpl_valid);
   EXPECT_TRUE(b.done.empty());                        // nothing leaves while cpl_ready is low
@@ -268,7 +354,9 @@ TEST(ChannelRtl, ResetInTheMiddleOfTraffic) {
   b.phase_left = 0;                                   // the phase in progress is cut
   b.tick();
   b.m->rst_n = 1;
-  for (auto& d : b.dies) d.busy_left = 0;             // the dies are reset with the channel
+  for (auto& d : b.dies)                              // the dies are reset with the channel
+    for (auto& left : d.busy_left) left = 0;
+  for (auto& q : b.queued) q.clear();
   b.phase_left = 0;
   b.done.clear();
   for (int i = 0; i < 200000; i++) b.tick();
@@ -284,7 +372,8 @@ TEST(ChannelRtl, ResetInTheMiddleOfTraffic) {
 
 TEST(ChannelRtl, RegisterBlock) {
   Bench b;
-  EXPECT_EQ(b.read_reg(3), 0x4E430200u | kWays);      // ID: "NC", version 2, ways
+  EXPECT_EQ(b.read_reg(3), 0x4E430300u | kWays);      // ID: "NC", version 3, ways
+  EXPECT_EQ(b.read_reg(8), 0x080400u);                // FEATURES: 8 planes, 4 slots, off
   for (int a = 0; a < 3; a++) EXPECT_EQ(b.read_reg(a), uint32_t(b.cfg[a])) << a;   // reset values
   b.config(12, 34, 5);
   EXPECT_EQ(b.read_reg(0), 12u);
@@ -295,19 +384,28 @@ TEST(ChannelRtl, RegisterBlock) {
   b.m->reg_wdata = 0;
   b.tick();
   b.m->reg_we = 0;
-  EXPECT_EQ(b.read_reg(3), 0x4E430200u | kWays);
+  EXPECT_EQ(b.read_reg(3), 0x4E430300u | kWays);
+  b.independent_reads(true);
+  EXPECT_EQ(b.read_reg(8), 0x080401u);
+  b.independent_reads(false);
   EXPECT_EQ(b.read_reg(6), 0u);
   b.submit(Op{1, 1, 1, 100, 1});
-  b.submit(Op{3, 2, 2, 0, 2});
-  EXPECT_EQ(b.read_reg(5), 2u);                       // both queued
+  b.submit(Op{3, 2, 3, 0, 2});
+  EXPECT_EQ(b.read_reg(5), 1u);                       // the read started, the erase queued
+  EXPECT_EQ(b.read_reg(9), 1u);                       // in flight
   b.tick();
+  EXPECT_EQ(b.read_reg(4), 0b0010u);                  // the erase waits for the bus
+  for (int i = 0; i < 40; i++) b.tick();              // the read's command phase
   EXPECT_EQ(b.read_reg(4), 0b0110u);                  // ways 1 and 2 busy
+  EXPECT_EQ(b.read_reg(5), 0u);
+  EXPECT_EQ(b.read_reg(9), 2u);
   b.run_until_done(2);
   ASSERT_EQ(b.done.size(), 2u);
   b.tick();
   EXPECT_EQ(b.read_reg(6), 2u);                       // completed
   EXPECT_EQ(b.read_reg(5), 0u);
   EXPECT_EQ(b.read_reg(4), 0u);
+  EXPECT_EQ(b.read_reg(9), 0u);
   // Read: command 12 + data out 34 + 100; erase: 2 x 12 commands + status 5.
   EXPECT_EQ(b.read_reg(7), 12u + 34 + 100 + 2 * 12 + 5);
   EXPECT_EQ(b.protocol_errors, 0);

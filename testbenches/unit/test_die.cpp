@@ -1,4 +1,5 @@
-// NAND die rules and timing: erase-before-write, in-order programming, busy checks,
+// NAND die rules and timing: erase-before-write, in-order programming, busy checks (per plane
+// with independent plane reads),
 // per-cell and per-page-type array times, multi-plane, erase counts, data round trip,
 // injected ECC faults, block failures (factory bad blocks, program and erase failures by rate,
 // by wear and injected at a block and time).
@@ -232,6 +233,41 @@ TEST(Die, CommandWhileBusyIsAViolation) {
   EXPECT_FALSE(d.ready(done - sc_time(1, SC_US)));
   EXPECT_THROW(d.latch(ArrayOp::Read, 0x1, 0, 0, done - sc_time(1, SC_US)), RuleViolation);
   EXPECT_TRUE(d.ready(done));
+}
+
+// Independent plane reads: a read makes only its planes busy; another plane may read meanwhile,
+// the same plane may not, and a program or erase waits for every plane.  Without the feature a
+// read makes the whole die busy.  The die's busy time counts the overlap once.
+TEST(Die, IndependentPlaneReadsOccupyOnlyTheirPlanes) {
+  for (bool indep : {false, true}) {
+    Die d(0, CellType::MLC, small_nand({std::string("nand.independent_plane_reads=") + (indep ? "true" : "false")}),
+          false);
+    const sc_time t0(0, SC_US);
+    program(d, 0x3, 0, 0, t0);
+    const sc_time t1 = d.busy_until();
+    const uint64_t busy_before = d.array_busy_ps();
+    d.latch(ArrayOp::Read, 0x1, 0, 0, t1);
+    const sc_time end0 = d.start_array(t1);
+    const sc_time mid = t1 + (end0 - t1) / 2;
+    EXPECT_EQ(d.plane_busy_until(0), end0);
+    EXPECT_EQ(d.plane_busy_until(1), indep ? t1 : end0) << indep;
+    EXPECT_FALSE(d.ready(mid));
+    EXPECT_THROW(d.latch(ArrayOp::Read, 0x1, 0, 0, mid), RuleViolation);       // its own plane
+    EXPECT_THROW(d.latch(ArrayOp::Erase, 0x3, 1, 0, mid), RuleViolation);      // the whole die
+    if (!indep) {
+      EXPECT_THROW(d.latch(ArrayOp::Read, 0x2, 0, 0, mid), RuleViolation);
+      continue;
+    }
+    d.latch(ArrayOp::Read, 0x2, 0, 0, mid);                                   // the other plane
+    const sc_time end1 = d.start_array(mid);
+    EXPECT_EQ(end1 - mid, end0 - t1);
+    EXPECT_EQ(d.busy_until(), end1);
+    EXPECT_EQ(d.busy_until(0x1), end0);
+    EXPECT_EQ(d.array_busy_ps() - busy_before, uint64_t((end1 - t1).value()));   // the union
+    EXPECT_THROW(d.latch(ArrayOp::Program, 0x3, 0, 1, end0), RuleViolation);   // plane 1 still reads
+    program(d, 0x3, 0, 1, end1);
+    EXPECT_THROW(d.latch(ArrayOp::Read, 0x2, 0, 0, end1), RuleViolation);      // a program takes both
+  }
 }
 
 TEST(Die, AddressesOutOfRange) {
