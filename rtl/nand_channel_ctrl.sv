@@ -122,6 +122,7 @@ module nand_channel_ctrl #(
   phase_t              sl_phase   [WAYS][SLOTS];   // L_WAIT_BUS / L_BUS: the phase
   logic [1:0]          sl_op      [WAYS][SLOTS];
   logic [PLANES-1:0]   sl_mask    [WAYS][SLOTS];
+  logic [PLANES-1:0]   sl_occ     [WAYS][SLOTS];   // the planes it occupies
   logic [19:0]         sl_xfer    [WAYS][SLOTS];
   logic [TAG_BITS-1:0] sl_tag     [WAYS][SLOTS];
   logic [63:0]         sl_since   [WAYS][SLOTS];   // L_WAIT_BUS: cycle its phase became ready
@@ -180,7 +181,7 @@ module nand_channel_ctrl #(
       rdy_w = plane_ready[w*PLANES +: PLANES];
       for (int s = 0; s < SLOTS; s++) begin
         logic [PLANES-1:0] occ;
-        occ = occupied(sl_op[w][s], sl_mask[w][s]);
+        occ = sl_occ[w][s];
         sl_elig[w][s]       = 1'b0;
         sl_elig_since[w][s] = sl_since[w][s];
         sl_elig_phase[w][s] = sl_phase[w][s];
@@ -369,7 +370,7 @@ module nand_channel_ctrl #(
     for (int w = 0; w < WAYS; w++)
       for (int s = 0; s < SLOTS; s++) begin
         logic [PLANES-1:0] occ;
-        occ = occupied(sl_op[w][s], sl_mask[w][s]);
+        occ = sl_occ[w][s];
         if (sl_st[w][s] == L_DONE) quiet = 1'b0;
         if (sl_elig[w][s] && sl_st[w][s] != L_WAIT_BUS) quiet = 1'b0;
         if (sl_st[w][s] == L_ARRAY && !sl_saw_busy[w][s] && (plane_ready[w*PLANES +: PLANES] & occ) != occ)
@@ -423,6 +424,7 @@ module nand_channel_ctrl #(
           sl_phase[w][s]    <= P_CMD;
           sl_op[w][s]       <= '0;
           sl_mask[w][s]     <= '0;
+          sl_occ[w][s]      <= '0;
           sl_xfer[w][s]     <= '0;
           sl_tag[w][s]      <= '0;
           sl_since[w][s]    <= '0;
@@ -466,7 +468,7 @@ module nand_channel_ctrl #(
                       {{QBITS{1'b0}}, pop};
         for (int s = 0; s < SLOTS; s++) begin
           logic [PLANES-1:0] occ;
-          occ = occupied(sl_op[w][s], sl_mask[w][s]);
+          occ = sl_occ[w][s];
           if (sl_elig[w][s] && sl_st[w][s] != L_WAIT_BUS) begin
             sl_st[w][s]    <= L_WAIT_BUS;
             sl_since[w][s] <= sl_elig_since[w][s];
@@ -499,6 +501,7 @@ module nand_channel_ctrl #(
         if (grant_cmd) begin
           sl_op  [grant_way][grant_slot] <= grant_op;
           sl_mask[grant_way][grant_slot] <= grant_mask;
+          sl_occ [grant_way][grant_slot] <= occupied(grant_op, grant_mask);
           sl_xfer[grant_way][grant_slot] <= grant_xfer;
           sl_tag [grant_way][grant_slot] <= q_tag[grant_way][q_head[grant_way]];
         end
