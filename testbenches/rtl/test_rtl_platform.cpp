@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <utility>
 
 #include "model/platform_test_support.h"
 #include "models/host/host_driver.h"
@@ -76,33 +77,34 @@ void expect_same_as_tlm(const nlohmann::json& rtl, const nlohmann::json& tlm) {
   EXPECT_EQ(rtl["utilisation"]["channels"], tlm["utilisation"]["channels"]);
 }
 
-}  // namespace
-
-// One die, queue depth 1: every read's latency is the TLM channel's, to the picosecond.
-TEST(RtlPlatform, Qd1ReadIdenticalToTlm) {
-  const std::vector<std::string> sets = {"nand.channels=1", "nand.ways=1", "nand.blocks_per_plane=64",
-                                         "dram.size_mib=128", "precondition.fill=0.5", "precondition.overwrite=0"};
-  const std::string workload = "fio:rw=randread,bs=4k,iodepth=1,size=40%,io=300";
+// Runs `sets` with the RTL channel (a clean run, the RTL clocked) and with the TLM channel in a
+// child ssdvp, and expects the same run; returns both run.json, RTL first.
+std::pair<nlohmann::json, nlohmann::json> rtl_and_tlm(const std::vector<std::string>& sets, const std::string& workload,
+                                                      const std::string& name) {
   auto rtl_sets = sets;
   rtl_sets.push_back("channel.model=rtl");
   auto run = test::run_platform(rtl_sets, workload);
   test::expect_clean(run.results);
   expect_rtl_clocked(run.results);
-  expect_same_as_tlm(run.results, tlm_twin(sets, workload, "rtl-qd1"));
+  nlohmann::json tlm = tlm_twin(sets, workload, name);
+  expect_same_as_tlm(run.results, tlm);
+  return {run.results, tlm};
+}
+
+}  // namespace
+
+// One die, queue depth 1: every read's latency is the TLM channel's, to the picosecond.
+TEST(RtlPlatform, Qd1ReadIdenticalToTlm) {
+  rtl_and_tlm({"nand.channels=1", "nand.ways=1", "nand.blocks_per_plane=64", "dram.size_mib=128",
+               "precondition.fill=0.5", "precondition.overwrite=0"},
+              "fio:rw=randread,bs=4k,iodepth=1,size=40%,io=300", "rtl-qd1");
 }
 
 // A mixed random workload at queue depth 8 over 8 channels x 4 ways: the whole run identical.
 TEST(RtlPlatform, MixedWorkloadIdenticalToTlm) {
-  const std::string workload = "fio:rw=randrw,bs=4k,iodepth=8,io=4000";
-  auto sets = test::small_platform();
-  sets.push_back("channel.model=rtl");
-  auto run = test::run_platform(sets, workload);
-  test::expect_clean(run.results);
-  expect_rtl_clocked(run.results);
-  const nlohmann::json tlm = tlm_twin(test::small_platform(), workload, "rtl-mixed");
-  RecordProperty("rtl_sim_s", std::to_string(run.results["sim_time_s"].get<double>()));
+  const auto [rtl, tlm] = rtl_and_tlm(test::small_platform(), "fio:rw=randrw,bs=4k,iodepth=8,io=4000", "rtl-mixed");
+  RecordProperty("rtl_sim_s", std::to_string(rtl["sim_time_s"].get<double>()));
   RecordProperty("tlm_sim_s", std::to_string(tlm["sim_time_s"].get<double>()));
-  expect_same_as_tlm(run.results, tlm);
 }
 
 // Independent plane reads at queue depth 32 over 4 planes: the RTL's slots and per-plane R/B#
@@ -113,17 +115,12 @@ TEST(RtlPlatform, IndependentPlaneReadsIdenticalToTlm) {
   for (const char* s : {"nand.planes=4", "precondition.fill=0.5", "precondition.overwrite=0",
                         "nand.independent_plane_reads=true"})
     sets.push_back(s);
-  auto rtl_sets = sets;
-  rtl_sets.push_back("channel.model=rtl");
-  auto run = test::run_platform(rtl_sets, workload);
-  test::expect_clean(run.results);
-  expect_rtl_clocked(run.results);
-  expect_same_as_tlm(run.results, tlm_twin(sets, workload, "rtl-indep"));
+  const double independent = rtl_and_tlm(sets, workload, "rtl-indep").first["ops"]["read"]["iops"].get<double>();
   sets.back() = "nand.independent_plane_reads=false";
-  const nlohmann::json one_at_a_time = tlm_twin(sets, workload, "rtl-indep-off");
-  RecordProperty("iops_independent", std::to_string(run.results["ops"]["read"]["iops"].get<double>()));
-  RecordProperty("iops_one_at_a_time", std::to_string(one_at_a_time["ops"]["read"]["iops"].get<double>()));
-  EXPECT_GT(run.results["ops"]["read"]["iops"].get<double>(), 1.2 * one_at_a_time["ops"]["read"]["iops"].get<double>());
+  const double one_at_a_time = tlm_twin(sets, workload, "rtl-indep-off")["ops"]["read"]["iops"].get<double>();
+  RecordProperty("iops_independent", std::to_string(independent));
+  RecordProperty("iops_one_at_a_time", std::to_string(one_at_a_time));
+  EXPECT_GT(independent, 1.2 * one_at_a_time);
 }
 
 TEST(RtlPlatform, WaveformsOnRequest) {
