@@ -94,7 +94,10 @@ def main(name, doc, script=None):
         sys.stderr.write(f"{script}: {e}\n")
     for line in experiment.run_notes(wanted, failed):
         print(f"{script}: {line}")
-    print_findings(experiment, args.scale, experiment.findings(results))
+    # Findings from the usable runs only: a failed run (reported above) has none of the figures
+    # a finding reads, and a finding whose runs are missing is left out.
+    failed_tags = {e.split(":")[0] for e in failed}
+    print_findings(experiment, args.scale, experiment.findings({t: r for t, r in results.items() if t not in failed_tags}))
     if args.report:
         missing = experiment.unusable(results, experiment.report_parts(parts))
         if missing:

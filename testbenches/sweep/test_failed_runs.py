@@ -2,14 +2,19 @@
 where one run fails ssdvp's cross-key check (exit 2) and one stops part-way (exit 3, with a
 run.json that says completed=false), those rows carry their status, exit code and stderr tail,
 a stale run.json left in a failed run's folder by an earlier sweep is not read, the other runs
-complete with figures, and sweep.py exits 1 naming each failed run."""
+complete with figures, and sweep.py exits 1 naming each failed run.  An experiment whose runs
+fail names each and draws no finding from them (it used to stop with a traceback when a
+finding read a figure a failed run does not have)."""
 import json
+import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-from sweep_test_support import SMALL, load_store, sweep, writes
+from sweep_test_support import BINARY, ROOT, SMALL, load_store, sweep, writes
 
 GOOD = writes(20000)
 # More host threads than the host model runs: found once the platform is up (a malformed
@@ -59,6 +64,22 @@ class FailedRunsAreRecorded(unittest.TestCase):
             self.assertFalse((stale / "run.json").exists(), "the stale run.json must not survive as this run's")
             self.assertEqual(r.stderr.count("FAILED"), 3, r.stderr)
             self.assertIn("bad-input", r.stderr)
+
+    def test_experiment_with_failed_runs_names_them_and_draws_no_finding(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            # A stand-in ssdvp: answers what the sweep asks before it runs, fails every run.
+            stand_in = Path(tmp) / "ssdvp"
+            stand_in.write_text(f'#!/bin/sh\n[ "$1" = run ] || exec {BINARY} "$@"\n'
+                                'echo "stand-in ssdvp: fails on purpose" >&2\nexit 3\n')
+            os.chmod(stand_in, 0o755)
+            r = subprocess.run([sys.executable, str(ROOT / "scripts" / "ptsd_experiment.py"), "--scale", "scaled",
+                                "--binary", str(stand_in), "--out", str(Path(tmp) / "out"), "--workers", "1"],
+                               capture_output=True, text=True, timeout=300)
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+            self.assertNotIn("Traceback", r.stderr)
+            for tag in ("paper/dftl", "paper/part", "adapt-write/adaptive"):
+                self.assertIn(f"{tag}: run failed (not-completed: stand-in ssdvp: fails on purpose)", r.stderr)
+            self.assertIn("(no findings: runs missing)", r.stdout)
 
 
 if __name__ == "__main__":
