@@ -124,6 +124,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   }
   fc->gc_policy = gc_policy_code(p_.ftl.gc_policy);
   fc->gc_check_victims = p_.ftl.gc_check_victims ? 1u : 0u;
+  fc->gc_pacing = p_.ftl.gc_pacing ? 1u : 0u;
   fc->slc_dynamic_blocks = p_.ftl.slc_dynamic_blocks;
   fc->placement = placement_code(p_.ftl.placement);
   fc->combo_hot_sectors = p_.ftl.combo_hot_sectors;
@@ -885,6 +886,8 @@ nlohmann::json SsdPlatform::results(double wall_s) {
               {"gc_runs", b.gc_runs - a.gc_runs},
               {"gc_index_picks", b.gc_index_picks - a.gc_index_picks},
               {"gc_index_checks", b.gc_index_checks - a.gc_index_checks},
+              {"gc_pace_holds", b.gc_pace_holds - a.gc_pace_holds},
+              {"gc_pace_host_waits", b.gc_pace_host_waits - a.gc_pace_host_waits},
               {"erases", b.erases - a.erases},
               {"flash_reads", b.flash_reads - a.flash_reads},
               {"write_buffer_read_hits", b.wbuf_read_hits - a.wbuf_read_hits},

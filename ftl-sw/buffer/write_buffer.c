@@ -221,7 +221,8 @@ int drain_barrier_passed(struct ftl *f, struct drain_barrier *b) {
 /* Stripes superpages over the region's pools in a fixed order (by die: channel first, then
  * way), so that where data lands does not depend on timing: when the next pool's die already
  * has its queue of programs (`limit`) the data waits for it.  Only a pool without space (its
- * GC has not freed a superblock yet) is skipped. */
+ * GC has not freed a superblock yet) is skipped, or one whose paced GC is behind its writes
+ * (gc/pacing.h). */
 static uint32_t pick_pool(struct ftl *f, uint32_t region, uint32_t limit) {
   const uint32_t pools = f->geo.pools;
   for (uint32_t k = 0; k < pools; k++) {
@@ -229,6 +230,7 @@ static uint32_t pick_pool(struct ftl *f, uint32_t region, uint32_t limit) {
     struct pool_state *ps = &f->pool[q];
     if (f->pl.pool_region[q] != region) continue;
     if (ps->host_sb == NONE32 && ps->free_count <= f->host_reserve) continue;
+    if (gc_pace_host_waits(f, q)) continue;
     if (f->die_progs[ps->die] >= limit) return NONE32;
     f->next_host_pool[region] = (q + 1u) % pools;
     return q;

@@ -26,6 +26,7 @@
 #include "wear/erase_log.h"
 #include "wear/static_wl.h"
 #include "gc/victim_index.h"
+#include "gc/pacing.h"
 
 #define SECTOR_BYTES     4096u
 #define NONE32           0xFFFFFFFFu
@@ -132,6 +133,7 @@ struct pool_state {
   uint8_t  wl_uneven;              /* the spread was too wide at the last look: free
                                       superblocks are taken by erase count (gc/blocks.c) */
   uint8_t  wl_victim;              /* the victim is being moved for wear levelling */
+  struct gc_pace pace;             /* GC pacing (gc/pacing.h) */
 };
 
 /* ---- host commands */

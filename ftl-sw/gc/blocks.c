@@ -130,6 +130,7 @@ uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream) {
     f->sb_stream[*sb] = (uint8_t)(stream == STREAM_MAP_GC ? STREAM_MAP : stream);
   }
   uint32_t ppa = *sb * f->geo.sb_sectors + *page * f->geo.unit;
+  if (stream == STREAM_HOST || stream == STREAM_MAP || stream == STREAM_MIGRATE) gc_pace_consumed(f, pool, f->geo.unit);
   if (++*page == ps->pages) {
     sb_set_state(f, *sb, SB_FULL);
     f->sb_closed_seq[*sb] = f->write_seq;

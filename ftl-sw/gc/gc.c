@@ -268,6 +268,7 @@ static int gc_issue_program(struct ftl *f, uint32_t pool) {
   op->gc_index = pool;              /* the victim's pool (the program may be on another) */
   f->stats->flash_prog_sectors += g->unit;
   f->stats->gc_prog_sectors += ps->gc_gathered;
+  gc_pace_copied(f, pool, ps->gc_gathered);
   if (ps->wl_victim) f->stats->wear_level_sectors += ps->gc_gathered;
   if (migrate) {
     f->stats->migrated_sectors += ps->gc_gathered;
@@ -319,6 +320,7 @@ static void gc_start_victim(struct ftl *f, struct pool_state *ps, uint32_t v) {
   ps->victim_cursor = 0;
   ps->gc_group = ps->gc_rescan = NONE32;
   sb_set_state(f, v, SB_VICTIM);
+  gc_pace_victim(f, sb_pool(f, v), v);
   if (f->gc_taken) {
     uint32_t *taken = f->gc_taken + sb_pool(f, v) * f->gc_taken_words;
     for (uint32_t i = 0; i < f->gc_taken_words; i++) taken[i] = 0;
@@ -388,6 +390,7 @@ int gc_step(struct ftl *f) {
         }
         ps->gc_active = 0;
         ps->gc_listed = 0;
+        gc_pace_idle(f, pool);
         f->gc_pools[i] = f->gc_pools[--f->gc_npools];
         continue;
       } else {
@@ -405,8 +408,10 @@ int gc_step(struct ftl *f) {
       continue;
     }
     if (ps->victim != NONE32) {
-      n += gc_issue_reads(f, pool);
-      n += gc_issue_program(f, pool);
+      if (!gc_pace_hold(f, pool)) {   /* paced: copies wait for the writes to catch up */
+        n += gc_issue_reads(f, pool);
+        n += gc_issue_program(f, pool);
+      }
       n += gc_issue_erase(f, pool);
     }
     i++;

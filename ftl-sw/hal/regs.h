@@ -439,6 +439,7 @@ struct ssd_fw_config {
                                   of its pool (gc/victim_index.h; a test aid) */
   uint32_t slc_dynamic_blocks; /* dynamic SLC cache: native superblocks per die its SLC-mode
                                   pool may borrow (0: the static cache only; place/slc_cache.h) */
+  uint32_t gc_pacing;          /* 1: GC and the writes paced against each other (gc/pacing.h) */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -642,6 +643,10 @@ struct ssd_fw_stats {
   uint32_t wbuf_used;           /* write-buffer entries handed out and not yet given back ... */
   uint32_t wbuf_entries;        /* ... of this many (every core's part) */
   uint32_t rsvd_gauges;
+  /* GC pacing (gc/pacing.h) */
+  uint64_t gc_pace_holds;       /* times a pool's GC began waiting for the writes ... */
+  uint64_t gc_pace_host_waits;  /* ... and a pool began passing host data over until its GC
+                                   caught up */
 };
 #endif
 #define SSD_FW_STATS_MAGIC    0x53544154u   /* "STAT" */

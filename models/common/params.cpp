@@ -463,6 +463,7 @@ PlatformParams PlatformParams::from(const Config& c) {
   f.op = c.get_double("ftl.op");
   f.gc_low_blocks = uint32_t(c.get_int("ftl.gc_low_blocks"));
   f.gc_high_blocks = uint32_t(c.get_int("ftl.gc_high_blocks"));
+  f.gc_pacing = c.get_bool("ftl.gc_pacing");
   {
     const int64_t r = c.get_int("ftl.bad_block_reserve");
     const bool can_fail = n.factory_bad_permille > 0 || n.program_fail_per_million > 0 || n.erase_fail_per_million > 0 ||

@@ -1,7 +1,7 @@
 // The FTL's data structures on their own: the page map and reverse map with valid counts,
 // superblock free lists and the GC reserve, victim selection by each policy, and the write
 // buffer's LPA index (insert, overwrite, delete with backward shift), the ring buffer's
-// pointers and rate limiter.
+// pointers and rate limiter, GC pacing's arithmetic.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
@@ -340,6 +340,89 @@ TEST(FtlRingBuffer, NeverHandsOutAnEntryNotYetGivenBack) {
   EXPECT_EQ(f.part()->ring.used, 10u);
   for (uint32_t i = 0; i < 5; i++) wbuf_map_applied(f.get(), got[i]);
   EXPECT_EQ(f.part()->ring.used, 0u);
+}
+
+// GC pacing (gc/pacing.h), its arithmetic on a pool of 8 superblocks (gc_low_blocks 2,
+// gc_high_blocks 3, host reserve 1, superpages of 2 sectors): between the marks GC's copies
+// wait once they are ahead of V/I per sector written into the pool (a victim's first
+// superpage never waits); at the host reserve host data waits once it is more than a
+// superpage ahead of what GC reclaimed; what the last victim left unpaid carries over, at
+// most a superpage.
+TEST(FtlGcPacing, CopiesAndWritesFollowEachOtherAtTheVictimsRatio) {
+  Ftl f;
+  f->cfg.gc_pacing = 1;
+  ftl* F = f.get();
+  pool_state& ps = f->pool[0];
+  // Host superpages until the pool is below gc_low_blocks: GC is listed.
+  while (ps.free_count >= f->cfg.gc_low_blocks) ASSERT_NE(blocks_next_superpage(F, 0, STREAM_HOST), NONE32);
+  ASSERT_EQ(ps.free_count, 1u);
+  ASSERT_EQ(f->gc_npools, 1u);
+  EXPECT_EQ(ps.pace.consumed, 2u) << "only the superpage that took it below the mark";
+  const uint32_t victim = 0;                       // the first superblock the host filled
+  set_valid(F, victim, 6);                         // V = 6, I = 2: 3 copies per sector written
+  ps.victim = victim;
+  gc_pace_victim(F, 0, victim);
+  EXPECT_EQ(ps.pace.consumed, 2u) << "no last victim: all of it is owed";
+  // Below gc_low_blocks GC is urgent: its copies never wait.
+  gc_pace_copied(F, 0, 8);
+  EXPECT_FALSE(gc_pace_hold(F, 0));
+  // At the host reserve host data waits while it is more than a superpage ahead of GC: 8
+  // copied paid for 8 x 2 / 6 = 2.67 sectors, so 4 written may go, 6 may not.
+  ASSERT_NE(blocks_next_superpage(F, 0, STREAM_HOST), NONE32);   // 4 written
+  EXPECT_FALSE(gc_pace_host_waits(F, 0));
+  ASSERT_NE(blocks_next_superpage(F, 0, STREAM_HOST), NONE32);   // 6 written
+  EXPECT_TRUE(gc_pace_host_waits(F, 0));
+  EXPECT_TRUE(gc_pace_host_waits(F, 0));
+  EXPECT_EQ(f->stats->gc_pace_host_waits, 1u) << "a wait is counted once, when it begins";
+  gc_pace_copied(F, 0, 4);                         // 12 copied paid for 4: 6 is a superpage ahead
+  EXPECT_FALSE(gc_pace_host_waits(F, 0));
+  // An erase brings the pool back to gc_low_blocks: from here GC's copies follow the writes.
+  blocks_put_free(F, 7);
+  ASSERT_EQ(ps.free_count, f->cfg.gc_low_blocks);
+  EXPECT_FALSE(gc_pace_host_waits(F, 0)) << "above the reserve host data never waits";
+  for (uint32_t copied = 12; copied <= 18; copied += 2) {   // 6 written: 18 copies, one superpage ahead
+    EXPECT_FALSE(gc_pace_hold(F, 0)) << copied;
+    gc_pace_copied(F, 0, 2);
+  }
+  EXPECT_TRUE(gc_pace_hold(F, 0));
+  EXPECT_TRUE(gc_pace_hold(F, 0));
+  EXPECT_EQ(f->stats->gc_pace_holds, 1u) << "a hold is counted once, when it begins";
+  ASSERT_NE(blocks_next_superpage(F, 0, STREAM_HOST), NONE32);   // 8 written: 24 copies
+  for (uint32_t copied = 20; copied <= 24; copied += 2) {
+    EXPECT_FALSE(gc_pace_hold(F, 0)) << copied;
+    gc_pace_copied(F, 0, 2);
+  }
+  EXPECT_TRUE(gc_pace_hold(F, 0));
+  EXPECT_EQ(f->stats->gc_pace_holds, 2u);
+  const uint64_t consumed = ps.pace.consumed;
+  blocks_next_superpage(F, 0, STREAM_GC);          // GC's own copies are not consumption
+  EXPECT_EQ(ps.pace.consumed, consumed);
+  // The next victim inherits the unpaid writes (26 copied paid for 26 x 2 / 6 = 8), at most
+  // a superpage (2 sectors); a victim with nothing valid pays its I.
+  ps.pace.consumed = 9;
+  gc_pace_victim(F, 0, 1);
+  EXPECT_EQ(ps.pace.consumed, 1u);
+  EXPECT_EQ(ps.pace.copied, 0u);
+  gc_pace_copied(F, 0, 26);
+  ps.pace.consumed = 40;
+  gc_pace_victim(F, 0, 1);
+  EXPECT_EQ(ps.pace.consumed, 2u) << "a superpage at most";
+  ps.pace.valid = 0;
+  ps.pace.invalid = 8;
+  ps.pace.consumed = 9;
+  gc_pace_victim(F, 0, 2);
+  EXPECT_EQ(ps.pace.consumed, 1u);
+  gc_pace_idle(F, 0);
+  EXPECT_EQ(ps.pace.consumed, 0u);
+  // Without pacing nothing is counted and nothing waits.
+  Ftl g;
+  while (g->pool[0].free_count > g->host_reserve) blocks_next_superpage(g.get(), 0, STREAM_HOST);
+  EXPECT_EQ(g->pool[0].pace.consumed, 0u);
+  g->pool[0].victim = 0;
+  gc_pace_victim(g.get(), 0, 0);
+  gc_pace_copied(g.get(), 0, 8);
+  EXPECT_FALSE(gc_pace_hold(g.get(), 0));
+  EXPECT_FALSE(gc_pace_host_waits(g.get(), 0));
 }
 
 // pblk's rate limiter: with free superblocks below ftl.gc_high_blocks per pool, user writes
