@@ -171,13 +171,26 @@ def series(row):
     return out[:-1]
 
 
-def steady_iops(row):
-    """Write IOPS over the second half of the run (its series, without the last, partial,
-    interval): the drive's steady state once GC has used up the free reserve."""
+def steady_half(row):
+    """Write IOPS per interval over the second half of the run (its series, without the last,
+    partial, interval): the drive's steady state once GC has used up the free reserve."""
     with (Path(row["run_dir"]) / "throughput.csv").open() as f:
         iops = [float(rec["write_iops"]) for rec in csv.DictReader(f)][:-1]
-    half = iops[len(iops) // 2:]
+    return iops[len(iops) // 2:]
+
+
+def steady_iops(row):
+    half = steady_half(row)
     return sum(half) / len(half) if half else float("nan")
+
+
+def steady_spread(row):
+    """How steady the steady state is: the second half's intervals, the least, median and most
+    write IOPS in one, and how many had no write at all (GC stalled every write)."""
+    half = sorted(steady_half(row))
+    n = len(half)
+    return {"intervals": n, "min": half[0], "median": half[n // 2], "max": half[-1],
+            "stopped": sum(1 for x in half if x == 0)} if n else None
 
 
 def first(row, key):

@@ -10,8 +10,8 @@ from datetime import date
 from pathlib import Path
 
 from . import checks_rows, checks_verdict, failed_claims, num
-from .presets import (CACHE, PRESETS, REVIEWED_CACHE, claims_of, datasheet_rows, state_of,
-                      sustained_figures, workload)
+from .presets import (CACHE, INTERVAL_MS, PRESETS, REVIEWED_CACHE, claims_of, datasheet_rows, state_of,
+                      steady_spread, steady_write, sustained_figures, workload)
 
 
 def prefix(scale):
@@ -73,6 +73,12 @@ def write_report(results, scale, report_dir, findings):
                       f"{s['burst']:,.0f} MB/s in the cache, falls off at {knee} GB (the modelled cache holds "
                       f"{s['cache_gb']:.2f} GB), then {s['after']:,.0f} MB/s (native program bandwidth "
                       f"{s['native_prog']:,.0f} MB/s). Reviews: {gb} GB, then {after:,} MB/s ({source})."]
+        spread = steady_spread(results[f"{p}/randwrite"]) if steady_write(p, "randwrite") else None
+        if spread:
+            lines += ["", f"Steady-state random writes, second half of the run, per {INTERVAL_MS} ms "
+                      f"(`ftl.gc_pacing` = {results[f'{p}/randwrite'].get('config.ftl.gc_pacing')}): "
+                      f"{spread['min']:,.0f} / {spread['median']:,.0f} / {spread['max']:,.0f} IOPS "
+                      f"(least / median / most), {spread['stopped']} of {spread['intervals']} intervals with no write."]
         iss = results[f"{p}/iss"]
         lines += ["", f"On the ISS at a reduced size (`{workload(p, 'iss', scale)}`, "
                   f"nand.blocks_per_plane = {int(num(iss, 'config.nand.blocks_per_plane'))}): "
