@@ -272,6 +272,13 @@ def claims_of(preset, results):
     v = num(r, "ops.write.mbps")
     out.append((f"{preset}: sequential writes at 85 ... 101 % of the narrowest of link and program bandwidth",
                 0.85 * bound <= v <= 1.01 * bound, f"{v:,.0f} MB/s of {bound:,.0f}"))
+    r = results[f"{preset}/randwrite"]
+    if steady_write(preset, "randwrite") and str(r.get("config.ftl.gc_pacing")).lower() == "true":
+        s = steady_spread(r)
+        out.append((f"{preset}: steady-state random writes with GC paced: no {INTERVAL_MS} ms interval of the "
+                    "second half without a write",
+                    s is not None and s["stopped"] == 0,
+                    f"{s['stopped']:,} of {s['intervals']:,} stopped, least {s['min']:,.0f} IOPS" if s else "no series"))
     r = results[f"{preset}/qd1read"]
     lat = num(r, "ops.read.latency_us.mean")
     out.append((f"{preset}: QD1 4 KiB reads take tR or longer", lat >= t_read,

@@ -75,10 +75,11 @@ def write_report(results, scale, report_dir, findings):
                       f"{s['native_prog']:,.0f} MB/s). Reviews: {gb} GB, then {after:,} MB/s ({source})."]
         spread = steady_spread(results[f"{p}/randwrite"]) if steady_write(p, "randwrite") else None
         if spread:
+            pacing = str(results[f"{p}/randwrite"].get("config.ftl.gc_pacing")).lower()
             lines += ["", f"Steady-state random writes, second half of the run, per {INTERVAL_MS} ms "
-                      f"(`ftl.gc_pacing` = {results[f'{p}/randwrite'].get('config.ftl.gc_pacing')}): "
+                      f"(`ftl.gc_pacing` = {pacing}): "
                       f"{spread['min']:,.0f} / {spread['median']:,.0f} / {spread['max']:,.0f} IOPS "
-                      f"(least / median / most), {spread['stopped']} of {spread['intervals']} intervals with no write."]
+                      f"(least / median / most), {spread['stopped']:,} of {spread['intervals']:,} intervals with no write."]
         iss = results[f"{p}/iss"]
         lines += ["", f"On the ISS at a reduced size (`{workload(p, 'iss', scale)}`, "
                   f"nand.blocks_per_plane = {int(num(iss, 'config.nand.blocks_per_plane'))}): "
