@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <random>
+#include <utility>
 
 #include "model/platform_test_support.h"
 
@@ -36,6 +37,14 @@ size_t stopped_intervals(const std::vector<double>& v) {
   return n;
 }
 
+// `workload` on the steady drive paced (here: the run, checked clean) and unpaced (a child
+// ssdvp); returns both run.json, paced first.
+std::pair<nlohmann::json, nlohmann::json> paced_and_unpaced(const std::string& workload, const std::string& name) {
+  auto paced = test::run_platform(steady_sets(true, name + "-on"), workload);
+  test::expect_clean(paced.results);
+  return {paced.results, test::run_child(steady_sets(false, name + "-off"), workload, name + "-off")};
+}
+
 // 3,000 4 KiB writes 1 ms apart over the first 200 MiB: slower than GC can clean.
 std::string slow_writes_trace(const std::string& name) {
   const std::string path = std::string(::testing::TempDir()) + name + ".trace";
@@ -53,11 +62,7 @@ std::string slow_writes_trace(const std::string& name) {
 // 24.5 against 185.6 ms), and the throughput pays a little for the superblock the host no
 // longer drains (measured -3.9 % on these 64-block dies; docs/ftl-guide.md).
 TEST(GcPacing, SteadyWritesNeverStopAndTheTailShrinks) {
-  const std::string workload = "fio:rw=randrw,rwmixread=10,bs=4k,iodepth=32,io=30000";
-  auto paced = test::run_platform(steady_sets(true, "pacing-on"), workload);
-  test::expect_clean(paced.results);
-  const nlohmann::json unpaced = test::run_child(steady_sets(false, "pacing-off"), workload, "pacing-off");
-  const auto& on = paced.results;
+  const auto [on, unpaced] = paced_and_unpaced("fio:rw=randrw,rwmixread=10,bs=4k,iodepth=32,io=30000", "pacing");
   EXPECT_GT(on["ftl"]["gc_pace_host_waits"].get<uint64_t>(), 0u);
   EXPECT_EQ(unpaced["ftl"]["gc_pace_host_waits"].get<uint64_t>(), 0u);
   const auto s_on = write_series(on), s_off = write_series(unpaced);
@@ -79,11 +84,7 @@ TEST(GcPacing, SteadyWritesNeverStopAndTheTailShrinks) {
 // follows the writes (copies held) instead of cleaning to gc_high_blocks at once, so fewer
 // sectors are copied in the same window; the writes themselves see no difference.
 TEST(GcPacing, BetweenTheMarksGcFollowsASlowWriter) {
-  const std::string workload = "trace:" + slow_writes_trace("pacing-slow");
-  auto paced = test::run_platform(steady_sets(true, "pacing-slow-on"), workload);
-  test::expect_clean(paced.results);
-  const nlohmann::json unpaced = test::run_child(steady_sets(false, "pacing-slow-off"), workload, "pacing-slow-off");
-  const auto& on = paced.results;
+  const auto [on, unpaced] = paced_and_unpaced("trace:" + slow_writes_trace("pacing-slow"), "pacing-slow");
   EXPECT_GT(on["ftl"]["gc_pace_holds"].get<uint64_t>(), 0u);
   EXPECT_EQ(unpaced["ftl"]["gc_pace_holds"].get<uint64_t>(), 0u);
   EXPECT_LT(on["ftl"]["gc_copied_sectors"].get<uint64_t>(), unpaced["ftl"]["gc_copied_sectors"].get<uint64_t>());
