@@ -54,6 +54,12 @@ uint32_t placement_code(const std::string& p) {
   if (p == "slc-direct") return SSD_PLACE_SLC_DIRECT;
   throw ConfigError("ftl.placement = \"" + p + "\" has no firmware code (platforms/ssd_platform.cpp)");
 }
+uint32_t defect_code(const std::string& d) {
+  const char* names[] = {"none", "flush-before-program", "recovery-skips-open-superblock", "trim-log-not-replayed"};
+  for (uint32_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+    if (d == names[i]) return i;   // SSD_DEFECT_* in that order
+  throw ConfigError("ftl.test_defect = \"" + d + "\" has no firmware code (platforms/ssd_platform.cpp)");
+}
 uint32_t readahead_code(const std::string& r) {
   const char* names[] = {"none", "lru", "dtree", "dtree-lru", "seq"};
   for (uint32_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -125,6 +131,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   fc->gc_policy = gc_policy_code(p_.ftl.gc_policy);
   fc->gc_check_victims = p_.ftl.gc_check_victims ? 1u : 0u;
   fc->gc_pacing = p_.ftl.gc_pacing ? 1u : 0u;
+  fc->test_defect = defect_code(p_.ftl.test_defect);
   fc->slc_dynamic_blocks = p_.ftl.slc_dynamic_blocks;
   fc->placement = placement_code(p_.ftl.placement);
   fc->combo_hot_sectors = p_.ftl.combo_hot_sectors;
@@ -498,8 +505,9 @@ void SsdPlatform::power_fails(const std::string& cause) {
 void SsdPlatform::cut_power(const std::string& cause) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   nlohmann::json interrupted = nlohmann::json::array();
+  uint64_t paired_lost = 0;
   for (auto& d : dies_) {
-    const std::string what = d->power_cut(now, p_.nand.paired_page_loss);
+    const std::string what = d->power_cut(now, p_.nand.paired_page_loss, &paired_lost);
     if (!what.empty()) interrupted.push_back(what);
   }
   std::filesystem::create_directories(opt_.power_cut_dir);
@@ -516,6 +524,7 @@ void SsdPlatform::cut_power(const std::string& cause) {
                 {"into_workload_s", started_ ? (now - driver_->measure_start()).to_seconds() : 0.0},
                 {"flash_ops_into_workload", ops_since_start_},
                 {"interrupted", interrupted},
+                {"paired_pages_lost", paired_lost},
                 {"host_requests_done", driver_->requests_done()},
                 {"image", opt_.power_cut_dir + "/nand.img"}};
   sc_core::sc_stop();
@@ -554,10 +563,12 @@ nlohmann::json SsdPlatform::timeline_report() {
 // Bad blocks since the drive was formatted (preconditioning included): the firmware's table
 // and failures beside the NAND's own counts (P/E cycles are run.json's "wear").
 nlohmann::json SsdPlatform::media_report(const ssd_fw_stats& b) const {
-  uint64_t factory = 0, grown = 0, failed_programs = 0, failed_erases = 0;
+  uint64_t factory = 0, grown = 0, failed_programs = 0, failed_erases = 0, bad_programs = 0, bad_erases = 0;
   for (const auto& d : dies_) {
     failed_programs += d->failed_programs();
     failed_erases += d->failed_erases();
+    bad_programs += d->bad_block_programs();
+    bad_erases += d->bad_block_erases();
     for (uint32_t pl = 0; pl < d->planes(); pl++)
       for (uint32_t blk = 0; blk < d->blocks_per_plane(); blk++) {
         const uint8_t bad = d->bad(pl, blk);
@@ -577,6 +588,8 @@ nlohmann::json SsdPlatform::media_report(const ssd_fw_stats& b) const {
                     {"grown_bad_blocks", grown},
                     {"failed_programs", failed_programs},
                     {"failed_erases", failed_erases},
+                    {"programs_on_blocks_bad_at_power_on", bad_programs},
+                    {"erases_on_blocks_bad_at_power_on", bad_erases},
                     {"read_retries", fctl_->corrected_reads()}}}};
 }
 
@@ -844,7 +857,8 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                     {"superseded_written_sectors", b.wbuf_superseded_written - a.wbuf_superseded_written},
                     {"mem", b.ring_mem},
                     {"sync", b.ring_sync},
-                    {"used", b.ring_used}};
+                    {"used", b.ring_used},
+                    {"used_max", b.ring_used_max}};
     r["write_buffer"] = wb;
   }
   if (p_.ftl.readahead != "none") {

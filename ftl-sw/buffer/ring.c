@@ -81,6 +81,7 @@ static int ring_alloc(struct ftl *f, struct wbuf_part *p, uint32_t n, uint32_t *
   }
   r->used += n;
   p->free_count = p->nslots - r->used;
+  if (r->used > f->stats->ring_used_max) f->stats->ring_used_max = r->used;
   if (p->core == 0) {
     f->stats->ring_mem = r->mem;
     f->stats->ring_used = r->used;

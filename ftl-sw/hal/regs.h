@@ -440,9 +440,15 @@ struct ssd_fw_config {
   uint32_t slc_dynamic_blocks; /* dynamic SLC cache: native superblocks per die its SLC-mode
                                   pool may borrow (0: the static cache only; place/slc_cache.h) */
   uint32_t gc_pacing;          /* 1: GC and the writes paced against each other (gc/pacing.h) */
+  uint32_t test_defect;        /* SSD_DEFECT_*: a deliberately broken drive (ftl.test_defect), so
+                                  that tests can show the power-cut checker catching a loss */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
+#define SSD_DEFECT_NONE               0u
+#define SSD_DEFECT_FLUSH_EARLY        1u   /* a flush or FUA write completes before its data is programmed */
+#define SSD_DEFECT_SKIP_OPEN_SB       2u   /* recovery drops the data of partly written superblocks */
+#define SSD_DEFECT_TRIM_LOG_UNAPPLIED 3u   /* recovery does not apply the trim log */
 #define SSD_MAP_OPT           0u   /* whole page map in DRAM */
 #define SSD_MAP_DFTL          1u   /* translation pages on flash, page-granular CMT, one LRU */
 #define SSD_MAP_PART          2u   /* clean and dirty regions, each its own LRU */
@@ -582,7 +588,7 @@ struct ssd_fw_stats {
   uint32_t ra_prefetch_delay_max_ns;
   uint32_t ra_cache_sectors;
   uint32_t ra_cache_bytes;      /* DRAM: read cache (sectors, entries, index, waiters) */
-  uint32_t ra_tree_bytes;       /*       pattern analyser (its fixed budget, used whole) */
+  uint32_t ra_tree_bytes;       /*       pattern analyser (the heap's allocation for it) */
   uint32_t ra_tree_node_capacity;
   uint32_t ra_tree_nodes;       /* nodes in the tree now ... */
   uint32_t ra_tree_nodes_max;   /* ... and at most */
@@ -634,6 +640,8 @@ struct ssd_fw_stats {
   uint32_t ring_user_limit_min; /* ring: the smallest share the limiter left users */
   uint32_t ring_mem, ring_sync, ring_used;   /* ring: core 0's part's pointers (entries) and
                                                 entries in use */
+  uint32_t ring_used_max;       /* ring: the most entries any part had in use at once */
+  uint32_t rsvd_ring;
   /* firmware cores */
   uint32_t cores;               /* cores running the FTL */
   uint32_t wbuf_part_sectors;   /* each core's part of the write buffer */

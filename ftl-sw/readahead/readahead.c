@@ -77,9 +77,10 @@ void ra_init(struct ftl *f) {
       return;
     }
     uint32_t bytes = pt_bytes_for(nodes);
+    const uint32_t tree_before = f->heap.used;
     void *mem = fw_alloc(f, bytes, 64);
     pt_init(&ra->pt, mem, bytes, c->pt_branches, c->pt_depth, c->pt_seq_run, c->pt_min_repeats);
-    f->stats->ra_tree_bytes = bytes;
+    f->stats->ra_tree_bytes = f->heap.used - tree_before;   /* what the heap gave it, alignment too */
     f->stats->ra_tree_node_capacity = ra->pt.nnodes;
   }
   const struct ftl_geo *g = &f->geo;

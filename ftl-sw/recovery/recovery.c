@@ -117,6 +117,14 @@ static void translation_page_found(struct ftl *f, uint32_t tp, uint32_t seq, uin
   rec.tp_seq[tp] = seq;
 }
 
+/* ftl.test_defect = recovery-skips-open-superblock: what the scan found in superblock sb is
+ * dropped (a recovery that loses the open superblocks' data, for the tests to catch). */
+static void forget_superblock(struct ftl *f, uint32_t sb) {
+  const uint32_t first = sb * f->geo.sb_sectors, end = first + f->geo.sb_sectors;
+  for (uint32_t lpa = 0; lpa < f->geo.logical_sectors; lpa++)
+    if (rec.l2p[lpa] != NONE32 && rec.l2p[lpa] >= first && rec.l2p[lpa] < end) map_set_in(f, rec.l2p, lpa, NONE32);
+}
+
 /* The superpage just read: take its sectors' mappings, then move on. */
 static void superpage_done(struct ftl *f, uint32_t d) {
   struct rec_die *r = &rec.die[d];
@@ -173,6 +181,7 @@ static void superpage_done(struct ftl *f, uint32_t d) {
      * for the victim it did not finish (gc_pick_victim), and the superblock GC opened for
      * that victim had room for all of it. */
     f->stats->recovery_open_blocks++;
+    if (f->cfg.test_defect == SSD_DEFECT_SKIP_OPEN_SB) forget_superblock(f, sb);   /* broken for the tests */
     if (placed) {
       /* its unit's open superblock again, or closed (place_sb_recovered) */
     } else if (r->map) {
@@ -280,7 +289,8 @@ static void recover(struct ftl *f) {
   blocks_drop_unfree(f);   /* superblocks found with data leave the free lists */
   slc_cache_recover(f);    /* borrowed superblocks found empty: erased in SLC mode again */
   give_gc_room(f);
-  trim_log_apply(f, rec.l2p, rec.seq);   /* before the demand map's pages are written from it */
+  if (f->cfg.test_defect != SSD_DEFECT_TRIM_LOG_UNAPPLIED)   /* broken for the tests if so */
+    trim_log_apply(f, rec.l2p, rec.seq);   /* before the demand map's pages are written from it */
   f->version_seq = rec.max_seq & ~(VERSION_STEP - 1u);
   f->write_seq = rec.max_seq;
   if (f->demand) map_rebuild_translation_pages(f, rec.l2p);

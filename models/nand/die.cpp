@@ -46,7 +46,7 @@ Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
     std::mt19937_64 factory(p.fault_seed * 3000017u + index);
     std::uniform_real_distribution<double> u(0.0, 1.0);
     for (Block& b : blocks_)
-      if (u(factory) < p.factory_bad_permille / 1000.0) b.bad = kFactoryBad;
+      if (u(factory) < p.factory_bad_permille / 1000.0) b.bad = kFactoryBad, b.bad_at_power_on = true;
   }
 }
 
@@ -69,6 +69,14 @@ bool Die::fails(ArrayOp op, uint32_t block, sc_time now) {
     }
   }
   return fail;
+}
+
+void Die::count_bad_block_op(bool erase) {
+  for (uint32_t pl = 0; pl < planes_; pl++)
+    if (mask_ >> pl & 1u && block_at(pl, block_).bad_at_power_on) {
+      bad_block_ops_[erase]++;
+      return;
+    }
 }
 
 std::string Die::address(uint32_t plane, uint32_t block, uint32_t page) const {
@@ -195,6 +203,7 @@ sc_time Die::start_array(sc_time now) {
     }
     case ArrayOp::Program: {
       t = timing.t_prog[timing.t_prog.size() == 1 ? 0 : page_ % types];
+      count_bad_block_op(false);
       last_failed_ = fails(ArrayOp::Program, block_, now);
       if (last_failed_) failed_programs_++;
       for (uint32_t pl = 0; pl < planes_; pl++) {
@@ -226,6 +235,7 @@ sc_time Die::start_array(sc_time now) {
     }
     case ArrayOp::Erase: {
       t = timing.t_erase;
+      count_bad_block_op(true);
       last_failed_ = fails(ArrayOp::Erase, block_, now);
       if (last_failed_) failed_erases_++;
       for (uint32_t pl = 0; pl < planes_; pl++) {
@@ -270,7 +280,7 @@ void Die::mark_corrupt(Block& b, uint32_t page) {
   b.corrupt[page] = 1;
 }
 
-std::string Die::power_cut(sc_time now, bool paired_page_loss) {
+std::string Die::power_cut(sc_time now, bool paired_page_loss, uint64_t* paired_lost) {
   latched_ = ArrayOp::None;                 // a command latched but not started does nothing
   if (running_ == ArrayOp::None || now >= busy_until_) return "";
   const ArrayOp op = running_;
@@ -284,7 +294,10 @@ std::string Die::power_cut(sc_time now, bool paired_page_loss) {
     if (op == ArrayOp::Program) {
       mark_corrupt(b, page_);
       if (paired_page_loss)
-        for (uint32_t k = 1; k <= page_ % page_types(latched_slc_); k++) mark_corrupt(b, page_ - k);
+        for (uint32_t k = 1; k <= page_ % page_types(latched_slc_); k++) {
+          if (paired_lost && page_ - k < b.next_page && !(b.corrupt && b.corrupt[page_ - k])) ++*paired_lost;   // it held data
+          mark_corrupt(b, page_ - k);
+        }
     } else if (op == ArrayOp::Erase) {
       b.next_page = pages_of(b);           // neither erased nor intact: erase before programming
       for (uint32_t pg = 0; pg < pages_of(b); pg++) mark_corrupt(b, pg);

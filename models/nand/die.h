@@ -156,6 +156,11 @@ class Die {
   uint8_t bad(uint32_t plane, uint32_t block) const { return block_at(plane, block).bad; }
   uint64_t failed_programs() const { return failed_programs_; }
   uint64_t failed_erases() const { return failed_erases_; }
+  // Programs and erases started on a block that was bad when the die powered on (from the
+  // factory, or in the NAND image it was loaded from): firmware that knows its bad blocks
+  // never does either, so each is a bad-block table that did not survive or was not read.
+  uint64_t bad_block_programs() const { return bad_block_ops_[0]; }
+  uint64_t bad_block_erases() const { return bad_block_ops_[1]; }
   // Reads that needed read-retry steps (the RBER model, rber_model.h), the steps they took, and
   // plane reads that stayed uncorrectable after the last step.
   uint64_t retried_reads() const { return retried_reads_; }
@@ -185,8 +190,9 @@ class Die {
 
   // Power is lost at `now`: the array operation under way, if any, is left as power loss
   // leaves it (see the header).  Returns what it interrupted ("" if nothing), for the run's
-  // report, e.g. "program of die 3 ... page 7 (and its paired pages)".
-  std::string power_cut(sc_core::sc_time now, bool paired_page_loss);
+  // report, e.g. "program of die 3 ... page 7 (and its paired pages)".  `paired_lost` (if given) counts
+  // the pages programmed before that the cut made unreadable (the paired pages' planes).
+  std::string power_cut(sc_core::sc_time now, bool paired_page_loss, uint64_t* paired_lost = nullptr);
 
   // The array's contents (pages, OOB, payloads, erase counts, interrupted pages), in a
   // versioned binary form; load() refuses another geometry naming what differs.
@@ -216,6 +222,7 @@ class Die {
     uint32_t next_page = 0;
     uint32_t erases = 0;
     uint8_t bad = 0;                         // kGood, kFactoryBad, kGrownBad
+    bool bad_at_power_on = false;            // bad when the die was built or loaded
     bool slc = false;                        // in SLC mode (set by its last erase)
     sc_core::sc_time written_at;             // its first program since the erase (data age)
     SectorStore sectors;                     // allocated at the first program
@@ -257,6 +264,9 @@ class Die {
   std::vector<NandParams::InjectedFailure> injected_;   // this die's, not yet met
   bool last_failed_ = false;
   uint64_t failed_programs_ = 0, failed_erases_ = 0;
+  uint64_t bad_block_ops_[2] = {0, 0};      // programs, erases on blocks bad at power-on
+  // Counts an operation on a block of the latched planes that was bad at power-on.
+  void count_bad_block_op(bool erase);
   RberModel rber_;
   uint32_t rber_max_retries_;
   uint64_t retried_reads_ = 0, retry_steps_ = 0, rber_uncorrectable_ = 0;

@@ -89,6 +89,7 @@ void Die::load(std::istream& in, const std::string& source) {
       b.erases = get<uint32_t>(in, source);
       const uint8_t flags = get<uint8_t>(in, source);
       b.bad = uint8_t(flags >> kBadShift & 3u);
+      b.bad_at_power_on = b.bad != 0;
       b.slc = version >= 3 ? (flags & kSlcMode) != 0 : factory_slc;
       const size_t pages = pages_of(b), sectors = pages * spp_;
       if ((flags & kSlcMode && (version < 3 || cell_ == CellType::SLC)) || (version == 1 && flags & kCompactSectors))

@@ -16,7 +16,7 @@ namespace ssdvp::nand {
 namespace {
 
 constexpr uint32_t kRuntimeMagic = 0x54524444u;   // "DDRT"
-constexpr uint32_t kRuntimeVersion = 1;
+constexpr uint32_t kRuntimeVersion = 2;   // 2: the bad-block operation counts
 
 using record::put;
 using record::put_bytes;
@@ -64,7 +64,7 @@ void Die::save_runtime(std::ostream& out) const {
   put(out, uint8_t(last_failed_));
   for (uint64_t v : std::initializer_list<uint64_t>{failed_programs_, failed_erases_, retried_reads_, retry_steps_, rber_uncorrectable_,
                      busy_until_.value(), busy_ps_, op_counts_[0], op_counts_[1], op_counts_[2], op_counts_[3],
-                     programmed_sectors_})
+                     programmed_sectors_, bad_block_ops_[0], bad_block_ops_[1]})
     put(out, v);
   if (!out) throw std::runtime_error("cannot write the state of die " + std::to_string(index_));
 }
@@ -103,6 +103,7 @@ void Die::load_runtime(std::istream& in, const std::string& source) {
   busy_ps_ = get<uint64_t>(in, source);
   for (uint64_t& v : op_counts_) v = get<uint64_t>(in, source);
   programmed_sectors_ = get<uint64_t>(in, source);
+  for (uint64_t& v : bad_block_ops_) v = get<uint64_t>(in, source);
 }
 
 }  // namespace ssdvp::nand

@@ -78,6 +78,8 @@ void mixed_case(uint32_t cores, const std::string& mode, std::vector<std::string
   uint64_t fetched = 0;
   for (const auto& q : r["host"]["commands_per_queue"]) fetched += q.get<uint64_t>();
   EXPECT_EQ(cmds, fetched) << "every command reached exactly one core";
+  // Every sector the host wrote went into exactly one core's part.
+  EXPECT_EQ(inserted, r["ops"]["write"]["bytes"].get<uint64_t>() / 4096u);
   EXPECT_EQ(inserted, r["write_buffer"]["inserted_sectors"].get<uint64_t>());
   EXPECT_LE(r["write_buffer"]["part_sectors"].get<uint64_t>() * cores, r["write_buffer"]["sectors"].get<uint64_t>());
 }
