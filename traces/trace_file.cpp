@@ -119,8 +119,8 @@ bool TraceFile::next_content_line() {
   return false;
 }
 
-// A binary vscsi record as the CSV line libCacheSim writes for it (reader_vscsi.cpp parses
-// it): version,time,op,size,lbn.
+// A binary vscsi record as a vscsi CSV line (reader_vscsi.cpp parses it, with time_unit=us):
+// version,time,op,size,lbn with the record's time in microseconds.
 bool TraceFile::read_record() {
   unsigned char r[kVscsiV2Bytes];
   stream_->read(reinterpret_cast<char*>(r), std::streamsize(record_bytes_));

@@ -10,8 +10,10 @@
 // one cut short (no end marker), is an error naming the file.
 // Binary vscsi traces (VMware/CloudPhysics records of 32 bytes, version 1, or 40 bytes,
 // version 2; recognised by the version field of their first two records, as libCacheSim
-// does) are read a record at a time, each given as the CSV line libCacheSim writes for it
-// ("version,time,op,size,lbn", reader_vscsi.cpp); line numbers count records.
+// does) are read a record at a time, each given as a CSV line of the vscsi format
+// ("version,time,op,size,lbn", reader_vscsi.cpp) with the record's time in microseconds, as the
+// record has it (libCacheSim's CSV has whole seconds; the record reader reads these lines with
+// time_unit=us); line numbers count records.
 // Leaves out: parsing (TraceLineParser), seeking.
 #pragma once
 

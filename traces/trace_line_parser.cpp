@@ -48,6 +48,14 @@ uint64_t time_field_ns(std::string_view field, unsigned decimal_shift, const cha
   return *value;
 }
 
+std::optional<unsigned> time_unit_decimal_shift(std::string_view unit) {
+  if (unit == "s") return 9;
+  if (unit == "ms") return 6;
+  if (unit == "us") return 3;
+  if (unit == "ns") return 0;
+  return std::nullopt;
+}
+
 uint64_t scaled_field(uint64_t value, uint64_t factor, const char* name) {
   if (factor != 0 && value > std::numeric_limits<uint64_t>::max() / factor) {
     throw TraceLineError(std::string(name) + " " + std::to_string(value) + " is too large");

@@ -37,7 +37,14 @@ class TraceLineError : public std::runtime_error {
 struct TraceParserOptions {
   char action = 'D';  // blkparse formats: the event action whose lines become requests
   std::string device;  // device= / volume=: only requests whose device column is this ("": all)
+  // time_unit=: "s", "ms", "us" or "ns", the unit of a time column whose writers disagree on it
+  // (the vscsi CSV); "": the format's own unit.
+  std::string time_unit;
 };
+
+// The decimal shift of time_field_ns for a time_unit= value (s 9, ms 6, us 3, ns 0), or
+// nullopt for any other text.
+std::optional<unsigned> time_unit_decimal_shift(std::string_view unit);
 
 class TraceLineParser {
  public:

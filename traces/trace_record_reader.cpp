@@ -5,6 +5,16 @@
 
 namespace ssdvp::workload {
 
+namespace {
+
+// The parser options for `file`: a binary vscsi trace's lines hold its records' microseconds.
+TraceParserOptions options_for(const TraceFile& file, TraceParserOptions options) {
+  if (file.binary_vscsi() != 0) options.time_unit = "us";
+  return options;
+}
+
+}  // namespace
+
 TraceRecordReader::TraceRecordReader(std::string path, const TraceFormat& format,
                                      const TraceParserOptions& options, bool skip_bad)
     : TraceRecordReader(TraceFile(std::move(path)), format, options, skip_bad) {}
@@ -12,7 +22,7 @@ TraceRecordReader::TraceRecordReader(std::string path, const TraceFormat& format
 TraceRecordReader::TraceRecordReader(TraceFile file, const TraceFormat& format,
                                      const TraceParserOptions& options, bool skip_bad)
     : file_(std::move(file)),
-      parser_(format.make_parser(options)),
+      parser_(format.make_parser(options_for(file_, options))),
       header_(format.layout),
       device_(options.device),
       skip_bad_(skip_bad) {}

@@ -1,7 +1,8 @@
 // The request records of a trace file in file order: a TraceFile read through one format's
 // line parser, with malformed lines either fatal or skipped and counted (skip_bad).
 //
-// Models: the per-line error policy of every reader.
+// Models: the per-line error policy of every reader.  A binary vscsi file's lines carry its
+// records' microseconds, so its parser reads them with time_unit=us (trace_file.h).
 // Leaves out: time rebasing and scaling, stream numbering, request limits (TraceWorkload).
 #pragma once
 
@@ -28,6 +29,8 @@ class TraceRecordReader {
   // layout) is passed over, and with options.device so are records of other devices.
   std::optional<TraceRecord> next();
   uint64_t skipped_lines() const { return skipped_lines_; }
+  // true for a binary vscsi trace (its records' times are microseconds, whatever time_unit= says).
+  bool binary_vscsi() const { return file_.binary_vscsi() != 0; }
   [[noreturn]] void fail_at_line(const std::string& what) const { file_.fail_at_line(what); }
 
  private:

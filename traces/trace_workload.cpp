@@ -41,7 +41,7 @@ TraceOptions parse_trace_options(const std::string& spec, size_t path_start) {
   const size_t options_start = comma == std::string::npos ? spec.size() : comma + 1;
   const SpecOptions options(spec, options_start,
                             {"format", "scale", "skip_bad", "max", "streams", "action", "replay", "iodepth", "device",
-                             "volume"});
+                             "volume", "time_unit"});
   TraceOptions trace;
   trace.path =
       spec.substr(path_start, comma == std::string::npos ? std::string::npos : comma - path_start);
@@ -84,6 +84,10 @@ TraceOptions parse_trace_options(const std::string& spec, size_t path_start) {
     options.fail("action", "must be one blkparse action letter, e.g. D or Q");
   }
   trace.parser.action = action[0];
+  if (options.has("time_unit")) {
+    trace.parser.time_unit = std::string(options.text("time_unit").value_or(""));
+    if (!time_unit_decimal_shift(trace.parser.time_unit)) options.fail("time_unit", "must be s, ms, us or ns");
+  }
   const std::string_view replay = options.text("replay").value_or("open");
   if (replay == "closed") {
     trace.closed = true;
@@ -122,6 +126,12 @@ TraceWorkload::TraceWorkload(const TraceOptions& options, const std::string& spe
   if (&format_ == &blkparse_events_trace_format() && options_.parser.action != 'D' &&
       options_.parser.action != 'C') {
     fail_spec(spec, "action=: format " + format_name + " has only actions D and C");
+  }
+  if (!options_.parser.time_unit.empty() && &format_ != &vscsi_trace_format()) {
+    fail_spec(spec, "time_unit=: format " + format_name + " has one time unit (docs/traces.md); only vscsi takes time_unit=");
+  }
+  if (!options_.parser.time_unit.empty() && records_.binary_vscsi()) {
+    fail_spec(spec, "time_unit=: binary vscsi records give their times in microseconds");
   }
   if (options_.streams == StreamMapping::Single) {
     pending_.resize(1);
@@ -183,6 +193,8 @@ bool TraceWorkload::read_ahead() {
     std::ostringstream what;
     what << "arrival " << scaled_ns << " ns after the first request (scale=" << options_.scale
          << ") is beyond the simulated clock's range (" << kMaxArrivalNs / 1000000000 << " s)";
+    if (&format_ == &vscsi_trace_format() && options_.parser.time_unit.empty() && !records_.binary_vscsi())
+      what << "; its time column was read in seconds: give time_unit= if it is in another unit";
     records_.fail_at_line(what.str());
   }
   request.arrival_ns = options_.scale == 1.0 ? elapsed_ns : static_cast<uint64_t>(std::llround(scaled_ns));
@@ -218,6 +230,7 @@ std::string TraceWorkload::describe() const {
   std::ostringstream text;
   text << "trace " << options_.path << " format=" << format_.name;
   if (!options_.parser.device.empty()) text << " device=" << options_.parser.device;
+  if (!options_.parser.time_unit.empty()) text << " time_unit=" << options_.parser.time_unit;
   if (options_.closed) text << " replay=closed iodepth=" << options_.iodepth;
   else text << " scale=" << options_.scale;
   text << " streams=" << mapping_name(options_.streams) << " (" << pending_.size() << ")";

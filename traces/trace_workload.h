@@ -9,7 +9,7 @@
 // backwards is clamped to the previous arrival and counted; an arrival beyond the simulated
 // clock's range (2^62 ps, about 53 days) is an error at its line; streams=by_device|by_pid numbers
 // the distinct device or pid values 0, 1, ... in order of first appearance (a pre-scan of the
-// file); max=N stops after N requests.
+// file); max=N stops after N requests; time_unit= sets the unit of the vscsi CSV's time column.
 // Leaves out: address range checks and folding (the driver's business), think time.
 #pragma once
 

@@ -3,8 +3,11 @@
 // named by file:line, and compressed traces (gzip, xz, zstd, bzip2) read as their plain text.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
+#include <vector>
 
 #include "compress_for_tests.h"
 #include "trace_test_support.h"
@@ -121,7 +124,7 @@ const char* const kVscsi =
     "2,33905,35,0,0\n"         // SYNCHRONIZE CACHE(10): a flush
     "2,34000,88,4096,8\n";     // READ(16)
 
-TEST(VscsiReader, ScsiOpcodesBlocksAndMicroseconds) {
+TEST(VscsiReader, ScsiOpcodesBlocksAndSeconds) {
   TempTrace trace(kVscsi, ".csv");
   const auto workload = make_workload("trace:" + trace.path(), {});   // format=auto
   EXPECT_NE(workload->describe().find("format=vscsi"), std::string::npos) << workload->describe();
@@ -133,9 +136,9 @@ TEST(VscsiReader, ScsiOpcodesBlocksAndMicroseconds) {
   EXPECT_EQ(r[1].op, Op::Read);
   EXPECT_EQ(r[1].offset, 51200u);
   EXPECT_EQ(r[1].length, 8192u);
-  EXPECT_EQ(r[1].arrival_ns, 2000u);
+  EXPECT_EQ(r[1].arrival_ns, 2000000000u);   // seconds, as libCacheSim writes them
   EXPECT_EQ(r[2].op, Op::Flush);
-  EXPECT_EQ(r[2].arrival_ns, 7000u);
+  EXPECT_EQ(r[2].arrival_ns, 7000000000u);
   EXPECT_EQ(r[3].op, Op::Read);
   EXPECT_EQ(r[3].offset, 4096u);
 }
@@ -215,8 +218,8 @@ TEST(CompressedTraces, ConcatenatedMembersReadAsOneText) {
 }
 
 // Binary vscsi records (32-byte version 1, 40-byte version 2), little-endian as libCacheSim
-// reads them: the same requests as their CSV lines, auto-detected, compressed too; a record
-// cut short is an error.
+// reads them, ts in microseconds: the same requests as their CSV lines (time = ts / 10^6 s),
+// auto-detected, compressed too; a record cut short is an error.
 std::string vscsi_record(unsigned version, uint16_t cmd, uint32_t len, uint64_t lbn, uint64_t ts) {
   std::string r(version == 1 ? 32 : 40, '\0');
   auto put = [&](size_t at, uint64_t v, size_t bytes) {
@@ -245,10 +248,11 @@ TEST(VscsiReader, BinaryRecordsOfBothVersionsReadAsTheirCsvLines) {
   TempTrace csv(kVscsi, ".csv");
   const auto expected = drain(*make_workload("trace:" + csv.path(), {}));
   for (unsigned version : {1u, 2u}) {
-    const std::string records = vscsi_record(version, 0x2a, 512, 42932745, 33898) +
-                                vscsi_record(version, 0x28, 8192, 100, 33900) +
-                                vscsi_record(version, 0x12, 36, 0, 33901) + vscsi_record(version, 0x35, 0, 0, 33905) +
-                                vscsi_record(version, 0x88, 4096, 8, 34000);
+    const std::string records = vscsi_record(version, 0x2a, 512, 42932745, 33898000000) +
+                                vscsi_record(version, 0x28, 8192, 100, 33900000000) +
+                                vscsi_record(version, 0x12, 36, 0, 33901000000) +
+                                vscsi_record(version, 0x35, 0, 0, 33905000000) +
+                                vscsi_record(version, 0x88, 4096, 8, 34000000000);
     for (const std::string& bytes : {records, compress(records, "zstd")}) {
       TempTrace bin(bytes, ".vscsi");
       const auto workload = make_workload("trace:" + bin.path(), {});   // format=auto
@@ -266,10 +270,143 @@ TEST(VscsiReader, BinaryRecordsOfBothVersionsReadAsTheirCsvLines) {
     TempTrace cut(records.substr(0, records.size() - 3), ".vscsi");
     const std::string m = workload_error([&] { build_and_drain("trace:" + cut.path()); });
     EXPECT_EQ(m.rfind(cut.path() + ": the last binary vscsi record (record 5) is cut short", 0), 0u) << m;
-    TempTrace bad(records + vscsi_record(version, 0x1234, 512, 0, 40000), ".vscsi");
+    TempTrace bad(records + vscsi_record(version, 0x1234, 512, 0, 40000000000), ".vscsi");
     const std::string b = workload_error([&] { build_and_drain("trace:" + bad.path()); });
     EXPECT_EQ(b.rfind(bad.path() + ":6: op '1234' is not a SCSI opcode", 0), 0u) << b;
   }
+}
+
+// One trace, two forms (docs/traces.md, "VMware / CloudPhysics vscsi"): the binary records
+// (ts in microseconds) and the CSV libCacheSim converts them to (time = ts / 10^6 in whole
+// seconds, as in its data/cloudPhysicsIO.csv) replay as the same requests at the same times.
+struct VscsiTraceRecord {
+  uint16_t cmd;
+  uint32_t len;
+  uint64_t lbn;
+  uint64_t ts_us;
+};
+
+// Like the public 113,872-request trace: absolute microseconds since the host's start, two
+// hours long, writes and reads; a flush, a command without data and the other opcode sizes.
+std::vector<VscsiTraceRecord> vscsi_trace(bool whole_seconds) {
+  const uint64_t start = 5633898368802;
+  std::vector<VscsiTraceRecord> records = {
+      {0x2a, 512, 42932745, start},       {0x2a, 512, 42932746, start + 242639},
+      {0x28, 8192, 100, start + 2000000}, {0x12, 36, 0, start + 2500000},   // INQUIRY: no request
+      {0x35, 0, 0, start + 7000001},      {0x88, 4096, 8, start + 61999999},
+      {0x0a, 1024, 7, start + 3600000000}, {0x08, 512, 1, start + 7200089885},
+  };
+  if (whole_seconds)
+    for (VscsiTraceRecord& r : records) r.ts_us -= r.ts_us % 1000000;
+  return records;
+}
+
+std::string vscsi_binary(const std::vector<VscsiTraceRecord>& records, unsigned version) {
+  std::string bytes;
+  for (const VscsiTraceRecord& r : records) bytes += vscsi_record(version, r.cmd, r.len, r.lbn, r.ts_us);
+  return bytes;
+}
+
+// The CSV of `records` with the time column written by `time_of` (libCacheSim: ts / 10^6).
+std::string vscsi_csv(const std::vector<VscsiTraceRecord>& records, unsigned version,
+                      const std::function<std::string(uint64_t ts_us)>& time_of) {
+  std::string text = "version,time,op,size,lbn\n";
+  char op[8];
+  for (const VscsiTraceRecord& r : records) {
+    std::snprintf(op, sizeof op, "%x", unsigned(r.cmd));
+    text += std::to_string(version) + "," + time_of(r.ts_us) + "," + op + "," + std::to_string(r.len) + "," +
+            std::to_string(r.lbn) + "\n";
+  }
+  return text;
+}
+
+std::string libcachesim_seconds(uint64_t ts_us) { return std::to_string(ts_us / 1000000); }
+
+void expect_same_requests(const std::vector<Request>& got, const std::vector<Request>& expected, const std::string& what) {
+  ASSERT_EQ(got.size(), expected.size()) << what;
+  for (size_t i = 0; i < got.size(); i++) {
+    EXPECT_EQ(got[i].op, expected[i].op) << what << " request " << i;
+    EXPECT_EQ(got[i].offset, expected[i].offset) << what << " request " << i;
+    EXPECT_EQ(got[i].length, expected[i].length) << what << " request " << i;
+    EXPECT_EQ(got[i].arrival_ns, expected[i].arrival_ns) << what << " request " << i;
+  }
+}
+
+std::vector<Request> replay_text(const std::string& text, const std::string& options = "") {
+  TempTrace trace(text, ".vscsi");
+  return drain(*make_workload("trace:" + trace.path() + options, {}));   // format=auto
+}
+
+TEST(VscsiReader, BinaryAndLibCacheSimCsvOfOneTraceGiveTheSameRequests) {
+  for (unsigned version : {1u, 2u}) {
+    // Whole seconds: libCacheSim's CSV loses nothing, so the forms agree exactly.
+    const auto records = vscsi_trace(true);
+    const auto binary = replay_text(vscsi_binary(records, version));
+    ASSERT_EQ(binary.size(), 7u) << "version " << version;
+    EXPECT_EQ(binary[0].op, Op::Write);
+    EXPECT_EQ(binary[0].offset, 42932745ull * 512);
+    EXPECT_EQ(binary[3].op, Op::Flush);
+    EXPECT_EQ(binary[3].arrival_ns, 7000000000u);
+    EXPECT_EQ(binary[6].op, Op::Read);
+    EXPECT_EQ(binary[6].arrival_ns, 7200000000000u);   // two hours, not 7.2 ms
+    expect_same_requests(replay_text(vscsi_csv(records, version, libcachesim_seconds)), binary,
+                         "libCacheSim CSV, version " + std::to_string(version));
+    expect_same_requests(replay_text(compress(vscsi_csv(records, version, libcachesim_seconds), "gzip")), binary,
+                         "gzip CSV, version " + std::to_string(version));
+
+    // Microseconds: a CSV with decimal seconds keeps them; libCacheSim's whole seconds give
+    // the binary trace's times cut to the second.
+    const auto exact = vscsi_trace(false);
+    const auto decimal_seconds = [](uint64_t ts_us) {
+      char text[40];
+      std::snprintf(text, sizeof text, "%llu.%06llu", (unsigned long long)(ts_us / 1000000),
+                    (unsigned long long)(ts_us % 1000000));
+      return std::string(text);
+    };
+    const auto exact_binary = replay_text(vscsi_binary(exact, version));
+    EXPECT_EQ(exact_binary[1].arrival_ns, 242639000u);
+    expect_same_requests(replay_text(vscsi_csv(exact, version, decimal_seconds)), exact_binary,
+                         "decimal-seconds CSV, version " + std::to_string(version));
+    expect_same_requests(replay_text(vscsi_csv(exact, version, libcachesim_seconds)), binary,
+                         "libCacheSim CSV of microseconds, version " + std::to_string(version));
+  }
+}
+
+// libCacheSim's first conversion (its data/trace.csv of 2019) kept the microseconds: time_unit=
+// says so, and a time no libCacheSim seconds can be (2^32 s or more) is refused naming it.
+TEST(VscsiReader, CsvTimeUnitIsSecondsUnlessTimeUnitSaysOtherwise) {
+  const auto records = vscsi_trace(true);
+  const auto binary = replay_text(vscsi_binary(records, 1));
+  const struct {
+    const char* unit;
+    uint64_t per_second;
+  } units[] = {{"s", 1}, {"ms", 1000}, {"us", 1000000}, {"ns", 1000000000}};
+  for (const auto& u : units) {
+    const std::string csv =
+        vscsi_csv(records, 1, [&](uint64_t ts_us) { return std::to_string(ts_us / 1000000 * u.per_second); });
+    expect_same_requests(replay_text(csv, std::string(",time_unit=") + u.unit), binary, u.unit);
+  }
+  const std::string microseconds = vscsi_csv(records, 1, [](uint64_t ts_us) { return std::to_string(ts_us); });
+  TempTrace old_csv(microseconds, ".csv");
+  EXPECT_EQ(workload_error([&] { build_and_drain("trace:" + old_csv.path()); }),
+            old_csv.path() +
+                ":2: time '5633898000000' is 2^32 seconds or more, not seconds as libCacheSim writes them: "
+                "give time_unit= (us for microseconds as in the binary records; s, ms, us or ns) "
+                "(1,5633898000000,2a,512,42932745)");
+  // Microseconds rebased to 0 stay below 2^32: read as seconds, a long one leaves the clock's range.
+  TempTrace rebased("version,time,op,size,lbn\n1,0,28,512,0\n1,5000000,28,512,8\n", ".csv");
+  const std::string range = workload_error([&] { build_and_drain("trace:" + rebased.path()); });
+  EXPECT_EQ(range.rfind(rebased.path() + ":3: arrival 5e+15 ns after the first request", 0), 0u) << range;
+  EXPECT_NE(range.find("its time column was read in seconds: give time_unit= if it is in another unit"),
+            std::string::npos) << range;
+  EXPECT_EQ(drain(*make_workload("trace:" + rebased.path() + ",time_unit=us", {})).at(1).arrival_ns, 5000000000u);
+  // A binary trace's records say their unit; other formats have one unit.
+  TempTrace bin(vscsi_binary(records, 2), ".vscsi");
+  const std::string bin_spec = "trace:" + bin.path() + ",time_unit=ms";
+  EXPECT_EQ(workload_error([&] { make_workload(bin_spec, {}); }),
+            "workload '" + bin_spec + "': time_unit=: binary vscsi records give their times in microseconds");
+  EXPECT_NE(make_workload("trace:" + old_csv.path() + ",time_unit=us", {})->describe().find(" time_unit=us"),
+            std::string::npos);
 }
 
 }  // namespace

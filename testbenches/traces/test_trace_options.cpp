@@ -14,7 +14,8 @@ TEST(TraceOptions, InvalidOptionsNameSpecAndKey) {
     std::string message;
   } cases[] = {
       {base + ",colour=red",
-       "unknown option 'colour' (known: format, scale, skip_bad, max, streams, action, replay, iodepth, device, volume)"},
+       "unknown option 'colour' (known: format, scale, skip_bad, max, streams, action, replay, iodepth, device, volume, "
+       "time_unit)"},
       {base + ",replay=later", "replay=later: must be open (at the trace's times) or closed (keep iodepth outstanding)"},
       {base + ",iodepth=8", "iodepth=8: only with replay=closed (an open-loop replay issues at the trace's times)"},
       {base + ",replay=closed,iodepth=0", "iodepth=0: must be 1 ... 65535"},
@@ -31,6 +32,8 @@ TEST(TraceOptions, InvalidOptionsNameSpecAndKey) {
       {base + ",device=1,volume=1", "volume=1: give device= or volume=, not both"},
       {base + ",device=", "device=: must name a device (the value of the trace's device column)"},
       {base + ",action=DQ", "action=DQ: must be one blkparse action letter, e.g. D or Q"},
+      {base + ",time_unit=h", "time_unit=h: must be s, ms, us or ns"},
+      {base + ",time_unit=us", "time_unit=: format disksim has one time unit (docs/traces.md); only vscsi takes time_unit="},
       {base + ",max=1,max=2", "option 'max' given twice"},
       {base + ",verbose", "'verbose' is not key=value"},
       {base + ",streams=by_pid", "streams=by_pid: format disksim has no pid column"},

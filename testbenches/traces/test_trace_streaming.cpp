@@ -9,6 +9,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "synthetic_trace_lines.h"
 #include "trace_test_support.h"
@@ -60,21 +61,33 @@ TEST(TraceStreaming, TenMillionLinesReplayInBoundedMemory) {
   EXPECT_LT(growth_kib, 16u * 1024) << "peak memory grew by " << growth_kib << " KiB reading " << kLines << " lines";
 }
 
-TEST(TraceStreaming, SyntheticLinesOfEveryFormatAreRead) {
-  for (const std::string& format : synthetic_formats()) {
-    std::string text;
-    for (uint64_t i = 0; i < 1000; i++) append_synthetic_line(format, i, text);
-    TempTrace trace(text, ".trace");
-    const std::string name = format == "vscsi-binary" ? "vscsi" : format;
-    const auto workload = make_workload("trace:" + trace.path() + ",streams=single", {});   // format=auto
-    EXPECT_NE(workload->describe().find("format=" + name), std::string::npos) << workload->describe();
-    const auto requests = drain(*workload);
-    ASSERT_EQ(requests.size(), 1000u) << format;
-    for (const auto& r : requests) {
-      ASSERT_EQ(r.length, 4096u) << format;
-      ASSERT_EQ(r.offset % 4096, 0u) << format;
-    }
+// The requests read from `format`'s synthetic lines are the ones the lines say, in order:
+// operation, offset, length and arrival (the time written, rebased to the first line).
+void expect_synthetic_lines_read(const std::string& format) {
+  std::string text;
+  std::vector<SyntheticRequest> written;
+  for (uint64_t i = 0; i < 1000; i++) written.push_back(append_synthetic_line(format, i, text));
+  TempTrace trace(text, ".trace");
+  const std::string name = format == "vscsi-binary" ? "vscsi" : format;
+  const auto workload = make_workload("trace:" + trace.path() + ",streams=single", {});   // format=auto
+  EXPECT_NE(workload->describe().find("format=" + name), std::string::npos) << workload->describe();
+  const auto requests = drain(*workload);
+  ASSERT_EQ(requests.size(), written.size()) << format;
+  for (size_t i = 0; i < requests.size(); i++) {
+    const Request& r = requests[i];
+    const SyntheticRequest& w = written[i];
+    ASSERT_STREQ(op_name(r.op), op_name(w.op)) << format << " line " << i;
+    ASSERT_EQ(r.offset, w.offset) << format << " line " << i;
+    ASSERT_EQ(r.length, w.length) << format << " line " << i;
+    ASSERT_EQ(r.arrival_ns, w.time_ns - written[0].time_ns) << format << " line " << i;
+    ASSERT_EQ(r.offset % 4096, 0u) << format << " line " << i;
   }
+  // Bursts at each second's start: the last line is 9 s after the first in every format.
+  EXPECT_GE(requests.back().arrival_ns, 9000000000u) << format;
+}
+
+TEST(TraceStreaming, SyntheticLinesOfEveryFormatAreRead) {
+  for (const std::string& format : synthetic_formats()) expect_synthetic_lines_read(format);
 }
 
 }  // namespace
