@@ -16,6 +16,7 @@
 #include "models/common/params.h"
 
 using ssdvp::fuzz::check;
+using ssdvp::fuzz::note;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string input(reinterpret_cast<const char*>(data), size);
@@ -39,8 +40,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& [io, cpu] : params.host.cpu_types)
       check(io <= 100 && cpu <= 100 && io + cpu == 100, "host.cpu.types accepted a split that is not two percentages adding up to 100");
     for (uint32_t cpu : params.host.thread_cpus) check(cpu < params.host.cpus, "host.thread_cpus accepted a CPU the host does not have");
+    note("accepted");
   } catch (const ssdvp::ConfigError& e) {
     const std::string what = e.what();
+    note("ConfigError: " + what);
     check(what.rfind("fuzz.toml", 0) == 0 || what.rfind("--set", 0) == 0 || what.find("nand") != std::string::npos ||
               what.find("default") != std::string::npos,
           "an error that names neither the file, an override nor a key: " + what);

@@ -37,6 +37,7 @@
 #include "models/host/hif_dma_check.h"
 
 using ssdvp::fuzz::check;
+using ssdvp::fuzz::note;
 
 namespace {
 
@@ -174,6 +175,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   booted = false;
   const int jumped = setjmp(*fuzz_hal_jump_target());
   if (jumped == kFuzzHalted) {            // the firmware refused what it was given
+    char code[64];
+    std::snprintf(code, sizeof code, "halted 0x%x %s", unsigned(fuzz_hal_halt_code()), booted ? "running" : "at boot");
+    note(code);
     if (std::getenv("SSDVP_FUZZ_VERBOSE"))
       std::fprintf(stderr, "firmware halted with code 0x%x (%s)\n", unsigned(fuzz_hal_halt_code()),
                    booted ? "running" : "at boot");
@@ -250,5 +254,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (n == 0) break;
     }
   }
+  note("ran to the end of the input");
   return 0;
 }

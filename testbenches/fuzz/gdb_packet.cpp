@@ -17,6 +17,7 @@
 #include "models/cpu/gdb_protocol.h"
 
 using ssdvp::fuzz::check;
+using ssdvp::fuzz::note;
 
 namespace {
 
@@ -54,6 +55,7 @@ void serve(ssdvp::GdbCommands& commands, FakeCore& core, const std::string& pack
   ssdvp::GdbResume resume = ssdvp::GdbResume::Continue;
   bool resumed = false;
   const std::string reply = commands.handle(core, packet, resume, resumed);
+  note("packet '" + packet + "' reply '" + reply + "'");
   check(!resumed || reply.empty(), "a resuming packet with a reply");
   check(reply.size() <= 2 * ssdvp::GdbPacketFramer::kMaxPacket, "a reply larger than a packet");
   ssdvp::gdb_frame(reply);

@@ -23,6 +23,7 @@
 
 using namespace ssdvp::workload;
 using ssdvp::fuzz::check;
+using ssdvp::fuzz::note;
 
 namespace {
 
@@ -83,7 +84,10 @@ void replay(const std::string& bytes, uint8_t selector) {
         if (++requests >= 100000) break;
       }
     }
-  } catch (const WorkloadError&) {
+    note("replay '" + spec.substr(spec.find(',') == std::string::npos ? spec.size() : spec.find(',')) + "': " +
+         std::to_string(requests) + " requests");
+  } catch (const WorkloadError& e) {
+    note("replay: WorkloadError: " + std::string(e.what()));
   }
 }
 

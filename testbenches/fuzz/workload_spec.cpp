@@ -22,6 +22,7 @@
 
 using namespace ssdvp::workload;
 using ssdvp::fuzz::check;
+using ssdvp::fuzz::note;
 
 namespace {
 
@@ -44,9 +45,11 @@ void run(const std::string& spec, uint64_t capacity) {
   WorkloadContext ctx;
   ctx.capacity_bytes = capacity;
   ctx.seed = 7;
+  const std::string where = "capacity " + std::to_string(capacity) + ": ";
   try {
     const std::unique_ptr<Workload> w = make_workload(spec, ctx);
     w->describe();
+    std::string first;   // the first requests' offsets (what a seed's fix decides)
     check(w->streams() >= 1, "a workload with no streams");
     for (unsigned s = 0; s < w->streams() && s < 64; s++) {
       for (unsigned n = 0; n < 64; n++) {
@@ -56,15 +59,18 @@ void run(const std::string& spec, uint64_t capacity) {
         check(r->stream == s, "a request of another stream");
         if (r->op == Op::Flush) continue;
         check(r->length > 0, "a request of length 0 from '" + spec + "'");
+        if (s == 0 && n < 4) first += " " + std::to_string(r->offset);
         if (capacity != 0)
           check(r->offset <= capacity && r->length <= capacity - r->offset,
                 "request " + std::to_string(r->offset) + "+" + std::to_string(r->length) +
                     " beyond the capacity from '" + spec + "'");
       }
     }
+    note(where + "accepted; first offsets" + first);
   } catch (const WorkloadError& e) {
     // Generator specs are named in the message; a trace names its file (and line).
     const std::string what = e.what();
+    note(where + "WorkloadError: " + what);
     check(what.rfind("workload ", 0) == 0 || (spec.find("trace:") != std::string::npos && !what.empty()),
           "an error that names no workload: " + what);
   }
