@@ -21,6 +21,7 @@
 #include "models/host/host_interface.h"
 #include "models/nand/die.h"
 #include "models/nand/nand_image.h"
+#include "platforms/build_identity.h"
 #include "platforms/ssd_platform.h"
 
 extern "C" void fw_main(void);
@@ -29,33 +30,12 @@ namespace ssdvp {
 
 namespace {
 
-// FNV-1a, 64 bits: a fingerprint of files and text, not a defence against forgery.
-struct Fnv {
-  uint64_t h = 0xcbf29ce484222325ull;
-  void add(const char* p, size_t n) {
-    for (size_t i = 0; i < n; i++) h = (h ^ uint8_t(p[i])) * 0x100000001b3ull;
-  }
-  void add(const std::string& s) { add(s.data(), s.size()); }
-};
+using Fnv = Fnv64;
 
 std::string hex(uint64_t v) { return fmt::format("{:016x}", v); }
 
 // Where the host-compiled firmware's code sits in this process (its entry point).
 std::string native_code_address() { return fmt::format("{:#x}", reinterpret_cast<uintptr_t>(&fw_main)); }
-
-std::string file_fingerprint(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot read it to fingerprint the build");
-  Fnv f;
-  std::vector<char> buf(1 << 20);
-  while (in.read(buf.data(), std::streamsize(buf.size())) || in.gcount() > 0) f.add(buf.data(), size_t(in.gcount()));
-  return hex(f.h);
-}
-
-const std::string& executable_fingerprint() {
-  static const std::string fp = file_fingerprint("/proc/self/exe");
-  return fp;
-}
 
 // Keys that do not shape the drive's state: what runs on it, and how the run reports.
 bool shapes_the_drive(const std::string& key) {

@@ -4,6 +4,7 @@
 #include "platforms/drive_snapshot.h"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -301,7 +302,10 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   const double max_ms = cfg.get_double("sim.max_sim_ms");
   o.max_sim_time = max_ms > 0 ? sc_core::sc_time(max_ms, sc_core::SC_MS) : sc_core::SC_ZERO_TIME;
   o.flush_at_end = cfg.get_bool("workload.flush_at_end");
-  o.progress = cfg.get_bool("sim.progress");
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  o.progress = cfg.get_bool("sim.progress") && opt.progress != RunOptions::Progress::Never &&
+               (terminal || opt.progress == RunOptions::Progress::Always);
+  o.progress_in_place = terminal;
   o.payload = p_.payload;
   o.write_cache = p_.device.volatile_write_cache;
   o.series_interval_ns = uint64_t(cfg.get_double("sim.series_interval_ms") * 1e6 + 0.5);

@@ -57,6 +57,10 @@ struct RunOptions {
   std::string save_state_dir, load_state_dir;
   // A timeline of the measured phase (platforms/run_timeline.h; path empty: none).
   TimelineOptions timeline;
+  // Progress lines on stderr (with sim.progress = true): Auto, only when stderr is a terminal
+  // (rewritten in place); Always, also to a file or pipe (a line each); Never (ssdvp run -q).
+  enum class Progress { Auto, Always, Never };
+  Progress progress = Progress::Auto;
 };
 
 class SsdPlatform {

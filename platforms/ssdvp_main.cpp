@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -26,6 +27,7 @@
 #include "models/common/fatal.h"
 #include "platforms/bench_capacity.h"
 #include "platforms/bench_kernel.h"
+#include "platforms/build_identity.h"
 #include "platforms/drive_snapshot.h"
 #include "platforms/run_report.h"
 #include "platforms/shell_quote.h"
@@ -42,6 +44,10 @@ std::string self_path() {
   return buf;
 }
 
+// Progress lines for every run this command makes: ssdvp run -q (none), --progress (even when
+// stderr is not a terminal), else only on a terminal.
+ssdvp::RunOptions::Progress g_progress = ssdvp::RunOptions::Progress::Auto;
+
 int run_command(const std::string& platform, const std::string& workload, const std::vector<std::string>& sets,
                 const std::string& out_dir, bool quiet, bool precondition, const std::string& dump_map,
                 uint16_t gdb_port, uint32_t gdb_core, ssdvp::RunOptions opt = {}, const std::string& state_cache = "") {
@@ -49,6 +55,7 @@ int run_command(const std::string& platform, const std::string& workload, const 
   ssdvp::Config cfg = ssdvp::Config::load(platform, sets);
   opt.workload_spec = workload;
   opt.precondition = precondition;
+  opt.progress = g_progress;
   opt.gdb_port = gdb_port;
   opt.gdb_core = gdb_core;
   if (!state_cache.empty()) ssdvp::use_state_cache(state_cache, cfg, opt);
@@ -312,6 +319,7 @@ int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   CLI::App app{"ssdvp: SystemC/TLM virtual platform of a NAND-flash SSD"};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version", std::function<std::string()>([] { return ssdvp::version_text(); }), "print ssdvp's version, build and libraries, and exit");
   std::string platform, workload, out_dir;
   std::vector<std::string> sets;
   bool quiet = false, no_precondition = false;
@@ -323,7 +331,9 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--workload,-w", workload, "workload spec or trace file (default: workload.spec)");
   run->add_option("--set,-s", sets, "override a configuration key: key=value")->take_all();
   run->add_option("--out,-o", out_dir, "output folder (default: sim.output_dir)");
-  run->add_flag("--quiet,-q", quiet, "no summary on stdout");
+  run->add_flag("--quiet,-q", quiet, "nothing but errors: no summary on stdout, no progress lines on stderr");
+  bool progress = false;
+  run->add_flag("--progress", progress, "progress lines on stderr even when it is not a terminal (a line each)");
   run->add_flag("--no-precondition", no_precondition, "start from an empty drive");
   run->add_option("--dump-map", dump_map, "write the firmware's final logical-to-physical map (uint32 per sector)");
   run->add_option("--gdb", gdb_port, "firmware.mode = iss: wait for gdb on 127.0.0.1:PORT before the core starts");
@@ -405,6 +415,8 @@ int sc_main(int argc, char* argv[]) {
 
   auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");
   CLI11_PARSE(app, argc, argv);
+  if (quiet) g_progress = ssdvp::RunOptions::Progress::Never;
+  else if (progress) g_progress = ssdvp::RunOptions::Progress::Always;
 
   return reporting_errors([&]() -> int {
     if (doc->parsed()) {
@@ -583,4 +595,13 @@ int sc_main(int argc, char* argv[]) {
     return run_command(platform, workload, sets, out_dir, quiet, !no_precondition, dump_map, gdb_port, gdb_core, opt,
                        state_cache);
   });
+}
+
+// SystemC's own main would print its copyright banner before every command (--help, errors
+// and config-doc included): ssdvp's main asks it not to (SYSTEMC_DISABLE_COPYRIGHT_MESSAGE, as
+// SystemC documents) unless the caller set that variable, then hands over to SystemC, which
+// calls sc_main.  `ssdvp --version` names the SystemC release.
+int main(int argc, char* argv[]) {
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -1,6 +1,7 @@
 // Loading and checking configuration values against the schema.
 #include "models/common/config.h"
 
+#include <fmt/format.h>
 #include <toml++/toml.h>
 
 #include <cmath>
@@ -112,11 +113,14 @@ const KeySpec& Config::spec_of(const std::string& key) const {
 }
 
 void Config::assign(const KeySpec& spec, ConfigValue value, const std::string& where) {
+  // The range in the key's own type: "1 .. 64" for an integer key, "0 .. 0.9" for a real one.
+  auto number = [&](double x) {
+    if (x >= 1e18) return std::string("inf");
+    return spec.type == KeyType::Int ? fmt::format("{}", int64_t(x)) : fmt::format("{}", x);
+  };
   auto range_error = [&](double v) {
-    std::ostringstream s;
-    s << where << ": " << spec.key << " = " << v << " is outside " << spec.min << " .. "
-      << (spec.max >= 1e18 ? std::string("inf") : std::to_string(spec.max));
-    return ConfigError(s.str());
+    return ConfigError(where + ": " + spec.key + " = " + number(v) + " is outside " + number(spec.min) + " .. " +
+                       number(spec.max));
   };
   if (auto* i = std::get_if<int64_t>(&value)) {
     if (*i < spec.min || *i > spec.max) throw range_error(static_cast<double>(*i));

@@ -198,7 +198,7 @@ void HostDriver::main_thread() {
     wait(admin_done_);
   }
   finished_ = true;
-  if (o_.progress && wall_seconds() > 3) std::fprintf(stderr, "\n");
+  if (o_.progress && o_.progress_in_place && wall_seconds() > 3) std::fprintf(stderr, "\n");
   if (on_finished) on_finished();
 }
 
@@ -619,9 +619,10 @@ void HostDriver::progress() {
   if (std::chrono::duration<double>(now - last_progress_).count() < 2.0) return;
   last_progress_ = now;
   const double wall = std::chrono::duration<double>(now - measure_wall_start_).count();
-  std::fprintf(stderr, "\r  %llu requests, %.3f ms simulated, %.1f s wall, %.0f req/s   ",
+  std::fprintf(stderr, "%s  %llu requests, %.3f ms simulated, %.1f s wall, %.0f req/s%s", o_.progress_in_place ? "\r" : "",
                static_cast<unsigned long long>(done_),
-               (sc_core::sc_time_stamp() - t_start_).to_seconds() * 1e3, wall, double(done_) / wall);
+               (sc_core::sc_time_stamp() - t_start_).to_seconds() * 1e3, wall, double(done_) / wall,
+               o_.progress_in_place ? "   " : "\n");
   std::fflush(stderr);
 }
 

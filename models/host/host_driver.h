@@ -45,6 +45,7 @@ struct DriverOptions {
   sc_core::sc_time max_sim_time;    // SC_ZERO_TIME = no limit
   bool flush_at_end = true;
   bool progress = true;
+  bool progress_in_place = true;   // rewrite one line ('\r': a terminal), or a line each (a file)
   bool payload = false;
   uint64_t series_interval_ns = 0;  // sim.series_interval_ms (0 = no throughput series)
   HostCpuParams cpu;                // host.cpu.*: thread phases, CPU sharing, migration

@@ -83,8 +83,12 @@ TEST(Config, WrongTypes) {
 }
 
 TEST(Config, ImpossibleValuesNameTheKey) {
-  EXPECT_NE(error_of("", {"nand.channels=0"}).find("nand.channels = 0 is outside"), std::string::npos);
-  EXPECT_NE(error_of("", {"ftl.op=0.95"}).find("ftl.op = 0.95 is outside"), std::string::npos);
+  // The range in the key's own type (an integer key's was printed as 64.000000).
+  EXPECT_NE(error_of("", {"nand.channels=0"}).find("nand.channels = 0 is outside 1 .. 64"), std::string::npos)
+      << error_of("", {"nand.channels=0"});
+  EXPECT_EQ(error_of("", {"nand.channels=0"}).find(".000000"), std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.op=0.95"}).find("ftl.op = 0.95 is outside 0 .. 0.9"), std::string::npos)
+      << error_of("", {"ftl.op=0.95"});
   EXPECT_NE(error_of("", {"ftl.op=-0.1"}).find("ftl.op"), std::string::npos);
   EXPECT_NE(error_of("", {"nand.page_bytes=6144"}).find("nand.page_bytes = 6144 is not a multiple of 4096"),
             std::string::npos);

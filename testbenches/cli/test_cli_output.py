@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""What `ssdvp` prints to a person, as a newcomer meets it (issue: the SystemC banner, -q, --version).
+
+* No SystemC copyright banner on any command: --help, config-doc, a configuration error, a run.
+* `ssdvp --version` names ssdvp's version and build, SystemC, Verilator, Unicorn and the
+  firmware image's fingerprint.
+* `ssdvp run -q` prints nothing but errors: no summary, no progress lines, even on a run long
+  enough for them (stderr to a file); without -q progress goes only to a terminal (stderr to a
+  file gets none); `--progress` asks for it anyway, a whole line each (no carriage returns).
+Exits non-zero naming every failed check.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+BINARY = os.environ.get("SSDVP_BINARY") or sys.argv[1]
+# Long enough for progress lines (one every 2 wall seconds, looked at every 4,096 requests).
+LONG = ["-s", "precondition.fill=0", "-w", "fio:rw=randwrite,bs=4k,io=600000"]
+
+
+def run(args):
+    return subprocess.run([BINARY] + args, capture_output=True, text=True, timeout=300)
+
+
+def main():
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="ssdvp-cli-") as tmp:
+        for args in (["--help"], ["config-doc"], ["run", "-s", "nand.channels=0"],
+                     ["run", "-o", tmp + "/small", "-s", "precondition.fill=0", "-w", "fio:rw=randread,io=100"]):
+            p = run(args)
+            if "Copyright" in p.stdout + p.stderr or "SystemC 2.3" in p.stdout + p.stderr:
+                failures.append(f"ssdvp {' '.join(args)} printed the SystemC banner: {(p.stdout + p.stderr)[:200]!r}")
+
+        v = run(["--version"])
+        if v.returncode != 0:
+            failures.append(f"ssdvp --version exited {v.returncode}: {v.stderr}")
+        for want in ("ssdvp ", "build ", "SystemC 2.3", "Verilator ", "Unicorn ", "firmware image "):
+            if not any(line.startswith(want) for line in v.stdout.splitlines()):
+                failures.append(f"ssdvp --version has no line starting {want!r}: {v.stdout!r}")
+
+        quiet = run(["run", "-q", "-o", tmp + "/q"] + LONG)
+        if quiet.returncode != 0 or quiet.stdout or quiet.stderr:
+            failures.append(f"ssdvp run -q printed something (exit {quiet.returncode}): "
+                            f"stdout {quiet.stdout[:200]!r}, stderr {quiet.stderr[:200]!r}")
+
+        plain = run(["run", "-o", tmp + "/plain"] + LONG)
+        if "requests," in plain.stderr:
+            failures.append(f"progress lines went to stderr that is not a terminal: {plain.stderr[:200]!r}")
+        if "results:" not in plain.stdout:
+            failures.append(f"ssdvp run printed no summary: {plain.stdout[:200]!r}")
+
+        asked = run(["run", "--progress", "-o", tmp + "/progress"] + LONG)
+        lines = [line for line in asked.stderr.split("\n") if "requests," in line]
+        if not lines:
+            failures.append(f"--progress printed no progress line (the run took too little wall time?): {asked.stderr!r}")
+        if "\r" in asked.stderr:
+            failures.append(f"--progress to a file rewrote its line with carriage returns: {asked.stderr[:200]!r}")
+
+    for f in failures:
+        print("FAIL:", f)
+    print("cli output: every check passed" if not failures else f"cli output: {len(failures)} checks failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
