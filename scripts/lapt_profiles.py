@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
-"""Synthetic block traces shaped like four workloads of the LAPT paper (Exchange, Photoshop,
-Random, General: ../shared/papers/lapt-slc-mlc-ftl.txt, Table 2; README.md there, section 2),
-whose traces are not public, as DiskSim/MQSim ASCII (`time_ns device lba_sector
-size_sectors type`, type 0 = write, 1 = read, 512-byte sectors) for
-`trace:PATH,replay=closed,iodepth=N`. docs/traces.md, "Synthetic profiles of the LAPT paper's
-traces", has the measured figures.
+"""Synthetic block traces shaped like four workloads of the LAPT paper (docs/references.md#lapt;
+Exchange, Photoshop, Random, General: its Table 2), whose traces are not public, as
+DiskSim/MQSim ASCII (`time_ns device lba_sector size_sectors type`, type 0 = write, 1 = read,
+512-byte sectors) for `trace:PATH,replay=closed,iodepth=N`. docs/traces.md, "Synthetic profiles
+of the LAPT paper's traces", has the measured figures.
 
 Models: the paper's request count, write fraction and mean write size, held at every scale
 (counts are allocated, not sampled); request sizes from a table of 4 KiB multiples per profile

@@ -24,7 +24,7 @@ from ssdvp_sweep.cli import DEFAULT_BINARY, binary_path  # noqa: E402
 from ssdvp_sweep.clusters import add_cluster_options  # noqa: E402
 from ssdvp_sweep.errors import SweepInputError  # noqa: E402
 from ssdvp_sweep.experiment_runner import print_findings, run_experiment  # noqa: E402
-from ssdvp_sweep.experiments import SCALES, load_all  # noqa: E402
+from ssdvp_sweep.experiments import SCALES, MissingFigure, load_all  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,8 +61,12 @@ def main():
             if errors:
                 status = 1
             elif not args.no_report:
-                for path in experiment.report(results, args.scale, args.report, findings):
-                    print(f"  wrote {path}")
+                try:
+                    for path in experiment.report(results, args.scale, args.report, findings):
+                        print(f"  wrote {path}")
+                except MissingFigure as e:   # the page shows a figure a run lacks: no page rather than a 0
+                    print(f"  no report: {e}")
+                    status = 1
             summary.append(f"{name}: {sum(f.passed for f in findings)} pass, "
                            f"{sum(not f.passed for f in findings)} differ, checks {'failed' if errors else 'passed'}")
         print("\n" + "\n".join(summary))

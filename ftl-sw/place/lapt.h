@@ -1,6 +1,6 @@
-/* LAPT: the logical-block access-pattern table of the SLC/MLC placement policy (Kim et al.,
- * ../shared/papers §2).  One signed 6-bit counter per logical block (a logical block is as
- * many sectors as an SLC block holds): a write moves it up, min(v + 1, 30); a read down,
+/* LAPT: the logical-block access-pattern table of the SLC/MLC placement policy (Bang et al.,
+ * docs/references.md#lapt, section 2).  One signed 6-bit counter per logical block (a logical
+ * block is as many sectors as an SLC block holds): a write moves it up, min(v + 1, 30); a read down,
  * max(v - 1, -31).  A block's rank is the number of logical blocks whose counter is strictly
  * greater (0 = the hottest; blocks with equal counters share the best rank of their group,
  * "competition ranking"); a write goes to SLC when its block's rank is below the number of

@@ -5,6 +5,10 @@ experiment is adding one module here (see ptsd.py, and docs/sweeps.md "Adding an
 An Experiment gives: its runs at a scale (RunSpecs tagged "part/name"), the suite's checks on
 its results (errors that fail the test), its findings (the paper's claim next to this run's
 figure, pass or differs) and its report (tables, plots, markdown under docs/results/).
+Figures come from the store rows through num(): a figure a run lacks (no column, or NaN) raises
+MissingFigure, and claim() / finding() make that a failed check or a differing finding naming
+the key, never a 0; count() reads, as 0 where absent, only the counters a run reports when it
+has something to count.
 Leaves out running (engine.py) and the cluster (clusters.py).
 """
 import importlib
@@ -49,17 +53,69 @@ def checks_verdict(errors):
         "**passed**." if not errors else "**failed**: " + "; ".join(errors) + ".")
 
 
+class MissingFigure(LookupError):
+    """A figure a check, finding or page needs is not in a run's store row: no such column, or NaN
+    (the store's mark for a figure the run did not report). num() raises it; claim() and
+    finding() turn it into a failed check or a differing finding that names the key."""
+
+    def __init__(self, key, tag=None):
+        self.key, self.tag = key, tag
+        super().__init__(f"{tag}: figure {key} missing" if tag else f"figure {key} missing")
+
+
+def _value(row, key):
+    v = row.get(key) if row is not None else None
+    return None if v is None or v != v else v
+
+
 def num(row, key):
-    """A store row's figure as a float; 0 where the run has none (missing column or NaN)."""
-    v = row.get(key) if row else None
-    return 0.0 if v is None or v != v else float(v)
+    """A store row's figure as a float. Where the run has none (missing column or NaN) it raises
+    MissingFigure naming the key and the run's tag: a check or finding on that figure fails, it
+    does not read 0."""
+    v = _value(row, key)
+    if v is None:
+        raise MissingFigure(key, row.get("tag") if row is not None else None)
+    return float(v)
+
+
+def count(row, key):
+    """A counter the run reports only when it has something to count, as a float; 0 where absent.
+    Only for such keys, where absence means none: ops.<op>.* of an operation the run did not
+    issue, ops.read.waited_for.* when no read waited, readahead.* without ftl.readahead,
+    placement.* without ftl.placement. A figure a check compares is read with num()."""
+    v = _value(row, key)
+    return 0.0 if v is None else float(v)
+
+
+def claim(text, measure):
+    """One of the suite's checks as (claim, holds, figures): measure() returns (holds, figures);
+    a figure missing from a run fails the check, and its figures name the key."""
+    try:
+        holds, figures = measure()
+    except MissingFigure as e:
+        return text, False, str(e)
+    return text, bool(holds), figures
+
+
+def finding(paper, measure):
+    """A Finding from measure() -> (here, passed); a figure missing from a run makes it differ,
+    and its "here" names the key."""
+    try:
+        here, passed = measure()
+    except MissingFigure as e:
+        return Finding(paper, str(e), False)
+    return Finding(paper, here, bool(passed))
 
 
 def integrity_problem(tag, r):
-    """Why the run's data does not hold up (integrity mismatches, unexplained errors), or None."""
-    if num(r, "integrity.mismatches") or num(r, "integrity.unexplained_errors"):
-        return (f"{tag}: {int(num(r, 'integrity.mismatches'))} integrity mismatches, "
-                f"{int(num(r, 'integrity.unexplained_errors'))} unexplained errors")
+    """Why the run's data does not hold up (integrity mismatches, unexplained errors, or a run
+    without those figures: every run that reached the host reports them), or None."""
+    try:
+        mismatches, unexplained = num(r, "integrity.mismatches"), num(r, "integrity.unexplained_errors")
+    except MissingFigure as e:
+        return f"{tag}: figure {e.key} missing"
+    if mismatches or unexplained:
+        return f"{tag}: {int(mismatches)} integrity mismatches, {int(unexplained)} unexplained errors"
     return None
 
 
@@ -77,14 +133,38 @@ def run_problem(tag, r):
 
 def run_errors(results, tags, more=None):
     """Errors for every tag whose run is missing or not a measurement (run_problem), and for the
-    others what more(tag, row) finds wrong with them (an error string or None)."""
+    others what more(tag, row) finds wrong with them (an error string or None; a figure it
+    needs that the run lacks is an error naming the key)."""
     errors = []
     for tag in tags:
         r = results.get(tag)
-        problem = run_problem(tag, r) or (more(tag, r) if more else None)
+        problem = run_problem(tag, r)
+        if not problem and more:
+            try:
+                problem = more(tag, r)
+            except MissingFigure as e:
+                problem = f"{tag}: figure {e.key} missing"
         if problem:
             errors.append(problem)
     return errors
+
+
+def guarded_claims(claims, results):
+    """claims(results), or, where a figure outside any claim() is missing, one failed check
+    naming it (the claims that need it cannot be evaluated)."""
+    try:
+        return claims(results)
+    except MissingFigure as e:
+        return [("the figures the checks compare are in the runs", False, str(e))]
+
+
+def guarded_findings(findings, results):
+    """findings(results), or, where a figure outside any finding() is missing, one differing
+    finding naming it."""
+    try:
+        return findings(results)
+    except MissingFigure as e:
+        return [Finding("the figures the findings compare are in the runs", str(e), False)]
 
 
 class Experiment:
@@ -130,14 +210,14 @@ class Experiment:
         """The test suite's assertions on results ({tag: store row}); a list of errors: the
         runs of `parts` (default: the checked ones) that are not usable, else the claims that
         do not hold.  Experiments whose checks differ by part override it."""
-        return self.unusable(results, parts or self.checked) or failed_claims(self.claims(results))
+        return self.unusable(results, parts or self.checked) or failed_claims(guarded_claims(self.claims, results))
 
     def findings(self, results):
         """[Finding]: the paper's results next to these; none while a checked run is unusable.
         Experiments give paper_findings, or override this when their findings differ by part."""
         if self.unusable(results, self.checked):
             return []
-        return self.paper_findings(results)
+        return guarded_findings(self.paper_findings, results)
 
     def paper_findings(self, results):
         """The findings of results whose checked runs are usable."""

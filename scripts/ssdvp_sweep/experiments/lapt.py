@@ -1,6 +1,5 @@
-"""The LAPT paper's experiment (../shared/papers/README.md section 2, lapt-slc-mlc-ftl.txt) as
-runs of the sweep engine, the test suite's checks on them and the paper's findings next to this
-run's figures.
+"""The LAPT paper's experiment (docs/references.md#lapt) as runs of the sweep engine, the test
+suite's checks on them and the paper's findings next to this run's figures.
 
 Schemes (tag names): mlc-homo (platforms/lapt-mlc-homo.toml: 8 MLC dies, the paper's 1024 MLC
 blocks), slc-homo (lapt-slc-homo.toml: the same dies switched to SLC, 64 blocks per plane: the
@@ -39,7 +38,7 @@ import sys
 from pathlib import Path
 
 from ..runspec import ROOT, RunSpec
-from . import Experiment, Finding, integrity_problem, register, run_errors
+from . import Experiment, Finding, finding, integrity_problem, num, register, run_errors
 
 SCHEMES = {  # tag name: (platform, ftl.placement)
     "mlc-homo": ("lapt-mlc-homo", "none"),
@@ -254,11 +253,6 @@ def by_part(results, part):
     return {tag.split("/", 1)[1]: r for tag, r in results.items() if tag.split("/", 1)[0] == part}
 
 
-def num(r, key, default=0):
-    v = r.get(key, default)
-    return default if v is None or (isinstance(v, float) and math.isnan(v)) else v
-
-
 def norm(runs, workload, scheme, ref="mlc-homo"):
     return runs[f"{workload}/{scheme}"]["sim_time_s"] / runs[f"{workload}/{ref}"]["sim_time_s"]
 
@@ -417,9 +411,12 @@ class Lapt(Experiment):
             c, m = t["photoshop/combo"]["sim_time_s"], t["photoshop/mlc-homo"]["sim_time_s"]
             out.append(Finding("ComboFTL slower than MLC_homo on Photoshop",
                                f"{c / m:.3f}x MLC_homo", faster(m, c)))
-            lg, cg = num(t["photoshop/lapt"], "placement.slc_gc_runs"), num(t["photoshop/combo"], "placement.slc_gc_runs")
-            out.append(Finding("On Photoshop LAPT runs under half of ComboFTL's SLC GCs",
-                               f"SLC GC runs: LAPT {int(lg):,}, ComboFTL {int(cg):,}", lg < cg / 2))
+
+            def slc_gcs():
+                lg = num(t["photoshop/lapt"], "placement.slc_gc_runs")
+                cg = num(t["photoshop/combo"], "placement.slc_gc_runs")
+                return f"SLC GC runs: LAPT {int(lg):,}, ComboFTL {int(cg):,}", lg < cg / 2
+            out.append(finding("On Photoshop LAPT runs under half of ComboFTL's SLC GCs", slc_gcs))
         s = by_part(results, "slc-sweep")
         if set(expected_tags(["slc-sweep"])) <= set(results):
             lo, hi = SWEEP_BLOCKS[0], SWEEP_BLOCKS[-1]
@@ -439,10 +436,12 @@ class Lapt(Experiment):
                                all(not faster(c, l) for c, l in zip(gc, gl))))
         if "total/general/lapt" in results and results["total/general/lapt"].get("status") == "ok":
             r = results["total/general/lapt"]
-            share = num(r, "placement.lapt_bytes") / num(r, "placement.map_bytes")
-            out.append(Finding("LAPT's table about 3% of the page-level map (16 KB)",
-                               f"{int(num(r, 'placement.lapt_bytes')):,} B = {100 * share:.2f}% of the map's "
-                               f"{int(num(r, 'placement.map_bytes')):,} B", 0.015 <= share <= 0.06))
+
+            def table_share():
+                lapt_b, map_b = num(r, "placement.lapt_bytes"), num(r, "placement.map_bytes")
+                share = lapt_b / map_b if map_b else float("nan")
+                return f"{int(lapt_b):,} B = {100 * share:.2f}% of the map's {int(map_b):,} B", 0.015 <= share <= 0.06
+            out.append(finding("LAPT's table about 3% of the page-level map (16 KB)", table_share))
         return out
 
     def report(self, results, scale, report_dir, findings):

@@ -240,7 +240,7 @@ def explanations(results):
         f"writes wait for SLC space: mean write {write_mean(lr):,.0f} µs against MLC_homo's {write_mean(mr):,.0f} µs, "
         f"with no die saturated (SLC die busy {100 * l_slc:.0f}%, MLC dies {100 * l_mlc:.0f}%; MLC_homo's dies "
         f"{100 * dies_util(mr)[1]:.0f}%). ComboFTL copies SLC victims back into SLC until they have survived "
-        f"{int(num(cr, 'config.ftl.combo.slc_survivals', 2))} SLC GCs ({i(num(cr, 'placement.slc_kept_sectors'))} sectors kept, "
+        f"{int(num(cr, 'config.ftl.combo.slc_survivals'))} SLC GCs ({i(num(cr, 'placement.slc_kept_sectors'))} sectors kept, "
         f"{i(num(cr, 'placement.slc_gc_runs'))} SLC GC runs), all on the one SLC die (busy {100 * c_slc:.0f}%): "
         f"{norm(t, 'random', 'combo'):.1f}x MLC_homo. Random decides both averages: without it LAPT's mean is "
         f"{mean_norm(t, 'lapt', [w for w in WORKLOADS if w != 'random']):.2f} and ComboFTL's "
@@ -285,7 +285,7 @@ def explanations(results):
         f"MLC dies, where the loss is smaller (below, `paper-ways`).")
     out.append(
         f"* **Photoshop: ComboFTL hardly uses SLC.** Its rule (writes of at most "
-        f"{int(num(pc, 'config.ftl.combo.hot_write_kib', 16))} KiB are hot) sends {i(num(pc, 'placement.host_slc_sectors'))} "
+        f"{int(num(pc, 'config.ftl.combo.hot_write_kib'))} KiB are hot) sends {i(num(pc, 'placement.host_slc_sectors'))} "
         f"of the {i(w_sect)} host sectors it programs ({100 * num(pc, 'placement.host_slc_sectors') / w_sect:.1f}%) to SLC, since "
         f"photoshop's writes are large (415 sectors, 207 KiB, on average); it runs {i(num(pc, 'placement.slc_gc_runs'))} SLC GCs "
         f"against LAPT's {i(num(pl, 'placement.slc_gc_runs'))}. So it is slower than MLC_homo "
@@ -335,7 +335,7 @@ def memory_text(results):
         return []
     lb, mb = num(r, "placement.lapt_bytes"), num(r, "placement.map_bytes")
     logical = num(r, "ftl.logical_sectors")
-    block = int(num(r, "config.nand.slc.pages_per_block", 64)) * PLANES
+    block = int(num(r, "config.nand.slc.pages_per_block")) * PLANES
     nblocks = -(-int(logical) // block)
     return [f"LAPT's table: {i(lb)} B, one signed byte for each of the {nblocks:,} logical blocks (one SLC superblock, "
             f"{block} sectors = {block * SECTOR // MIB} MiB, each) plus the 62-word histogram that gives a rank in O(1), "
@@ -376,9 +376,9 @@ def page(results, scale, findings, errors):
         f"# SLC/MLC placement: {title}", "",
         "<!-- Written by scripts/ssdvp_sweep/experiments/lapt_report.py from the runs it quotes: edit the script, "
         "not this page. -->", "",
-        "The LAPT paper (../shared/papers/README.md §2) places a write in SLC only when its logical block ranks, by "
+        "The LAPT paper ([lapt](../references.md#lapt)) places a write in SLC only when its logical block ranks, by "
         "a counter of writes minus reads, below the number of SLC blocks, and compares total execution time with "
-        "MLC only (MLC_homo), SLC only (SLC_homo) and ComboFTL. ssdvp runs the same comparison with its firmware's "
+        "MLC only (MLC_homo), SLC only (SLC_homo) and ComboFTL ([comboftl](../references.md#comboftl)). ssdvp runs the same comparison with its firmware's "
         "placement policies (docs/ftl-guide.md, \"SLC/MLC placement\"), plus a plain SLC write cache "
         "(`slc-only`, not in the paper). ComboFTL is simplified: writes of at most 16 KiB go to SLC, SLC GC copies "
         "data back into SLC until it has survived 2 SLC GCs, and MLC is mapped per unit of 4 MLC superblocks (a "

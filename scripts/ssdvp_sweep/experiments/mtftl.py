@@ -1,4 +1,4 @@
-"""MT-FTL's task migration (issue 14; ../shared/papers section 5): 16 host threads of the paper's
+"""MT-FTL's task migration (issue 14; docs/references.md#mtftl): 16 host threads of the paper's
 8 I/O:CPU types (90:10 ... 0:100, two each) on 4 host CPUs, 4 queues and 4 firmware cores with a
 write-buffer part each, writing 1 to 10 random 4 KiB pages at QD 1 in their I/O phases; the OS
 balancer evens out CPU load only; MT-FTL's greedy migration (host.migration) moves, every
@@ -19,7 +19,7 @@ within 5 %.  The bandwidth is a finding, not a check: see the report for why it 
 Leaves out the report (mtftl_report.py).
 """
 from ..runspec import RunSpec
-from . import Experiment, Finding, integrity_problem, num, register, run_errors
+from . import Experiment, claim, finding, integrity_problem, num, register, run_errors
 
 PLATFORM = "default"
 TYPES = "90:10,80:20,70:30,60:40,50:50,40:60,20:80,0:100"
@@ -76,7 +76,7 @@ def imbalance(row, cores=CORES):
     """The most-inserted core's insertions over the mean (1: even)."""
     v = inserts(row, cores)
     mean = sum(v) / len(v) if v else 0
-    return max(v) / mean if mean else 0.0
+    return max(v) / mean if mean else float("nan")   # no insertions: no balance to measure
 
 
 def mbps(row):
@@ -91,32 +91,50 @@ def unusable(results, parts):
     return run_errors(results, [r.tag for r in runs(scale_of(results), parts)], integrity_problem)
 
 
+def change(after, before):
+    """after / before - 1; NaN when before is 0 (no change can be measured from nothing), which
+    fails every comparison a check or finding makes on it."""
+    return after / before - 1 if before else float("nan")
+
+
 def check_figures(results):
     none, greedy = results["migration/mlc/none"], results["migration/mlc/greedy"]
-    dw = work(greedy) / work(none) - 1 if work(none) else 0.0
+
+    def concentrate():
+        return imbalance(none) > 1.3, f"max/mean {imbalance(none):.2f}"
+
+    def evened():
+        return imbalance(greedy) < imbalance(none), f"{imbalance(none):.2f} -> {imbalance(greedy):.2f}"
+
+    def cpu_work():
+        dw = change(work(greedy), work(none))
+        return abs(dw) < 0.05, f"{work(none):.3f} -> {work(greedy):.3f} CPU-s ({dw:+.1%})"
     return [
-        ("without migration the writes concentrate: the most-inserted core takes more than 1.3x the mean",
-         imbalance(none) > 1.3, f"max/mean {imbalance(none):.2f}"),
-        ("greedy migration evens the cores' insertions out (a smaller max/mean)",
-         imbalance(greedy) < imbalance(none), f"{imbalance(none):.2f} -> {imbalance(greedy):.2f}"),
-        ("the CPU work done stays within 5 % (the paper: about -1 %)", abs(dw) < 0.05,
-         f"{work(none):.3f} -> {work(greedy):.3f} CPU-s ({dw:+.1%})"),
+        claim("without migration the writes concentrate: the most-inserted core takes more than 1.3x the mean",
+              concentrate),
+        claim("greedy migration evens the cores' insertions out (a smaller max/mean)", evened),
+        claim("the CPU work done stays within 5 % (the paper: about -1 %)", cpu_work),
     ]
+
+
+def device_findings(none, greedy, d):
+    def bandwidth():
+        bw = change(mbps(greedy), mbps(none))
+        dies = num(none, "utilisation.dies.mean")
+        return (f"{mbps(none):.1f} -> {mbps(greedy):.1f} MB/s ({bw:+.1%}); dies {dies:.0%} busy without "
+                f"migration; insertions max/mean {imbalance(none):.2f} -> {imbalance(greedy):.2f}", bw > 0.2)
+
+    def cpu_work():
+        dw = change(work(greedy), work(none))
+        return f"{dw:+.1%}", abs(dw) < 0.05
+    return [finding(f"migration raises bandwidth by 57 % ({d.upper()})", bandwidth),
+            finding(f"CPU work about -1 % ({d.upper()})", cpu_work)]
 
 
 def findings(results):
     out = []
     for d in DEVICES[scale_of(results)]:
-        none, greedy = results[f"migration/{d}/none"], results[f"migration/{d}/greedy"]
-        bw = mbps(greedy) / mbps(none) - 1 if mbps(none) else 0.0
-        dw = work(greedy) / work(none) - 1 if work(none) else 0.0
-        dies = num(none, "utilisation.dies.mean")
-        out += [
-            Finding(f"migration raises bandwidth by 57 % ({d.upper()})",
-                    f"{mbps(none):.1f} -> {mbps(greedy):.1f} MB/s ({bw:+.1%}); dies {dies:.0%} busy without "
-                    f"migration; insertions max/mean {imbalance(none):.2f} -> {imbalance(greedy):.2f}", bw > 0.2),
-            Finding(f"CPU work about -1 % ({d.upper()})", f"{dw:+.1%}", abs(dw) < 0.05),
-        ]
+        out += device_findings(results[f"migration/{d}/none"], results[f"migration/{d}/greedy"], d)
     return out
 
 

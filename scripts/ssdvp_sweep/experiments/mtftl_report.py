@@ -98,7 +98,7 @@ def write_report(results, scale, report_dir, findings):
         f"# {title}", "",
         "<!-- Written by scripts/ssdvp_sweep/experiments/mtftl_report.py from the runs it quotes: edit the script, "
         "not this page. -->", "",
-        "The MT-FTL paper (`/work/shared/papers/mtftl-task-migration.txt`) gives each CPU core of a host FTL its own "
+        "The MT-FTL paper ([mtftl](../references.md#mtftl)) gives each CPU core of a host FTL its own "
         "write buffer and write-back thread; a thread writes into the buffer of the core it runs on, and Linux's "
         "balancer, which looks at CPU load only, leaves the I/O on some cores. Migrating, every period, the thread "
         "with the most buffer insertions from the most-inserted core to the least-inserted one gave +57 % bandwidth "

@@ -23,7 +23,7 @@ programs or erases were in flight; with trims, recovery found trim-log records.
 from pathlib import Path
 
 from ..runspec import RunSpec
-from . import Experiment, checks_rows, num, register, run_errors
+from . import Experiment, checks_rows, claim, count, num, register, run_errors
 
 SMALL = [("nand.channels", 4), ("nand.ways", 2), ("nand.planes", 2), ("nand.blocks_per_plane", 64),
          ("nand.mlc.pages_per_block", 64), ("dram.size_mib", 256)]
@@ -113,29 +113,54 @@ def summary(rows):
             "reads": sum(num(r, "recovery.plane_reads") for r in rows) / len(rows) if rows else 0.0}
 
 
+def part_claims(part, rows):
+    """The checks of one part's cuts ({tag: row}); each fails, naming the key, where a cut lacks
+    a figure it compares."""
+    cuts = len(rows)
+
+    def no_loss():
+        n = sum(lost(r) for r in rows.values())
+        return n == 0, f"{cuts} cuts, {n} sectors lost"
+
+    def whole_namespace():
+        short = [t for t, r in rows.items()
+                 if num(r, "recovery.check.sectors_checked") != num(r, "ftl.logical_sectors")]
+        return not short, f"{len(short)} short" + (f" ({short[0]})" if short else "")
+
+    def in_flight():
+        n = sum(interrupted(r) > 0 for r in rows.values())
+        return n > 0, f"{n} of {cuts}"
+
+    def trim_records():
+        found = sum(num(r, "recovery.trim_records_found") > 0 for r in rows.values())
+        return found > 0, f"in {found} of {cuts} cuts"
+
+    def wrote_on():
+        bad = sum(num(r, "integrity.mismatches") > 0 for r in rows.values())
+        # ops.write is reported only by a run that wrote: absent, it wrote nothing
+        wrote = sum(count(r, "ops.write.requests") > 0 for r in rows.values())
+        return bad == 0 and wrote == cuts, f"{wrote} of {cuts} wrote on, {bad} with mismatches"
+
+    def slc_gc():
+        ran = sum(num(r, "placement.slc_gc_runs") > 0 for r in rows.values())
+        return ran > 0, f"in {ran} of {cuts} cuts"
+    out = [claim(f"{part}: no durable sector lost in any cut", no_loss),
+           claim(f"{part}: every power-on read the whole namespace back", whole_namespace),
+           claim(f"{part}: cuts landed with flash operations in flight", in_flight)]
+    if part == "trim":
+        out.append(claim("trim: recovery found trim-log records", trim_records))
+    if part == "placement":
+        out += [claim("placement: every recovered drive wrote on and read back clean", wrote_on),
+                claim("placement: SLC GC ran after recovery", slc_gc)]
+    return out
+
+
 def claims(results):
     out = []
     for part in CHECKED:
         rows = in_part(results, part)
-        if not rows:
-            continue
-        s = summary(rows.values())
-        short = [t for t, r in rows.items() if num(r, "recovery.check.sectors_checked") != num(r, "ftl.logical_sectors")]
-        out += [(f"{part}: no durable sector lost in any cut", s["lost"] == 0, f"{s['cuts']} cuts, {s['lost']} sectors lost"),
-                (f"{part}: every power-on read the whole namespace back", not short,
-                 f"{len(short)} short" + (f" ({short[0]})" if short else "")),
-                (f"{part}: cuts landed with flash operations in flight", s["interrupted"] > 0,
-                 f"{s['interrupted']} of {s['cuts']}")]
-        if part == "trim":
-            found = sum(num(r, "recovery.trim_records_found") > 0 for r in rows.values())
-            out.append(("trim: recovery found trim-log records", found > 0, f"in {found} of {s['cuts']} cuts"))
-        if part == "placement":
-            bad = sum(num(r, "integrity.mismatches") > 0 for r in rows.values())
-            wrote = sum(num(r, "ops.write.requests") > 0 for r in rows.values())
-            out += [("placement: every recovered drive wrote on and read back clean", bad == 0 and wrote == len(rows),
-                     f"{wrote} of {s['cuts']} wrote on, {bad} with mismatches"),
-                    ("placement: SLC GC ran after recovery", any(num(r, "placement.slc_gc_runs") > 0 for r in rows.values()),
-                     f"in {sum(num(r, 'placement.slc_gc_runs') > 0 for r in rows.values())} of {s['cuts']} cuts")]
+        if rows:
+            out += part_claims(part, rows)
     return out
 
 

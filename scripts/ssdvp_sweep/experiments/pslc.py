@@ -23,7 +23,7 @@ import csv
 from pathlib import Path
 
 from ..runspec import RunSpec
-from . import Experiment, Finding, register, run_errors
+from . import Experiment, Finding, finding, num, register, run_errors
 
 PLATFORM = "pslc-tlc"
 SCHEMES = {  # tag name: (ftl.placement, nand.pslc.blocks_per_plane or None = the platform's)
@@ -150,12 +150,13 @@ class Pslc(Experiment):
         if unusable(results, PARTS):
             return []
         f = all_figures(results)
+
+        def combo_to_tlc():
+            to_slc = num(results["sustained/combo"], "placement.host_slc_sectors")
+            return (f"{int(to_slc):,} sectors to the cache; burst {f['combo']['burst']:.0f} MiB/s, "
+                    f"TLC {f['tlc']['burst']:.0f} MiB/s", not to_slc and f["combo"]["burst"] < 1.05 * f["tlc"]["burst"])
         return [Finding(claim, fig, holds) for claim, holds, fig in check_figures(f)] + [
-            Finding("ComboFTL sends 128 KiB writes to TLC: no cache benefit for large sequential writes",
-                    f"{int(float(results['sustained/combo'].get('placement.host_slc_sectors') or 0)):,} sectors to the "
-                    f"cache; burst {f['combo']['burst']:.0f} MiB/s, TLC {f['tlc']['burst']:.0f} MiB/s",
-                    not float(results["sustained/combo"].get("placement.host_slc_sectors") or 0) and
-                    f["combo"]["burst"] < 1.05 * f["tlc"]["burst"])]
+            finding("ComboFTL sends 128 KiB writes to TLC: no cache benefit for large sequential writes", combo_to_tlc)]
 
     def report(self, results, scale, report_dir, findings):
         from .pslc_report import write_report

@@ -8,7 +8,7 @@ Leaves out running and checking (pslc.py). Needs matplotlib (Debian's, through t
 from datetime import date
 from pathlib import Path
 
-from . import checks_rows, checks_verdict
+from . import checks_rows, checks_verdict, count, num
 from .pslc import (BS_KIB, CACHE_GIB, GIB, INTERVAL_MS, IODEPTH, SCHEMES, all_figures, check_figures, series,
                    workload)
 
@@ -18,11 +18,6 @@ NAMES = {"tlc": "TLC, no cache", "slc-cache": "SLC cache (slc-only)", "lapt": "L
 
 def prefix(scale):
     return "pslc" if scale == "full" else "pslc-scaled"
-
-
-def num(row, key):
-    v = row.get(key)
-    return 0 if v is None or v != v else v
 
 
 def plot(results, scale, path):
@@ -62,8 +57,8 @@ def table(results, f):
         r, x = results[f"sustained/{s}"], f[s]
         knee = f"{x['knee']:.2f}" if x["knee"] is not None else "—"
         rows.append(f"| {NAMES[s]} | {x['burst']:.0f} | {knee} | {x['sustained']:.1f} | {num(r, 'ops.write.mbps') / 1.048576:.1f} | "
-                    f"{placed(r, gib)} | {num(r, 'placement.migrated_sectors') * gib:.2f} | "
-                    f"{int(num(r, 'placement.slc_gc_runs')):,} |")
+                    f"{placed(r, gib)} | {count(r, 'placement.migrated_sectors') * gib:.2f} | "
+                    f"{int(count(r, 'placement.slc_gc_runs')):,} |")   # count: no cache (tlc), no placement.*
     return rows
 
 
@@ -126,7 +121,7 @@ def page(results, scale, findings, errors):
         "not this page. -->", "",
         "Consumer SSDs write into an SLC cache made of SLC-mode blocks on their TLC dies (pSLC) and fold the data "
         "into TLC later; drive reviews plot write speed over a long sequential write, which falls off when the "
-        "cache is full. The same placement policies as in the LAPT experiment (docs/results/lapt.md) run here on a "
+        "cache is full. The same placement policies as in the LAPT experiment (docs/results/lapt.md; the papers: [lapt](../references.md#lapt), [comboftl](../references.md#comboftl)) run here on a "
         "homogeneous TLC drive whose cache is made of pSLC blocks (docs/ftl-guide.md, \"SLC/MLC placement\").", "",
         "## Setup", "",
         "* **Device**: `platforms/pslc-tlc.toml`: the default platform's geometry (8 channels x 4 ways, 2 planes, "

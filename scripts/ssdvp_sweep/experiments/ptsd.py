@@ -1,4 +1,4 @@
-"""The PTSD paper's experiment (../shared/papers/README.md section 1) as runs of the sweep engine,
+"""The PTSD paper's experiment (docs/references.md#ptsd) as runs of the sweep engine,
 the test suite's checks on them and the paper's findings next to this run's figures.
 
 Board of the paper (platforms/ptsd-board.toml: 8 channels x 4 ways, SLC pages of 4 KiB, flash
@@ -12,7 +12,7 @@ scaled = 4 GiB logical (320 blocks), 8 GiB written, 400 Ki requests: the same ra
 Runs are tagged PART/SCHEME. Leaves out the report (ptsd_report.py).
 """
 from ..runspec import RunSpec
-from . import Experiment, Finding, register, run_errors
+from . import Experiment, Finding, count, integrity_problem, register, run_errors
 
 SCHEMES = ["opt", "dftl", "part", "part-sched", "writeopt", "adaptive"]
 PARTS = {"paper": SCHEMES, "mixed": SCHEMES, "adapt-read": ["writeopt", "adaptive"],
@@ -49,8 +49,8 @@ def throughput(r):
 
 
 def read_wait(r, key):
-    v = r.get(f"ops.read.waited_for.{key}.requests", 0)
-    return 0 if v != v else int(v)
+    """Reads that waited for `key` (ops.read.waited_for is reported only when some read waited)."""
+    return int(count(r, f"ops.read.waited_for.{key}.requests"))
 
 
 def lat(r, p):
@@ -62,9 +62,9 @@ def by_part(results, part):
 
 
 def unusable(results, parts):
-    """Errors for every run of these parts that is missing or is not a measurement."""
-    return run_errors(results, expected_tags(parts), lambda tag, r: f"{tag}: {r['integrity.mismatches']} integrity "
-                      "mismatches" if r.get("integrity.mismatches", 0) else None)
+    """Errors for every run of these parts that is missing or is not a measurement (integrity
+    mismatches or unexplained errors, or a run without those figures)."""
+    return run_errors(results, expected_tags(parts), integrity_problem)
 
 
 def expected_tags(parts):

@@ -229,7 +229,7 @@ def page(results, scale, findings, checks):
     lines = [f"# Demand-based mapping: {title}", "",
              "<!-- Written by scripts/ssdvp_sweep/experiments/ptsd_report.py from the runs it quotes: edit the "
              "script, not this page. -->", "",
-             "The PTSD paper (../shared/papers/README.md §1) compares a page FTL with the whole map in DRAM (OPT), "
+             "The PTSD paper ([ptsd](../references.md#ptsd)) compares a page FTL with the whole map in DRAM (OPT), "
              "DFTL, and its three steps: the partitioned cache (PART), read-priority scheduling (PART-SCHED) and the "
              "entry-level dirty cache with greedy batch update (WRITEOPT). ssdvp runs the same comparison on its own "
              "platform, plus `adaptive` (the paper's future work: a controlled clean/dirty split and a scheduler that "

@@ -9,7 +9,7 @@ Leaves out running and checking (readahead.py). Needs matplotlib (Debian's, thro
 from datetime import date
 from pathlib import Path
 
-from . import checks_rows, checks_verdict, findings_rows
+from . import checks_rows, checks_verdict, count, findings_rows
 from .readahead import (FIO, LOOP_PASSES, LOOP_SECTORS, POLICIES, QDS, REQUESTS, RRS, TREE_SIZES, Readahead,
                         check_figures, hit, mix_workloads, num, rr_scale, rr_workload, tree_workloads)
 
@@ -33,8 +33,8 @@ def plot(results, scale, path):
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
     for p in POLICIES:
         color, ls = STYLE[p]
-        a.plot(rrs, [100 * hit(results[f"rr/{rr}/{p}"]) for rr in rrs], label=NAMES[p], color=color, linestyle=ls,
-               marker="o", markersize=3)
+        a.plot(rrs, [0.0 if p == "none" else 100 * hit(results[f"rr/{rr}/{p}"]) for rr in rrs],   # none: no cache
+               label=NAMES[p], color=color, linestyle=ls, marker="o", markersize=3)
         b.plot(rrs, [num(results[f"rr/{rr}/{p}"], "ftl.flash_reads") / 1000 for rr in rrs], label=NAMES[p],
                color=color, linestyle=ls, marker="o", markersize=3)
         for rr, h in PAPER_HITS.get(p, {}).items():
@@ -76,8 +76,9 @@ def mixes_table(results, scale):
             r = results.get(f"mixes/{name}/{p}")
             if r is None:
                 continue
-            hits = num(r, "readahead.hit_sectors")
-            late = num(r, "readahead.late_hit_sectors")
+            # count: policy none runs without a read cache, so its run has no readahead.* (0 read ahead)
+            hits = count(r, "readahead.hit_sectors")
+            late = count(r, "readahead.late_hit_sectors")
             off = p == "none"
             hit_text = "—" if off else f"{100 * hit(r):.1f} %"
             late_text = "—" if off or not hits else f"{100 * late / hits:.0f} %"
@@ -85,8 +86,8 @@ def mixes_table(results, scale):
             out.append(
                 f"| {name if off else ''} | {NAMES[p]} | {hit_text} | {late_text} | "
                 f"{num(r, 'ops.read.latency_us.p50'):.1f} | {num(r, 'ops.read.latency_us.p99'):.1f} | "
-                f"{int(num(r, 'ftl.flash_reads')):,} | {int(num(r, 'readahead.prefetch_sectors')):,} | "
-                f"{int(num(r, 'readahead.prefetch_wasted')):,} | {delay_text} |")
+                f"{int(num(r, 'ftl.flash_reads')):,} | {int(count(r, 'readahead.prefetch_sectors')):,} | "
+                f"{int(count(r, 'readahead.prefetch_wasted')):,} | {delay_text} |")
     return out
 
 
@@ -164,7 +165,7 @@ def page(results, scale, findings, errors):
         f"# Read-ahead: {title}", "",
         "<!-- Written by scripts/ssdvp_sweep/experiments/readahead_report.py from the runs it quotes: edit the "
         "script, not this page. -->", "",
-        "The predictive read-ahead paper (`/work/shared/papers/dtree-readahead.txt`) predicts the next read with a "
+        "The predictive read-ahead paper ([dtree](../references.md#dtree)) predicts the next read with a "
         "decision tree of read addresses and reads it from flash while the current read's data goes to the host; "
         "it compares an LRU read cache, the prediction alone (dTree) and both (dTree+LRU) on a read stream with a "
         "ratio of random requests (RR). The firmware's `ftl-sw/readahead/` implements the three and the plain "

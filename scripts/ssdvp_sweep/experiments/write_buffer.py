@@ -1,4 +1,4 @@
-"""The Open-Channel SSD write-buffer / thread study (issue 13; ../shared/papers section 3):
+"""The Open-Channel SSD write-buffer / thread study (issue 13; docs/references.md#ocssd):
 fio-like threads (QD 1 each, psync) against pblk's ring write buffer of 32 ... 256 MiB on
 platforms/ocssd.toml (8 channels x 16 PUs, 16 KiB pages, 4 planes, 280 MB/s, MLC).
 
@@ -24,7 +24,7 @@ and reverse map need 4.3 GB of controller DRAM, beyond the firmware's 32-bit win
 issue); the run is refused with the config error naming dram.size_mib.
 """
 from ..runspec import RunSpec
-from . import Experiment, Finding, integrity_problem, num, register, run_errors
+from . import Experiment, Finding, claim, finding, integrity_problem, num, register, run_errors
 
 PLATFORM = "ocssd"
 THREADS = {"full": [2, 4, 8, 18, 36, 54, 72], "scaled": [2, 18, 54, 72]}
@@ -99,12 +99,13 @@ def check_figures(results):
         return num(results[f"mixed/{t_mixed}/{mib}"], "write_buffer.read_hit_ratio")
     lo, hi = MIXED_BUFFERS[scale][0], MIXED_BUFFERS[scale][-1]
     return [
-        (f"random-read throughput grows with threads: 18 threads more than 5x 2 threads ({b} MiB)",
-         rd(18) > 5 * rd(2), f"{rd(2):.0f} -> {rd(18):.0f} MB/s"),
-        ("54 -> 72 threads gains less than half of linear scaling (+33 %)", rd(72) < rd(54) * (1 + 1 / 6),
-         f"{rd(54):.0f} -> {rd(72):.0f} MB/s ({rd(72) / rd(54) - 1:+.1%})"),
-        (f"buffer read hits grow with the buffer: {hi} MiB more than twice {lo} MiB ({t_mixed} threads, mixed)",
-         hit(hi) > 2 * hit(lo), f"{hit(lo):.2%} -> {hit(hi):.2%}"),
+        claim(f"random-read throughput grows with threads: 18 threads more than 5x 2 threads ({b} MiB)",
+              lambda: (rd(18) > 5 * rd(2), f"{rd(2):.0f} -> {rd(18):.0f} MB/s")),
+        claim("54 -> 72 threads gains less than half of linear scaling (+33 %)",
+              lambda: (rd(72) < rd(54) * (1 + 1 / 6),
+                       f"{rd(54):.0f} -> {rd(72):.0f} MB/s ({rd(72) / rd(54) - 1:+.1%})")),
+        claim(f"buffer read hits grow with the buffer: {hi} MiB more than twice {lo} MiB ({t_mixed} threads, mixed)",
+              lambda: (hit(hi) > 2 * hit(lo), f"{hit(lo):.2%} -> {hit(hi):.2%}")),
     ]
 
 
@@ -119,27 +120,35 @@ def findings(results):
 
     def rd(t, b):
         return mbps(results[f"randread/{t}/{b}"], "read")
-    gain_4_72 = max(w(p, 72, b) / w(p, 4, b) for p in ("randwrite", "seqwrite") for b in bufs if b >= 64)
-    rw32 = [w("randwrite", t, 32) for t in ts]
-    peak_t = ts[rw32.index(max(rw32))]
-    read_by_buf = [rd(72, b) for b in bufs]
-    hits = [num(results[f"mixed/72/{b}"], "write_buffer.read_hit_ratio") for b in bufs]
-    mixed_read = [mbps(results[f"mixed/72/{b}"], "read") for b in bufs]
-    return [
-        Finding("read throughput grows with threads, then flattens (54 -> 72 threads: about no gain)",
-                f"{rd(2, 32):.0f} MB/s at 2, {rd(54, 32):.0f} at 54, {rd(72, 32):.0f} at 72 threads "
-                f"({rd(72, 32) / rd(54, 32) - 1:+.1%})", rd(72, 32) < rd(54, 32) * (1 + 1 / 6)),
-        Finding("read throughput rises with the buffer size (more buffer hits)",
-                "random reads of data on flash: " + " / ".join(f"{x:.0f}" for x in read_by_buf) +
+    def flattens():
+        return (f"{rd(2, 32):.0f} MB/s at 2, {rd(54, 32):.0f} at 54, {rd(72, 32):.0f} at 72 threads "
+                f"({rd(72, 32) / rd(54, 32) - 1:+.1%})", rd(72, 32) < rd(54, 32) * (1 + 1 / 6))
+
+    def rises_with_buffer():
+        read_by_buf = [rd(72, b) for b in bufs]
+        hits = [num(results[f"mixed/72/{b}"], "write_buffer.read_hit_ratio") for b in bufs]
+        mixed_read = [mbps(results[f"mixed/72/{b}"], "read") for b in bufs]
+        return ("random reads of data on flash: " + " / ".join(f"{x:.0f}" for x in read_by_buf) +
                 f" MB/s at {'/'.join(map(str, bufs))} MiB (72 threads); with writes beside them (mixed): hits " +
                 " / ".join(f"{h:.1%}" for h in hits) + ", reads " + " / ".join(f"{x:.0f}" for x in mixed_read) +
-                " MB/s", hits[-1] > 2 * hits[0] and mixed_read[-1] > mixed_read[0]),
-        Finding("with >= 64 MB buffers write throughput gains little beyond 4 threads",
-                f"72 threads against 4: at most {gain_4_72:.2f}x (random and sequential, 64 ... 256 MiB)",
-                gain_4_72 < 1.5),
-        Finding("with 32 MB, random writes scale to about 18 threads, then fall as the buffer stays full",
-                "random write at 32 MiB: " + ", ".join(f"{t}: {x:.0f}" for t, x in zip(ts, rw32)) +
-                f" MB/s (peak at {peak_t} threads)", 8 <= peak_t <= 36 and rw32[-1] < 0.9 * max(rw32)),
+                " MB/s", hits[-1] > 2 * hits[0] and mixed_read[-1] > mixed_read[0])
+
+    def little_gain():
+        gain_4_72 = max(w(p, 72, b) / w(p, 4, b) for p in ("randwrite", "seqwrite") for b in bufs if b >= 64)
+        return (f"72 threads against 4: at most {gain_4_72:.2f}x (random and sequential, 64 ... 256 MiB)",
+                gain_4_72 < 1.5)
+
+    def scale_then_fall():
+        rw32 = [w("randwrite", t, 32) for t in ts]
+        peak_t = ts[rw32.index(max(rw32))]
+        return ("random write at 32 MiB: " + ", ".join(f"{t}: {x:.0f}" for t, x in zip(ts, rw32)) +
+                f" MB/s (peak at {peak_t} threads)", 8 <= peak_t <= 36 and rw32[-1] < 0.9 * max(rw32))
+    return [
+        finding("read throughput grows with threads, then flattens (54 -> 72 threads: about no gain)", flattens),
+        finding("read throughput rises with the buffer size (more buffer hits)", rises_with_buffer),
+        finding("with >= 64 MB buffers write throughput gains little beyond 4 threads", little_gain),
+        finding("with 32 MB, random writes scale to about 18 threads, then fall as the buffer stays full",
+                scale_then_fall),
     ]
 
 

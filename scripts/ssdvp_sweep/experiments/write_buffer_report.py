@@ -186,7 +186,7 @@ def write_report(results, scale, report_dir, findings):
         f"# Write buffer: {title}", "",
         "<!-- Written by scripts/ssdvp_sweep/experiments/write_buffer_report.py from the runs it quotes: edit the "
         "script, not this page. -->", "",
-        "The Open-Channel SSD study (`/work/shared/papers/ocssd-write-buffer-threads.txt`) measures fio with 2 to 72 "
+        "The Open-Channel SSD study ([ocssd](../references.md#ocssd)) measures fio with 2 to 72 "
         "threads against pblk's ring write buffer of 32 MB and more on a CNEX Westlake drive. The firmware's "
         "`ftl.write_buffer = ring` is pblk's ring (docs/write-buffer.md); the host runs each fio job as a thread on "
         "its own CPU and queue (host.cpus).", "",
