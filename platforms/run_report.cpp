@@ -55,6 +55,19 @@ void print_summary(std::ostream& out, const nlohmann::json& r) {
                        m["tp_writes"].get<uint64_t>(), m["batch_updates"].get<uint64_t>(),
                        m["translation_gc_runs"].get<uint64_t>(), m["reads_waited_for"]["map_write"].get<uint64_t>());
   }
+  if (r.contains("readahead")) {
+    const auto& a = r["readahead"];
+    const auto& no = a["not_read_ahead_sectors"];
+    out << fmt::format("  read-ahead: {}, {} sectors predicted, {} read ahead ({} used), host reads {:.1f}% from the cache\n"
+                       "    not read ahead: {} already cached, {} in the write buffer, {} beyond half the cache, {} with "
+                       "no cache entry free, {} past the namespace, {} whose map entry was not cached\n",
+                       a["policy"].get<std::string>(), a["predicted_sectors"].get<uint64_t>(),
+                       a["prefetch_sectors"].get<uint64_t>(), a["prefetch_useful"].get<uint64_t>(),
+                       100 * a["hit_ratio"].get<double>(), no["already_in_the_cache"].get<uint64_t>(),
+                       no["in_the_write_buffer"].get<uint64_t>(), no["beyond_half_the_cache"].get<uint64_t>(),
+                       no["no_cache_entry_free"].get<uint64_t>(), no["past_the_namespace"].get<uint64_t>(),
+                       no["map_not_cached"].get<uint64_t>());
+  }
   if (r.contains("integrity")) {
     const auto& i = r["integrity"];
     out << fmt::format("  integrity: {} reads checked ({} sectors), {} mismatches, {} failed with media errors",

@@ -875,6 +875,17 @@ nlohmann::json SsdPlatform::results(double wall_s) {
         {"late_hit_sectors", d(b.ra_late_hit_sectors, a.ra_late_hit_sectors)},
         {"miss_sectors", misses},
         {"hit_ratio", hits + misses ? double(hits) / double(hits + misses) : 0.0},
+        {"predicted_sectors", d(b.ra_predicted_sectors, a.ra_predicted_sectors)},
+        {"not_read_ahead_sectors",   // of the predicted sectors, and why (docs/readahead.md)
+         {{"beyond_half_the_cache", d(b.ra_dropped_half_cache_sectors, a.ra_dropped_half_cache_sectors)},
+          {"no_cache_entry_free", d(b.ra_dropped_no_room_sectors, a.ra_dropped_no_room_sectors)},
+          {"past_the_namespace", d(b.ra_dropped_beyond_end_sectors, a.ra_dropped_beyond_end_sectors)},
+          {"map_not_cached", d(b.ra_pred_map_miss_sectors, a.ra_pred_map_miss_sectors)},
+          {"already_in_the_cache", d(b.ra_pred_cached_sectors, a.ra_pred_cached_sectors)},
+          {"in_the_write_buffer", d(b.ra_pred_buffered_sectors, a.ra_pred_buffered_sectors)}}},
+        {"queued_sectors", d(b.ra_pred_queued_sectors, a.ra_pred_queued_sectors)},   // the rest: given an entry
+        {"waiting_for_room_sectors", b.ra_pending_sectors},   // at the end of the run
+        {"predictions_waited_for_room", d(b.ra_waited_for_room, a.ra_waited_for_room)},
         {"prefetch_sectors", d(b.ra_prefetch_sectors, a.ra_prefetch_sectors)},
         {"prefetch_useful", d(b.ra_prefetch_useful, a.ra_prefetch_useful)},
         {"prefetch_wasted", d(b.ra_prefetch_wasted, a.ra_prefetch_wasted)},

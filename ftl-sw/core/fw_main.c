@@ -246,7 +246,7 @@ int ftl_poll(struct ftl *f) {
   const int drain = write_stop ? 0 : wbuf_drain_mode(f, &c->wb);
   if (drain)
     while (wbuf_flush_step(f, &c->wb, drain == 2)) n++;
-  if (f->ra.queued) n += ra_prefetch_step(f);
+  if (f->ra.queued || f->ra.pend_nsect) n += ra_prefetch_step(f);
   if (program_retry_busy(&f->pr)) n += program_retry_step(f);
   if (f->gc_npools) n += gc_step(f);
   if (f->pl.cache.nlisted) n += slc_cache_step(f);

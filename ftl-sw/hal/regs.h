@@ -593,6 +593,16 @@ struct ssd_fw_stats {
   uint32_t ra_tree_nodes;       /* nodes in the tree now ... */
   uint32_t ra_tree_nodes_max;   /* ... and at most */
   uint32_t ra_invalidated_busy; /* of ra_invalidated_sectors: being read (from flash or by the host) */
+  uint64_t ra_predicted_sectors;          /* sectors predictions asked to read ahead; not read: */
+  uint64_t ra_dropped_half_cache_sectors; /*   beyond half the read cache (ra_read_sent) */
+  uint64_t ra_dropped_beyond_end_sectors; /*   past the namespace's end */
+  uint64_t ra_dropped_no_room_sectors;    /*   no cache entry came free before the next prediction */
+  uint64_t ra_pred_cached_sectors;        /*   already cached, being read or queued */
+  uint64_t ra_pred_buffered_sectors;      /*   in the write buffer, or a trim of it pending */
+  uint64_t ra_pred_map_miss_sectors;      /*   translation page not cached */
+  uint64_t ra_pred_queued_sectors;        /* read: given a cache entry and queued for its die */
+  uint64_t ra_waited_for_room;            /* predictions that found every cache entry pinned */
+  uint64_t ra_pending_sectors;            /* gauge: the prediction's sectors waiting for room now */
   /* write buffer */
   uint64_t wbuf_inserts;        /* sectors handed out to host writes ... */
   uint64_t wbuf_used_at_insert; /* ... and the sum, over them, of the entries in use then */

@@ -149,29 +149,74 @@ static uint32_t readable_ppa(struct ftl *f, uint32_t lpa) {
   return ppa;
 }
 
+/* Gives the current prediction's waiting sectors cache entries, in order, while an entry is
+ * to be had; with every entry pinned (a host read as large as the cache holds them all until
+ * its data has gone out) the rest waits for the entries to come back (ra_prefetch_step). */
+static int place_prediction(struct ftl *f) {
+  struct readahead *ra = &f->ra;
+  struct read_cache *rc = &ra->rc;
+  int n = 0;
+  for (; ra->pend_nsect; ra->pend_lpa++, ra->pend_nsect--) {
+    const uint32_t lpa = ra->pend_lpa;
+    uint32_t i = rc_lookup(rc, lpa);
+    if (i != NONE32) {           /* cached, being read, or queued: still part of it */
+      rc->e[i].gen = ra->gen;
+      f->stats->ra_pred_cached_sectors++;
+      continue;
+    }
+    if (wbuf_lookup(f, lpa) != NONE32 || hcmd_trim_pending(f, lpa)) {   /* the buffer serves it */
+      f->stats->ra_pred_buffered_sectors++;
+      continue;
+    }
+    uint32_t ppa = readable_ppa(f, lpa);
+    if (ppa == NONE32) {         /* its translation page is not cached */
+      f->stats->ra_pred_map_miss_sectors++;
+      continue;
+    }
+    i = rc_alloc(f, lpa, RC_PREFETCHED);
+    if (i == NONE32) {           /* every entry is pinned: the rest waits */
+      if (!ra->pend_waited) f->stats->ra_waited_for_room++;
+      ra->pend_waited = 1;
+      break;
+    }
+    queue_push(ra, sb_die(f, ppa_sb(f, ppa)), i);
+    f->stats->ra_pred_queued_sectors++;
+    n++;
+  }
+  f->stats->ra_pending_sectors = ra->pend_nsect;
+  return n;
+}
+
 void ra_read_sent(struct ftl *f) {
   struct readahead *ra = &f->ra;
   struct read_cache *rc = &ra->rc;
   if (!ra->want) return;
   ra->want = 0;
+  /* What the last prediction never got room for goes (this one replaces it). */
+  f->stats->ra_dropped_no_room_sectors += ra->pend_nsect;
+  ra->pend_nsect = 0;
+  ra->pend_waited = 0;
+  f->stats->ra_pending_sectors = 0;
   uint32_t lpa = ra->want_lpa, n = ra->want_nsect;
-  /* At most half the cache, so that the host's own reads still find entries. */
-  if (n > rc->n / 2u) n = rc->n / 2u ? rc->n / 2u : 1u;
-  if (lpa >= f->geo.logical_sectors) return;
-  if (n > f->geo.logical_sectors - lpa) n = f->geo.logical_sectors - lpa;
-  if (ra->policy->replace) ra->gen++;
-  for (uint32_t k = 0; k < n; k++) {
-    uint32_t i = rc_lookup(rc, lpa + k);
-    if (i != NONE32) {           /* cached, being read, or queued: still part of it */
-      rc->e[i].gen = ra->gen;
-      continue;
-    }
-    uint32_t ppa = readable_ppa(f, lpa + k);
-    if (ppa == NONE32) continue;
-    i = rc_alloc(f, lpa + k, RC_PREFETCHED);
-    if (i == NONE32) break;      /* every entry is pinned */
-    queue_push(ra, sb_die(f, ppa_sb(f, ppa)), i);
+  f->stats->ra_predicted_sectors += n;
+  if (lpa >= f->geo.logical_sectors) {
+    f->stats->ra_dropped_beyond_end_sectors += n;
+    return;
   }
+  if (n > f->geo.logical_sectors - lpa) {
+    f->stats->ra_dropped_beyond_end_sectors += n - (f->geo.logical_sectors - lpa);
+    n = f->geo.logical_sectors - lpa;
+  }
+  /* At most half the cache, so that the host's own reads still find entries. */
+  const uint32_t cap = rc->n / 2u ? rc->n / 2u : 1u;
+  if (n > cap) {
+    f->stats->ra_dropped_half_cache_sectors += n - cap;
+    n = cap;
+  }
+  if (ra->policy->replace) ra->gen++;
+  ra->pend_lpa = lpa;
+  ra->pend_nsect = n;
+  place_prediction(f);
   if (ra->policy->replace) {
     /* The unread sectors of earlier predictions go (in flight: when they land). */
     for (uint32_t i = rc->lru_head; i != NONE32;) {
@@ -202,7 +247,7 @@ int ra_prefetch_step(struct ftl *f) {
   struct readahead *ra = &f->ra;
   struct read_cache *rc = &ra->rc;
   const struct ftl_geo *g = &f->geo;
-  int n = 0;
+  int n = ra->pend_nsect ? place_prediction(f) : 0;
   for (uint32_t die = 0; die < g->dies && ra->queued; die++) {
     /* Only to an idle die: a host read sent there next waits for this one read at most. */
     if (ra->q_head[die] == NONE32 || f->die_ops[die]) continue;

@@ -53,6 +53,10 @@ struct readahead {
   uint32_t gen;                     /* the current prediction (replacing policies) */
   uint32_t want_lpa, want_nsect;    /* prediction waiting for its read's data to go out */
   uint8_t  want;
+  uint32_t pend_lpa, pend_nsect;    /* the current prediction's sectors not yet given a cache
+                                       entry: every entry was pinned (by host reads); placed
+                                       as entries come back, dropped by the next prediction */
+  uint8_t  pend_waited;             /* it found every entry pinned once (counted once) */
   /* seq */
   uint32_t seq_end, seq_count, seq_ahead;   /* stream end, reads in a row, read ahead up to */
   /* read-ahead waiting for its die, per die (FIFO of cache entries through qnext) */
@@ -71,7 +75,8 @@ void ra_note_read(struct ftl *f, uint32_t lba, uint32_t nsect);
 void ra_read_sent(struct ftl *f);
 /* A host read was sent to a die (measures its wait behind a read-ahead there). */
 void ra_host_read_submitted(struct ftl *f, uint32_t die);
-/* Submits queued read-ahead where dies allow; returns work done. */
+/* Places what waits of the current prediction where cache entries came back, then submits
+ * queued read-ahead where dies allow; returns work done. */
 int  ra_prefetch_step(struct ftl *f);
 void ra_prefetch_done(struct ftl *f, uint32_t tag, uint16_t status, uint64_t t_done);
 /* A host read wants queued read-ahead entry i: it leaves the queue and the host read

@@ -129,3 +129,27 @@ TEST(Readahead, BadConfigurationsNameTheKey) {
   EXPECT_NE(error_of({"ftl.read_pattern.branches=0"}).find("ftl.read_pattern.branches"), std::string::npos);
   EXPECT_NE(error_of({"ftl.readahead=mru"}).find("ftl.readahead"), std::string::npos);
 }
+
+// Reads as large as the read cache (rr's default 2 MiB against the default 2 MiB cache): the
+// current read pins every entry until its data has gone out, so a prediction placed then found
+// no room and was dropped (39,400 predictions, 0 read ahead, 0 % hits on the default drive).
+// The prediction now waits for the entries to come back and reads ahead what fits; every
+// predicted sector is accounted for: read ahead (queued), or not, and why.
+TEST(Readahead, PredictionsAsLargeAsTheCacheReadAheadWhatFits) {
+  auto sets = test::small_platform();
+  sets.push_back("ftl.readahead=dtree-lru");
+  auto run = test::run_platform(sets, "rr:ratio=0,requests=3000");
+  const auto& r = run.results;
+  test::expect_clean(r);
+  const auto& ra = r["readahead"];
+  EXPECT_EQ(ra["cache_sectors"].get<uint64_t>(), 512u) << "the case needs a cache as large as one read";
+  // (On this 8-die drive the next 2 MiB read takes most queued sectors itself, before their
+  // read-ahead reaches a die: 28k of 73k sectors read ahead, all used; 0 before.)
+  EXPECT_GT(ra["predictions_waited_for_room"].get<uint64_t>(), 100u) << ra.dump();
+  EXPECT_GT(ra["prefetch_sectors"].get<uint64_t>(), 10000u) << ra.dump();
+  EXPECT_EQ(ra["prefetch_useful"].get<uint64_t>(), ra["prefetch_sectors"].get<uint64_t>()) << ra.dump();
+  EXPECT_GT(ra["hit_ratio"].get<double>(), 0.01) << ra.dump();
+  uint64_t accounted = ra["queued_sectors"].get<uint64_t>() + ra["waiting_for_room_sectors"].get<uint64_t>();
+  for (const auto& [why, n] : ra["not_read_ahead_sectors"].items()) accounted += n.get<uint64_t>();
+  EXPECT_EQ(accounted, ra["predicted_sectors"].get<uint64_t>()) << ra.dump();
+}
