@@ -2,6 +2,11 @@
 
 #include "platforms/device_series.h"
 #include "platforms/drive_snapshot.h"
+#include "platforms/firmware_boot_config.h"
+#include "platforms/sections/device_sections.h"
+#include "platforms/sections/firmware_sections.h"
+#include "platforms/sections/ftl_section.h"
+#include "platforms/sections/host_sections.h"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -41,45 +46,6 @@ namespace {
 constexpr uint32_t kConfigAddr = SSD_DRAM_BASE;
 constexpr uint32_t kGeometryAddr = SSD_DRAM_BASE + 0x1000;
 
-uint32_t gc_policy_code(const std::string& p) {
-  if (p == "greedy") return SSD_GC_GREEDY;
-  if (p == "fifo") return SSD_GC_FIFO;
-  if (p == "cost-benefit") return SSD_GC_COST_BENEFIT;
-  throw ConfigError("ftl.gc_policy = \"" + p + "\" has no firmware code (platforms/ssd_platform.cpp)");
-}
-uint32_t placement_code(const std::string& p) {
-  if (p == "none") return SSD_PLACE_NONE;
-  if (p == "lapt") return SSD_PLACE_LAPT;
-  if (p == "slc-only") return SSD_PLACE_SLC_ONLY;
-  if (p == "combo") return SSD_PLACE_COMBO;
-  if (p == "slc-direct") return SSD_PLACE_SLC_DIRECT;
-  throw ConfigError("ftl.placement = \"" + p + "\" has no firmware code (platforms/ssd_platform.cpp)");
-}
-uint32_t defect_code(const std::string& d) {
-  const char* names[] = {"none", "flush-before-program", "recovery-skips-open-superblock", "trim-log-not-replayed"};
-  for (uint32_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-    if (d == names[i]) return i;   // SSD_DEFECT_* in that order
-  throw ConfigError("ftl.test_defect = \"" + d + "\" has no firmware code (platforms/ssd_platform.cpp)");
-}
-uint32_t readahead_code(const std::string& r) {
-  const char* names[] = {"none", "lru", "dtree", "dtree-lru", "seq"};
-  for (uint32_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-    if (r == names[i]) return i;
-  throw ConfigError("ftl.readahead = \"" + r + "\" has no firmware code (platforms/ssd_platform.cpp)");
-}
-uint32_t mapping_code(const std::string& m) {
-  const char* names[] = {"opt", "dftl", "part", "part-sched", "writeopt", "adaptive"};
-  for (uint32_t i = 0; i < 6; i++)
-    if (m == names[i]) return i;
-  throw ConfigError("ftl.mapping = \"" + m + "\" has no firmware code (platforms/ssd_platform.cpp)");
-}
-uint32_t sched_code(const std::string& s) {
-  if (s == "bypass") return SSD_SCHED_BYPASS;
-  if (s == "fifo") return SSD_SCHED_FIFO;
-  if (s == "write-stop") return SSD_SCHED_WRITE_STOP;
-  if (s == "adaptive") return SSD_SCHED_ADAPTIVE;
-  throw ConfigError("ftl.sched = \"" + s + "\" has no firmware code (platforms/ssd_platform.cpp)");
-}
 }  // namespace
 
 SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
@@ -97,77 +63,26 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     ctx.seed = uint64_t(cfg.get_int("sim.seed"));
     workload::check_workload(workload_spec_, ctx);
   }
+
+  // The assembly list: the blocks built from the configuration and bound together, each
+  // registering its run.json section(s) (register_sections).  The device's kind is chosen here,
+  // at this one seam: today every platform is a conventional drive (the FTL in the device's
+  // firmware behind the NVMe host interface).
   events_ = std::make_unique<EventQueue>("events");
   dram_ = std::make_unique<Dram>(p_.dram);
   for (uint32_t d = 0; d < n.dies(); d++)
     dies_.push_back(std::make_unique<nand::Die>(d, n.cell_of(d), n, p_.payload));
+  write_firmware_boot_config(*dram_, p_, kConfigAddr, kGeometryAddr);   // what the firmware finds at boot
+  build_controller();          // system control, timer, UART, flash controller and channels, host interface, bus
+  build_cores(opt);            // the firmware's cores: RV32 on the ISS, or host-compiled
+  build_host(cfg, opt);        // the host driver with its workload, series and timeline
+  wire_power_and_state(opt);   // power cuts and recovery, drive-state snapshots, durability checks
+  register_sections();
+}
 
-  // What the firmware finds in DRAM at boot.
-  auto* fc = dram_->as<ssd_fw_config>(kConfigAddr);
-  *fc = ssd_fw_config{};
-  fc->magic = SSD_FW_CONFIG_MAGIC;
-  fc->version = 1;
-  fc->op_permille = uint32_t(p_.ftl.op * 1000 + 0.5);
-  fc->gc_low_blocks = p_.ftl.gc_low_blocks;
-  fc->gc_high_blocks = p_.ftl.gc_high_blocks;
-  fc->wbuf_sectors = p_.ftl.wbuf_sectors;
-  fc->wbuf_kind = p_.ftl.write_buffer == "ring" ? SSD_WBUF_RING : SSD_WBUF_SLOTS;
-  fc->ring_timeout_us = p_.ftl.ring_timeout_us;
-  fc->write_through = p_.device.volatile_write_cache ? 0u : 1u;
-  fc->bad_block_reserve = p_.ftl.bad_block_reserve;
-  fc->wear_spread = p_.ftl.wear_spread;
-  fc->wear_record_step = p_.ftl.wear_record_step;
-  fc->die_prog_limit = p_.ftl.die_program_queue;
-  fc->dram_heap_addr = uint32_t(SSD_DRAM_BASE + p_.dram.reserved_bytes);
-  fc->dram_heap_bytes = uint32_t(p_.dram.size_bytes - p_.dram.reserved_bytes);
-  fc->mapping = mapping_code(p_.ftl.mapping);
-  fc->cmt_permille = uint32_t(p_.ftl.cmt_ratio * 1000 + 0.5);
-  fc->cmt_clean_permille = uint32_t(p_.ftl.cmt_clean_ratio * 1000 + 0.5);
-  fc->sched = sched_code(p_.ftl.sched);
-  fc->adapt_window = p_.ftl.adapt_window;
-  {
-    const auto& t = n.timing(n.cell);
-    fc->map_write_cost = uint32_t(t.t_prog[0].to_seconds() / t.t_read[0].to_seconds() * 1000 + 0.5);
-  }
-  fc->gc_policy = gc_policy_code(p_.ftl.gc_policy);
-  fc->gc_check_victims = p_.ftl.gc_check_victims ? 1u : 0u;
-  fc->gc_pacing = p_.ftl.gc_pacing ? 1u : 0u;
-  fc->test_defect = defect_code(p_.ftl.test_defect);
-  fc->slc_dynamic_blocks = p_.ftl.slc_dynamic_blocks;
-  fc->placement = placement_code(p_.ftl.placement);
-  fc->combo_hot_sectors = p_.ftl.combo_hot_sectors;
-  fc->combo_survivals = p_.ftl.combo_survivals;
-  fc->combo_unit_blocks = p_.ftl.combo_unit_blocks;
-  fc->combo_unit_extra = p_.ftl.combo_unit_extra;
-  fc->idle_migration_us = uint32_t(std::min(p_.ftl.idle_migration_us, 4.0e9) + 0.5);
-  fc->idle_free_permille = uint32_t(p_.ftl.idle_migration_free_ratio * 1000 + 0.5);
-  fc->readahead = readahead_code(p_.ftl.readahead);
-  fc->rc_sectors = p_.ftl.read_cache_sectors;
-  fc->item_sectors = p_.ftl.readahead_item_sectors;
-  fc->pt_branches = p_.ftl.pattern_branches;
-  fc->pt_depth = p_.ftl.pattern_depth;
-  fc->pt_seq_run = p_.ftl.pattern_sequential_run;
-  fc->pt_min_repeats = p_.ftl.pattern_min_repeats;
-  fc->pt_bytes = p_.ftl.pattern_bytes;
-  fc->seq_window_sectors = p_.ftl.seq_window_sectors;
-  fc->seq_trigger = p_.ftl.seq_trigger;
-  auto* geo = dram_->as<ssd_geometry>(kGeometryAddr);
-  *geo = ssd_geometry{};
-  geo->channels = n.channels;
-  geo->ways = n.ways;
-  geo->planes = n.planes;
-  geo->blocks_per_plane = n.blocks_per_plane;
-  geo->pages_per_block = n.timing(n.cell).pages_per_block;
-  geo->sectors_per_page = n.sectors_per_page;
-  geo->slc_pages_per_block = n.slc.pages_per_block;
-  geo->slc_blocks_per_plane = n.slc_blocks_per_plane;
-  geo->pslc_blocks_per_plane = n.pslc_blocks_per_plane;
-  geo->pslc_pages_per_block = n.pslc_pages_per_block();
-  for (uint32_t d = 0; d < std::min<uint32_t>(n.slc_dies, 64); d++) {
-    if (d < 32) geo->slc_dies_mask_lo |= 1u << d;
-    else geo->slc_dies_mask_hi |= 1u << (d - 32);
-  }
-
+// The controller's blocks and the bus between them and the cores.
+void SsdPlatform::build_controller() {
+  const NandParams& n = p_.nand;
   sysctl_ = std::make_unique<SysCtl>("sysctl", p_.firmware.cores, p_.dram.size_bytes, kConfigAddr);
   sysctl_->on_power_dumped = [this] {
     if (!power_failing_ || power_dumped_at_ != sc_core::SC_ZERO_TIME) return;
@@ -182,39 +97,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
       if (it->rfind("fw: ", 0) == 0) return *it;
     return std::string();
   };
-  sysctl_->explain_halt = [](uint32_t code) -> std::string {
-    // The configuration keys behind each reason the firmware refuses a configuration.
-    if ((code & 0xFFFFFF00u) != SSD_HALT_BAD_CONFIG) return "";
-    switch (code & 0xFFu) {
-      case SSD_BADCFG_DEVICE_TOO_SMALL: return "configuration: nand.blocks_per_plane, ftl.gc_high_blocks, ftl.op";
-      case SSD_BADCFG_DRAM: return "configuration: dram.size_mib (too small for the firmware's tables)";
-      case SSD_BADCFG_WBUF_SIZE: return "configuration: ftl.write_buffer_mib";
-      case SSD_BADCFG_DIE_QUEUE: return "configuration: ftl.die_program_queue";
-      case SSD_BADCFG_SCHEME: return "configuration: ftl.mapping, ftl.sched";
-      case SSD_BADCFG_MAP_CACHE: return "configuration: ftl.cmt_ratio, ftl.cmt_clean_ratio, ftl.adapt_window";
-      case SSD_BADCFG_PSLC: return "configuration: nand.pslc.blocks_per_plane";
-      case SSD_BADCFG_WBUF_KIND: return "configuration: ftl.write_buffer";
-      case SSD_BADCFG_RING_STRIPE: return "configuration: ftl.write_buffer_mib, ftl.ring.stripes, firmware.cores";
-      case SSD_BADCFG_CORES: return "configuration: firmware.cores";
-      case SSD_BADCFG_MAP_CACHE_SMALL: return "configuration: ftl.cmt_ratio (raise it), ftl.cmt_clean_ratio";
-      case SSD_BADCFG_MAP_CACHE_LARGE: return "configuration: ftl.cmt_ratio (lower it)";
-      case SSD_BADCFG_DIRTY_ENTRIES: return "configuration: ftl.cmt_ratio, ftl.cmt_clean_ratio (the dirty share)";
-      case SSD_BADCFG_PLACEMENT: return "configuration: ftl.placement, ftl.mapping";
-      case SSD_BADCFG_PLACEMENT_REGIONS: return "configuration: ftl.placement needs nand.slc_dies or nand.pslc.blocks_per_plane";
-      case SSD_BADCFG_UNIT_QUOTA: return "configuration: ftl.combo.unit_blocks, ftl.combo.unit_extra_blocks";
-      case SSD_BADCFG_COMBO_CAPACITY:
-        return "configuration: precondition.fill, ftl.placement = \"combo\", nand.slc_dies, "
-               "nand.slc.blocks_per_plane, ftl.op (combo keeps sequential data in MLC, and the fill is more than "
-               "the MLC dies hold with GC's spare, as the logical space counts the SLC dies: a smaller "
-               "precondition.fill, fewer SLC dies or blocks, or a larger ftl.op)";
-      case SSD_BADCFG_RECOVERY: return "configuration: ftl.mapping, ftl.placement (--power-cut / --load-nand)";
-      case SSD_BADCFG_FORMAT: return "configuration: nand.*, ftl.op (the NAND image's drive was another)";
-      case SSD_BADCFG_BBT:
-        return "configuration: device.nor_kib (the SPI NOR cannot hold the bad-block table and erase-count log "
-               "of nand.channels x nand.ways x nand.blocks_per_plane superblocks)";
-      default: return "a configuration the firmware refuses";
-    }
-  };
+  sysctl_->explain_halt = explain_firmware_halt;
   router_ = std::make_unique<Router>("bus");
   std::vector<nand::Die*> die_ptrs;
   for (auto& d : dies_) die_ptrs.push_back(d.get());
@@ -258,7 +141,10 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   map(SSD_SYSCTL_BASE, *sysctl_);
   nor_ = std::make_unique<SpiNor>("nor", p_.device.nor_bytes);
   map(SSD_NOR_BASE, *nor_);
+}
 
+// The firmware's cores (firmware.mode, firmware.cores) on the bus, and gdb if asked for.
+void SsdPlatform::build_cores(const RunOptions& opt) {
   if (p_.firmware.mode == "iss") {
     const std::string path = p_.firmware.image.empty() ? std::string(SSDVP_DEFAULT_FIRMWARE) : p_.firmware.image;
     IssParams ip;
@@ -293,7 +179,10 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     gdb_ = std::make_unique<GdbServer>(opt.gdb_port);
     static_cast<IssCore*>(cores_[opt.gdb_core])->attach_debugger(gdb_.get());
   }
+}
 
+// The host: its driver (workload, queues, CPUs), the device's series and the timeline.
+void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
   DriverOptions o;
   o.precondition = opt.precondition;
   o.precond = p_.precondition;
@@ -345,6 +234,10 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     if (timeline_) timeline_->stop();
   };
   driver_->on_finished = [] { sc_core::sc_stop(); };
+}
+
+// Power loss, recovery over a NAND image, drive-state snapshots, and the flush-durability check.
+void SsdPlatform::wire_power_and_state(const RunOptions& opt) {
   if (!opt.power_on_dir.empty()) {
     nand::load_nand_image(opt.power_on_dir + "/nand.img", dies_, sysctl_->nvram(), nor_->contents());
     driver_->check_against(DurableState::load(opt.power_on_dir + "/durable.bin"));
@@ -425,6 +318,27 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
 
 SsdPlatform::~SsdPlatform() = default;
 
+// run.json's sections, each from the block that owns it (platforms/sections/).
+void SsdPlatform::register_sections() {
+  auto fw_now = [this] { return firmware_stats(); };
+  sections_.add("host: operations", host_ops_section(*driver_));
+  sections_.add("host: threads and queues", host_threads_section(*driver_, p_.host.cpus, p_.host.queues));
+  sections_.add("host: integrity", integrity_section(*driver_, *fctl_, [this] {
+                  const ssd_fw_stats* s = firmware_stats();
+                  return s && s->read_only;
+                }));
+  sections_.add("firmware: recovery", recovery_section(*driver_, fw_now, ops_before_start_, !opt_.power_on_dir.empty()));
+  sections_.add("firmware: mapping", mapping_section(p_.ftl));
+  sections_.add("firmware: placement", placement_section(p_.ftl));
+  sections_.add("firmware: write buffer", write_buffer_section(p_.ftl));
+  sections_.add("firmware: read-ahead", readahead_section(p_.ftl));
+  sections_.add("firmware: FTL totals", ftl_section(p_, dies_, *fctl_, *dram_, fw_now));
+  sections_.add("device: utilisation", utilisation_section());
+  if (p_.channel.model == "rtl") sections_.add("device: RTL channels", rtl_channel_section(channels_, p_.channel));
+  sections_.add("device: firmware cores", firmware_cores_section(cores_, p_.firmware, *uart_, *mailbox_));
+  sections_.add("device: NAND array", nand_section(dies_, p_.nand));
+}
+
 const ssd_fw_stats* SsdPlatform::firmware_stats() {
   const uint32_t a = sysctl_->debug_addr();
   if (!a) return nullptr;
@@ -442,8 +356,8 @@ std::vector<uint32_t> SsdPlatform::firmware_map() {
   return std::vector<uint32_t>(l2p, l2p + s->logical_sectors);
 }
 
-SsdPlatform::Snapshot SsdPlatform::snapshot() {
-  Snapshot s;
+PlatformSnapshot SsdPlatform::snapshot() {
+  PlatformSnapshot s;
   if (const ssd_fw_stats* f = firmware_stats()) s.fw = *f;
   for (auto& d : dies_) {
     s.die_busy_ps.push_back(d->array_busy_ps());
@@ -564,64 +478,6 @@ nlohmann::json SsdPlatform::timeline_report() {
           {"write_wall_s", write_s}};
 }
 
-// Bad blocks since the drive was formatted (preconditioning included): the firmware's table
-// and failures beside the NAND's own counts (P/E cycles are run.json's "wear").
-nlohmann::json SsdPlatform::media_report(const ssd_fw_stats& b) const {
-  uint64_t factory = 0, grown = 0, failed_programs = 0, failed_erases = 0, bad_programs = 0, bad_erases = 0;
-  for (const auto& d : dies_) {
-    failed_programs += d->failed_programs();
-    failed_erases += d->failed_erases();
-    bad_programs += d->bad_block_programs();
-    bad_erases += d->bad_block_erases();
-    for (uint32_t pl = 0; pl < d->planes(); pl++)
-      for (uint32_t blk = 0; blk < d->blocks_per_plane(); blk++) {
-        const uint8_t bad = d->bad(pl, blk);
-        if (bad == nand::Die::kFactoryBad) factory++;
-        else if (bad == nand::Die::kGrownBad) grown++;
-      }
-  }
-  return {{"factory_bad_superblocks", b.factory_bad_superblocks},
-          {"grown_bad_superblocks", b.grown_bad_superblocks},
-          {"retiring_superblocks", b.retiring_superblocks},
-          {"program_failures", b.program_failures},
-          {"erase_failures", b.erase_failures},
-          {"program_retry_sectors", b.program_retry_sectors},
-          {"read_only", b.read_only != 0},
-          {"writes_refused", b.writes_refused},
-          {"nand", {{"factory_bad_blocks", factory},
-                    {"grown_bad_blocks", grown},
-                    {"failed_programs", failed_programs},
-                    {"failed_erases", failed_erases},
-                    {"programs_on_blocks_bad_at_power_on", bad_programs},
-                    {"erases_on_blocks_bad_at_power_on", bad_erases},
-                    {"read_retries", fctl_->corrected_reads()}}}};
-}
-
-// Wear levelling (ftl-sw/wear/): the firmware's erase counts of its good superblocks at the
-// end (the NAND's own per-block counts are run.json's "wear"), the levelling moves of the
-// measured window and the NOR log's totals.
-nlohmann::json SsdPlatform::wear_report(const ssd_fw_stats& a, const ssd_fw_stats& b) {
-  uint64_t lo = UINT64_MAX, hi = 0, sum = 0, n = 0;
-  if (const ssd_fw_stats* s = firmware_stats(); s && s->sb_erases_addr && s->superblocks) {
-    const auto* erases = reinterpret_cast<const uint32_t*>(dram_->at(s->sb_erases_addr, 4ull * s->superblocks));
-    const auto* state = reinterpret_cast<const uint8_t*>(dram_->at(s->sb_state_addr, s->superblocks));
-    const uint32_t per_die = s->superblocks / p_.nand.dies();
-    for (uint32_t sb = 0; sb < s->superblocks; sb++) {
-      if (sb % per_die >= p_.nand.blocks_of(sb / per_die) || state[sb] == 4 /* SB_BAD */) continue;
-      lo = std::min<uint64_t>(lo, erases[sb]);
-      hi = std::max<uint64_t>(hi, erases[sb]);
-      sum += erases[sb];
-      n++;
-    }
-  }
-  return {{"spread_limit", p_.ftl.wear_spread},
-          {"runs", b.wear_level_runs - a.wear_level_runs},
-          {"sectors_moved", b.wear_level_sectors - a.wear_level_sectors},
-          {"superblock_erases", {{"min", n ? lo : 0}, {"mean", n ? double(sum) / double(n) : 0.0}, {"max", hi}}},
-          {"nor_log", {{"records", b.erase_log_records}, {"compactions", b.erase_log_compactions},
-                       {"record_step", p_.ftl.wear_record_step}}}};
-}
-
 nlohmann::json SsdPlatform::results(double wall_s) {
   using nlohmann::json;
   json r;
@@ -638,30 +494,12 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   r["completed"] = (driver_->finished() || !power_cut_.is_null()) && r["errors"].empty();
   r["flash_operations"] = ops_since_start_;   // completed during the workload (what --power-cut ops:N counts)
   if (!power_cut_.is_null()) r["power_cut"] = power_cut_;
-  if (const ssd_fw_stats* fs = firmware_stats(); fs && fs->recovered) {
-    const auto& rc = driver_->recovery_check();
-    r["recovery"] = {{"boot_to_ready_s", driver_->ready_at().to_seconds()},
-                     {"plane_reads", fs->recovery_reads},
-                     {"flash_operations", ops_before_start_},
-                     {"used_superblocks", fs->recovery_used_blocks},
-                     {"partly_written_superblocks", fs->recovery_open_blocks},
-                     {"unreadable_superpages", fs->recovery_unreadable_pages},
-                     {"translation_pages_found", fs->recovery_tp_found},
-                     {"translation_pages_written", fs->recovery_tp_writes},
-                     {"trim_records_found", fs->recovery_trim_records}};
-    if (!opt_.power_on_dir.empty())
-      r["recovery"]["check"] = {{"sectors_checked", rc.sectors},
-                                {"lost", rc.lost},
-                                {"newer_than_durable", rc.newer},
-                                {"zeros", rc.zeros},
-                                {"first_lost", rc.first_lost}};
-  }
   const auto* wl = driver_->workload();
   r["workload"] = wl ? wl->describe() : std::string();
   if (wl) r["workload_skipped_lines"] = wl->skipped_lines();
 
-  const Snapshot end = ended_ ? end_ : snapshot();
-  const Snapshot& st = start_;
+  const PlatformSnapshot end = ended_ ? end_ : snapshot();
+  const PlatformSnapshot& st = start_;
   const double t0 = driver_->measure_start().to_seconds();
   const double t1 = started_ ? (driver_->finished() ? driver_->measure_end() : sc_core::sc_time_stamp()).to_seconds() : t0;
   const double sim = t1 - t0;
@@ -699,387 +537,8 @@ nlohmann::json SsdPlatform::results(double wall_s) {
                         driver_->requests_done() ? double(deltas) / double(driver_->requests_done()) : 0.0}};
   }
 
-  json ops = json::object();
-  uint64_t total_req = 0, total_bytes = 0;
-  for (auto op : {workload::Op::Read, workload::Op::Write, workload::Op::Flush, workload::Op::Trim}) {
-    const OpStats& s = driver_->stats(op);
-    if (!s.requests) continue;
-    total_req += s.requests;
-    total_bytes += s.bytes;
-    const auto& h = s.latency;
-    ops[workload::op_name(op)] = {
-        {"requests", s.requests},
-        {"bytes", s.bytes},
-        {"errors", s.errors},
-        {"iops", sim > 0 ? double(s.requests) / sim : 0.0},
-        {"mbps", sim > 0 ? double(s.bytes) / sim / 1e6 : 0.0},
-        {"latency_us",
-         {{"mean", h.mean() / 1e3},
-          {"p50", double(h.percentile(50)) / 1e3},
-          {"p90", double(h.percentile(90)) / 1e3},
-          {"p99", double(h.percentile(99)) / 1e3},
-          {"p99.9", double(h.percentile(99.9)) / 1e3},
-          {"p99.99", double(h.percentile(99.99)) / 1e3},
-          {"max", double(h.max()) / 1e3}}}};
-    if (op == workload::Op::Read && driver_->read_wait_stats(0).requests < s.requests) {
-      // Reads by the extra device work they waited for (firmware completion info).
-      json waits = json::object();
-      for (size_t k = 0; k < HostDriver::kReadWaitClasses; k++) {
-        const OpStats& w = driver_->read_wait_stats(k);
-        const auto& wh = w.latency;
-        waits[HostDriver::read_wait_name(k)] = {
-            {"requests", w.requests},
-            {"latency_us",
-             {{"mean", wh.mean() / 1e3}, {"p50", double(wh.percentile(50)) / 1e3},
-              {"p99", double(wh.percentile(99)) / 1e3}, {"max", double(wh.max()) / 1e3}}}};
-      }
-      ops["read"]["waited_for"] = waits;
-    }
-  }
-  r["ops"] = ops;
-  r["total"] = {{"requests", total_req},
-                {"iops", sim > 0 ? double(total_req) / sim : 0.0},
-                {"mbps", sim > 0 ? double(total_bytes) / sim / 1e6 : 0.0}};
-
-  {
-    // Host threads and the queues their CPUs submitted on.
-    auto op_json = [sim](const OpStats& o) {
-      const auto& h = o.latency;
-      return json{{"requests", o.requests},
-                  {"mbps", sim > 0 ? double(o.bytes) / sim / 1e6 : 0.0},
-                  {"errors", o.errors},
-                  {"latency_us",
-                   {{"mean", h.mean() / 1e3}, {"p50", double(h.percentile(50)) / 1e3},
-                    {"p99", double(h.percentile(99)) / 1e3}, {"max", double(h.max()) / 1e3}}}};
-    };
-    json threads = json::array();
-    for (unsigned t = 0; t < driver_->threads(); t++) {
-      const HostDriver::ThreadInfo info = driver_->thread_info(t);
-      json th = {{"thread", t}, {"cpu", info.cpu}, {"queue", info.queue},
-                 {"requests", info.read->requests + info.write->requests}};
-      if (info.read->requests) th["read"] = op_json(*info.read);
-      if (info.write->requests) th["write"] = op_json(*info.write);
-      threads.push_back(th);
-    }
-    r["threads"] = threads;
-    // Commands fetched per queue in the measured window (the end snapshot is taken before the
-    // final flush).
-    std::vector<uint64_t> per_queue(p_.host.queues, 0);
-    for (size_t q = 0; q < per_queue.size() && q < end.queue_commands.size() && q < st.queue_commands.size(); q++)
-      per_queue[q] = end.queue_commands[q] - st.queue_commands[q];
-    r["host"] = {{"cpus", p_.host.cpus}, {"queues", p_.host.queues}, {"commands_per_queue", per_queue}};
-    if (const CpuScheduler* sched = driver_->cpu_scheduler()) r["host_cpu"] = sched->results();
-  }
-
-  const ssd_fw_stats& a = st.fw;
-  const ssd_fw_stats& b = end.fw;
-  const uint64_t host_w = b.host_write_sectors - a.host_write_sectors;
-  const uint64_t prog = b.flash_prog_sectors - a.flash_prog_sectors;
-  r["waf"] = host_w ? double(prog) / double(host_w) : 0.0;
-  r["program_unit_sectors"] = uint64_t(p_.nand.planes) * p_.nand.sectors_per_page;
-  if (p_.ftl.mapping != "opt") {
-    const ssd_fw_stats& a = st.fw;
-    const ssd_fw_stats& b = end.fw;
-    auto d = [](uint64_t x, uint64_t y) { return x - y; };
-    r["mapping"] = {
-        {"scheme", p_.ftl.mapping},
-        {"sched", p_.ftl.sched},
-        {"translation_pages", b.translation_pages},
-        {"cmt_slots", b.cmt_slots},
-        {"cmt_clean_slots", b.cmt_clean_slots},
-        {"dirty_entry_capacity", b.dirty_entry_capacity},
-        {"dram_bytes", {{"cmt", b.cmt_bytes}, {"gtd", b.gtd_bytes}, {"dirty_entries", b.dirty_entry_bytes},
-                        {"budget", uint64_t(double(b.logical_sectors) * 4 * p_.ftl.cmt_ratio)},
-                        {"metadata", b.map_meta_bytes}}},
-        {"read_lookups", {{"hits", d(b.cmt_read_hits, a.cmt_read_hits)},
-                          {"misses", d(b.cmt_read_misses, a.cmt_read_misses)},
-                          {"clean_hits", d(b.cmt_clean_hits, a.cmt_clean_hits)},
-                          {"dirty_hits", d(b.cmt_dirty_hits, a.cmt_dirty_hits)}}},
-        {"updates", {{"hits", d(b.cmt_update_hits, a.cmt_update_hits)},
-                     {"misses", d(b.cmt_update_misses, a.cmt_update_misses)}}},
-        {"tp_reads", d(b.tp_reads, a.tp_reads)},
-        {"tp_writes", d(b.tp_writes, a.tp_writes)},
-        {"tp_dirty_evictions", d(b.tp_dirty_evictions, a.tp_dirty_evictions)},
-        {"batch_updates", d(b.batch_updates, a.batch_updates)},
-        {"batch_entries", d(b.batch_entries, a.batch_entries)},
-        {"translation_gc_runs", d(b.map_gc_runs, a.map_gc_runs)},
-        {"translation_gc_moves", d(b.map_gc_moves, a.map_gc_moves)},
-        {"adapt_steps", d(b.adapt_steps, a.adapt_steps)},
-        {"host_read_commands", d(b.host_read_cmds, a.host_read_cmds)},
-        {"reads_waited_for", {{"map_read", d(b.reads_waited_map_read, a.reads_waited_map_read)},
-                              {"map_write", d(b.reads_waited_map_write, a.reads_waited_map_write)},
-                              {"gc", d(b.reads_waited_gc, a.reads_waited_gc)},
-                              {"queued_behind_writes", d(b.reads_queued_behind_writes, a.reads_queued_behind_writes)}}}};
-  }
-  if (p_.ftl.placement != "none") {
-    r["placement"] = {{"policy", p_.ftl.placement},
-                      {"host_slc_sectors", b.host_slc_sectors - a.host_slc_sectors},
-                      {"host_mlc_sectors", b.host_mlc_sectors - a.host_mlc_sectors},
-                      {"slc_gc_runs", b.slc_gc_runs - a.slc_gc_runs},
-                      {"mlc_gc_runs", b.mlc_gc_runs - a.mlc_gc_runs},
-                      {"migrated_sectors", b.migrated_sectors - a.migrated_sectors},
-                      {"idle_migrated_sectors", b.idle_migrated_sectors - a.idle_migrated_sectors},
-                      {"slc_kept_sectors", b.slc_kept_sectors - a.slc_kept_sectors},
-                      {"idle_migration_runs", b.idle_migration_runs - a.idle_migration_runs},
-                      {"idle_migration_stops", b.idle_migration_stops - a.idle_migration_stops},
-                      {"idle_ops_while_stopped", b.idle_ops_while_stopped - a.idle_ops_while_stopped},
-                      {"lapt_bytes", b.lapt_bytes},
-                      {"map_bytes", b.map_bytes},
-                      {"units", b.units},
-                      {"unit_gc_runs", b.unit_gc_runs - a.unit_gc_runs},
-                      {"unit_map_bytes", b.unit_map_bytes}};
-    if (p_.ftl.slc_dynamic_blocks)
-      r["placement"]["slc_cache"] = {{"dynamic_blocks_per_plane", p_.ftl.slc_dynamic_blocks},
-                                     {"borrowed_superblocks", b.slc_borrowed},
-                                     {"borrows", b.slc_borrows - a.slc_borrows},
-                                     {"returns", b.slc_returns - a.slc_returns},
-                                     {"recovery_erases", b.slc_recovery_erases}};
-  }
-  {
-    // The write buffer: what host writes and reads saw of it (measured window).
-    const uint64_t inserts = b.wbuf_inserts - a.wbuf_inserts;
-    const uint64_t read_sectors = b.host_read_sectors - a.host_read_sectors;
-    const uint64_t hits = b.wbuf_read_hits - a.wbuf_read_hits;
-    json wb = {{"kind", p_.ftl.write_buffer},
-               {"sectors", p_.ftl.wbuf_sectors},
-               {"mib", double(p_.ftl.wbuf_sectors) / 256.0},
-               {"inserted_sectors", inserts},
-               {"read_hit_sectors", hits},
-               {"read_hit_ratio", read_sectors ? double(hits) / double(read_sectors) : 0.0},
-               {"part_sectors", b.wbuf_part_sectors},   // each firmware core's part
-               {"fill_at_insert", inserts && b.wbuf_part_sectors
-                                      ? double(b.wbuf_used_at_insert - a.wbuf_used_at_insert) / double(inserts) /
-                                            double(b.wbuf_part_sectors)
-                                      : 0.0},
-               {"write_stalls", b.write_stalls - a.write_stalls}};
-    if (p_.ftl.write_buffer == "ring")
-      wb["ring"] = {{"stripe_sectors", b.ring_stripe_sectors},
-                    {"timeout_drains", b.ring_timeout_drains - a.ring_timeout_drains},
-                    {"limiter_holds", b.ring_limiter_holds - a.ring_limiter_holds},
-                    {"l2p_updates", b.ring_l2p_updates - a.ring_l2p_updates},
-                    {"user_limit_min", b.ring_user_limit_min},
-                    {"superseded_written_sectors", b.wbuf_superseded_written - a.wbuf_superseded_written},
-                    {"mem", b.ring_mem},
-                    {"sync", b.ring_sync},
-                    {"used", b.ring_used},
-                    {"used_max", b.ring_used_max}};
-    r["write_buffer"] = wb;
-  }
-  if (p_.ftl.readahead != "none") {
-    auto d = [](uint64_t x, uint64_t y) { return x - y; };
-    const uint64_t hits = d(b.ra_hit_sectors, a.ra_hit_sectors), misses = d(b.ra_miss_sectors, a.ra_miss_sectors);
-    const uint64_t behind = d(b.ra_reads_behind_prefetch, a.ra_reads_behind_prefetch);
-    r["readahead"] = {
-        {"policy", p_.ftl.readahead},
-        {"hit_sectors", hits},
-        {"late_hit_sectors", d(b.ra_late_hit_sectors, a.ra_late_hit_sectors)},
-        {"miss_sectors", misses},
-        {"hit_ratio", hits + misses ? double(hits) / double(hits + misses) : 0.0},
-        {"predicted_sectors", d(b.ra_predicted_sectors, a.ra_predicted_sectors)},
-        {"not_read_ahead_sectors",   // of the predicted sectors, and why (docs/readahead.md)
-         {{"beyond_half_the_cache", d(b.ra_dropped_half_cache_sectors, a.ra_dropped_half_cache_sectors)},
-          {"no_cache_entry_free", d(b.ra_dropped_no_room_sectors, a.ra_dropped_no_room_sectors)},
-          {"past_the_namespace", d(b.ra_dropped_beyond_end_sectors, a.ra_dropped_beyond_end_sectors)},
-          {"map_not_cached", d(b.ra_pred_map_miss_sectors, a.ra_pred_map_miss_sectors)},
-          {"already_in_the_cache", d(b.ra_pred_cached_sectors, a.ra_pred_cached_sectors)},
-          {"in_the_write_buffer", d(b.ra_pred_buffered_sectors, a.ra_pred_buffered_sectors)}}},
-        {"queued_sectors", d(b.ra_pred_queued_sectors, a.ra_pred_queued_sectors)},   // the rest: given an entry
-        {"waiting_for_room_sectors", b.ra_pending_sectors},   // at the end of the run
-        {"predictions_waited_for_room", d(b.ra_waited_for_room, a.ra_waited_for_room)},
-        {"prefetch_sectors", d(b.ra_prefetch_sectors, a.ra_prefetch_sectors)},
-        {"prefetch_useful", d(b.ra_prefetch_useful, a.ra_prefetch_useful)},
-        {"prefetch_wasted", d(b.ra_prefetch_wasted, a.ra_prefetch_wasted)},
-        {"prefetch_cancelled", d(b.ra_prefetch_cancelled, a.ra_prefetch_cancelled)},
-        {"skipped_map_miss", d(b.ra_skipped_map_miss, a.ra_skipped_map_miss)},
-        {"predictions_tree", d(b.ra_predictions_tree, a.ra_predictions_tree)},
-        {"predictions_sequential", d(b.ra_predictions_seq, a.ra_predictions_seq)},
-        {"invalidated_sectors", d(b.ra_invalidated_sectors, a.ra_invalidated_sectors)},
-        {"invalidated_busy", b.ra_invalidated_busy - a.ra_invalidated_busy},
-        {"reads_behind_prefetch", behind},
-        {"prefetch_delay_us",
-         {{"mean", behind ? double(d(b.ra_prefetch_delay_sum_ns, a.ra_prefetch_delay_sum_ns)) / double(behind) / 1e3 : 0.0},
-          {"max", double(b.ra_prefetch_delay_max_ns) / 1e3}}},
-        {"cache_sectors", b.ra_cache_sectors},
-        {"tree_drops", d(b.ra_tree_drops, a.ra_tree_drops)},
-        {"tree_nodes", b.ra_tree_nodes},
-        {"tree_nodes_max", b.ra_tree_nodes_max},
-        {"tree_node_capacity", b.ra_tree_node_capacity},
-        {"dram_bytes", {{"cache", b.ra_cache_bytes}, {"analyser", b.ra_tree_bytes},
-                        {"analyser_budget", uint64_t(p_.ftl.pattern_bytes)}}}};
-  }
-  r["ftl"] = {{"host_write_sectors", host_w},
-              {"host_read_sectors", b.host_read_sectors - a.host_read_sectors},
-              {"flash_program_sectors", prog},
-              {"gc_copied_sectors", b.gc_prog_sectors - a.gc_prog_sectors},
-              {"padding_sectors", b.pad_sectors - a.pad_sectors},
-              {"gc_runs", b.gc_runs - a.gc_runs},
-              {"gc_index_picks", b.gc_index_picks - a.gc_index_picks},
-              {"gc_index_checks", b.gc_index_checks - a.gc_index_checks},
-              {"gc_pace_holds", b.gc_pace_holds - a.gc_pace_holds},
-              {"gc_pace_host_waits", b.gc_pace_host_waits - a.gc_pace_host_waits},
-              {"erases", b.erases - a.erases},
-              {"flash_reads", b.flash_reads - a.flash_reads},
-              {"write_buffer_read_hits", b.wbuf_read_hits - a.wbuf_read_hits},
-              {"unmapped_reads", b.unmapped_reads - a.unmapped_reads},
-              {"media_errors", b.media_errors - a.media_errors},
-              {"write_stalls", b.write_stalls - a.write_stalls},
-              {"durable_writes", b.durable_writes - a.durable_writes},
-              {"trim_log", {{"sectors_written", b.trim_log_sectors - a.trim_log_sectors},
-                            {"generations", b.trim_log_generations - a.trim_log_generations},
-                            {"records_peak", b.trim_log_peak},
-                            {"trims_ignored", b.trims_ignored - a.trims_ignored}}},
-              {"bad_blocks", media_report(firmware_stats() ? *firmware_stats() : b)},   // at the end, not the measured window
-              {"wear_levelling", wear_report(a, b)},
-              {"logical_sectors", b.logical_sectors},
-              {"physical_sectors", p_.nand.physical_bytes() / 4096},
-              {"firmware_dram_bytes", b.dram_bytes_used}};
-
-  auto util = [&](uint64_t busy_end, uint64_t busy_start) {
-    return sim > 0 ? double(busy_end - busy_start) * 1e-12 / sim : 0.0;
-  };
-  json dies = json::array(), chans = json::array();
-  for (size_t i = 0; i < dies_.size(); i++) dies.push_back(util(end.die_busy_ps[i], st.die_busy_ps.empty() ? 0 : st.die_busy_ps[i]));
-  for (size_t i = 0; i < channels_.size(); i++)
-    chans.push_back(util(end.channel_busy_ps[i], st.channel_busy_ps.empty() ? 0 : st.channel_busy_ps[i]));
-  r["utilisation"] = {{"dies", dies},
-                      {"channels", chans},
-                      {"pcie_host_to_device", util(end.link_busy_ps[0], st.link_busy_ps[0])},
-                      {"pcie_device_to_host", util(end.link_busy_ps[1], st.link_busy_ps[1])},
-                      {"dram", util(end.dram_busy_ps, st.dram_busy_ps)}};
-  if (p_.channel.model == "rtl") {
-    uint64_t clocked = 0, late = 0;
-    for (ChannelIf* ch : channels_)
-      if (auto* rtl = dynamic_cast<RtlChannel*>(ch)) clocked += rtl->cycles_clocked(), late += rtl->late_starts();
-    const double cycles = sim / p_.channel.cycle.to_seconds() * double(channels_.size());
-    r["rtl"] = {{"bus_cycles_simulated", cycles},
-                {"cycles_clocked", clocked},
-                {"late_starts", late},
-                {"bus_cycles_per_wall_s", run_wall > 0 ? cycles / run_wall : 0.0}};
-  }
-  json cores = json::array();
-  for (size_t i = 0; i < end.cores.size(); i++) {
-    const auto& b = end.cores[i];
-    const Snapshot::Core a = i < st.cores.size() ? st.cores[i] : Snapshot::Core{};
-    const double host = b.host_s - a.host_s;
-    const ssd_core_stats& fa = st.fw.core[i % SSD_MAX_CORES];
-    const ssd_core_stats& fb = end.fw.core[i % SSD_MAX_CORES];
-    const double busy = double(b.busy_ps - a.busy_ps) * 1e-12, idle = double(b.idle_ps - a.idle_ps) * 1e-12;
-    cores.push_back({{"busy_s", busy},
-                     {"idle_s", idle},
-                     {"busy_share", busy + idle > 0 ? busy / (busy + idle) : 0.0},
-                     {"host_commands", fb.host_cmds - fa.host_cmds},
-                     {"buffer_inserted_sectors", fb.wbuf_inserts - fa.wbuf_inserts},
-                     {"flushes", fb.flushes - fa.flushes},
-                     {"programs", fb.programs - fa.programs},
-                     {"passes", fb.passes - fa.passes},
-                     {"lock_waits", fb.lock_waits - fa.lock_waits},
-                     {"lock_spins", fb.lock_spins - fa.lock_spins},
-                     {"ipis_sent", fb.ipis_sent - fa.ipis_sent},
-                     {"wakeups", b.wakeups - a.wakeups},
-                     {"mmio_accesses", b.mmio - a.mmio},
-                     {"instructions", b.instructions - a.instructions},
-                     {"quanta", b.quanta - a.quanta},
-                     {"syncs_skipped", b.syncs_skipped - a.syncs_skipped},
-                     {"host_seconds_executing", host},
-                     {"mips_while_executing", host > 0 ? double(b.instructions - a.instructions) / host / 1e6 : 0.0}});
-  }
-  r["firmware"] = {{"mode", p_.firmware.mode}, {"cores", cores}, {"uart", uart_->lines()},
-                   {"mailbox_messages", mailbox_->messages_sent()}};
-  if (auto* iss = dynamic_cast<IssCore*>(core_)) {
-    r["firmware"]["iss_engine"] = iss->engine();
-    r["firmware"]["exact_quanta"] = iss->exact_quanta();
-    r["firmware"]["skip_idle_syncs"] = p_.firmware.skip_idle_syncs;
-    uint64_t unlocated = 0;
-    for (size_t i = 0; i < cores_.size(); i++) {
-      const auto* c = static_cast<const IssCore*>(cores_[i]);
-      unlocated += c->unlocated_accesses();
-      r["firmware"]["cores"][i]["pc_at_end"] = c->pc();   // where a stuck core is
-    }
-    r["firmware"]["mmio_accesses_unlocated"] = unlocated;
-  }
-  if (auto* iss = dynamic_cast<IssCore*>(core_); iss && p_.firmware.profile) {
-    json prof = json::array();
-    for (const auto& [fn, n] : iss->profile()) prof.push_back({{"function", fn}, {"instructions", n}});
-    r["firmware"]["profile"] = prof;
-  }
-  // Wear: erase counts of every block (preconditioning included), and timed erases per die.
-  uint64_t wear_min = UINT64_MAX, wear_max = 0, wear_sum = 0, blocks = 0;
-  json erases_per_die = json::array();
-  uint64_t die_programmed = 0;
-  for (size_t d = 0; d < dies_.size(); d++) {
-    for (uint32_t pl = 0; pl < p_.nand.planes; pl++)
-      for (uint32_t b = 0; b < p_.nand.blocks_of(uint32_t(d)); b++) {
-        const uint64_t e = dies_[d]->erase_count(pl, b);
-        wear_min = std::min(wear_min, e);
-        wear_max = std::max(wear_max, e);
-        wear_sum += e;
-        blocks++;
-      }
-    erases_per_die.push_back(end.die_erases[d] - (st.die_erases.empty() ? 0 : st.die_erases[d]));
-    die_programmed += end.die_programmed[d] - (st.die_programmed.empty() ? 0 : st.die_programmed[d]);
-  }
-  // The dies' own count of programmed sectors, next to the firmware's (ftl.flash_program_sectors).
-  uint64_t compact_blocks = 0, wide_blocks = 0;
-  uint64_t slc_mode_blocks = 0;
-  for (const auto& d : dies_) {
-    d->count_stored_blocks(compact_blocks, wide_blocks);
-    for (uint32_t pl = 0; pl < d->planes(); pl++)
-      for (uint32_t b = 0; b < d->blocks_per_plane(); b++) slc_mode_blocks += d->slc_mode(pl, b);
-  }
-  r["nand"] = {{"programmed_sectors", die_programmed},
-               {"waf", host_w ? double(die_programmed) / double(host_w) : 0.0},
-               {"compact_blocks", compact_blocks},
-               {"wide_blocks", wide_blocks},
-               {"slc_mode_blocks", slc_mode_blocks}};
-  uint64_t retried = 0, steps = 0, rber_lost = 0;
-  for (const auto& d : dies_) {
-    retried += d->retried_reads();
-    steps += d->retry_steps();
-    rber_lost += d->rber_uncorrectable();
-  }
-  r["wear"] = {{"block_erases_min", blocks ? wear_min : 0},
-               {"block_erases_mean", blocks ? double(wear_sum) / double(blocks) : 0.0},
-               {"block_erases_max", wear_max},
-               {"erases_per_die", erases_per_die},
-               {"read_retry", {{"reads", retried}, {"steps", steps}, {"uncorrectable_plane_reads", rber_lost}}}};
-  if (const IntegrityChecker* ic = driver_->integrity()) {
-    // The error contract: every read verified or failed with a media error, no more media
-    // errors than the dies injected, no status nothing explains (HostDriver::Outcomes).
-    const Outcomes& o = driver_->outcomes();
-    // Host reads happen only in the measured phase; GC reads there count too (an upper bound).
-    const uint64_t injected = fctl_->uncorrectable_sectors() - start_.uncorrectable_sectors;
-    uint64_t unexplained = o.unexplained;
-    std::vector<std::string> why = o.first_unexplained;
-    if (o.refused_write_protected && !(firmware_stats() && firmware_stats()->read_only)) {
-      unexplained += o.refused_write_protected;
-      why.push_back(std::to_string(o.refused_write_protected) +
-                    " writes or trims were refused as write-protected, but the firmware never went read-only");
-    }
-    if (o.reads_media_error > injected) {
-      unexplained += o.reads_media_error - injected;
-      why.push_back(std::to_string(o.reads_media_error) + " reads failed with media errors, but the dies injected only " +
-                    std::to_string(injected) + " uncorrectable sectors");
-    }
-    r["integrity"] = {{"reads_checked", o.reads_verified},
-                      {"flushes_checked", driver_->flushes_checked()},
-                      {"durable_writes_checked", driver_->durable_writes_checked()},
-                      {"sectors_checked", ic->sectors_checked()},
-                      {"mismatches", ic->mismatches()},
-                      {"first_errors", ic->first_errors()},
-                      {"reads_failed_media_error", o.reads_media_error},
-                      {"sectors_unreadable", o.sectors_unreadable},
-                      {"sectors_verified_in_failed_reads", o.sectors_verified_in_failed_reads},
-                      {"requests_rejected_out_of_range", o.rejected_out_of_range},
-                      {"requests_refused_write_protected", o.refused_write_protected},
-                      {"uncorrectable_sectors_injected", injected},
-                      {"unexplained_errors", unexplained},
-                      {"first_unexplained", why}};
-  }
-  json statuses = json::object();
-  for (const auto& [s, n] : driver_->error_statuses()) statuses[std::to_string(s)] = n;
-  r["host"]["unaligned_requests"] = driver_->unaligned_requests();
-  r["host"]["folded_requests"] = driver_->folded_requests();
-  r["host"]["error_statuses"] = statuses;
+  // Every block's own section(s), in the order they were registered (run_sections.h).
+  sections_.report(r, MeasuredWindow{st, end, sim, run_wall});
   if (!drive_state_.is_null()) r["drive_state"] = drive_state_;
   return r;
 }

@@ -13,6 +13,7 @@
 
 #include "models/common/config.h"
 #include "models/common/params.h"
+#include "platforms/run_sections.h"
 #include "platforms/run_timeline.h"
 #include "traces/workload.h"
 
@@ -84,24 +85,16 @@ class SsdPlatform {
   std::vector<uint32_t> firmware_map();
 
  private:
-  struct Snapshot {
-    ssd_fw_stats fw{};
-    std::vector<uint64_t> die_busy_ps, channel_busy_ps;
-    uint64_t link_busy_ps[2] = {0, 0}, dram_busy_ps = 0, uncorrectable_sectors = 0;
-    std::vector<uint64_t> die_erases, die_programmed;
-    std::vector<uint64_t> queue_commands;   // fetched per submission queue
-    uint64_t kernel_deltas = 0;             // SystemC delta cycles so far (sc_delta_count)
-    struct Core {
-      uint64_t busy_ps = 0, idle_ps = 0;   // integers, so that differences are exact
-      double host_s = 0;
-      uint64_t wakeups = 0, mmio = 0, instructions = 0, quanta = 0, syncs_skipped = 0;
-    };
-    std::vector<Core> cores;
-  };
-  Snapshot snapshot();
+  PlatformSnapshot snapshot();
   nlohmann::json results(double wall_s);
-  nlohmann::json media_report(const ssd_fw_stats& b) const;
-  nlohmann::json wear_report(const ssd_fw_stats& a, const ssd_fw_stats& b);
+  // run.json's sections, one or more per block, registered as the blocks are built.
+  RunSections sections_;
+  void register_sections();
+  // The assembly list's steps (the constructor calls them in order).
+  void build_controller();
+  void build_cores(const RunOptions& opt);
+  void build_host(const Config& cfg, const RunOptions& opt);
+  void wire_power_and_state(const RunOptions& opt);
 
   Config cfg_;
   PlatformParams p_;
@@ -127,7 +120,7 @@ class SsdPlatform {
   std::unique_ptr<DeviceSeries> device_series_;
   std::unique_ptr<RunTimeline> timeline_;
   nlohmann::json timeline_report();   // writes the timeline's file; run.json's timeline
-  Snapshot start_, end_;
+  PlatformSnapshot start_, end_;
   bool started_ = false, ended_ = false;
   // Power loss
   RunOptions opt_;
