@@ -28,6 +28,7 @@
 #include "platforms/bench_capacity.h"
 #include "platforms/bench_kernel.h"
 #include "platforms/build_identity.h"
+#include "platforms/cut_point.h"
 #include "platforms/drive_snapshot.h"
 #include "platforms/run_report.h"
 #include "platforms/shell_quote.h"
@@ -35,6 +36,9 @@
 #include "traces/random.h"
 
 namespace {
+
+using ssdvp::CutPoint;
+using ssdvp::parse_cut_point;
 
 std::string self_path() {
   char buf[4096];
@@ -121,54 +125,6 @@ void parse_timeline_window(const std::string& text, ssdvp::TimelineOptions& t) {
   t.window_begin_ms = number(text.substr(0, colon), 0);
   t.window_end_ms = number(text.substr(colon + 1), -1);
   if (t.window_end_ms >= 0 && t.window_end_ms <= t.window_begin_ms) throw bad("T1 must be after T0");
-}
-
-// A cut point: a simulated time, the N-th flash operation, or a random operation (drawn from
-// `seed` once the run without a cut has told how many there are).
-struct CutPoint {
-  uint64_t ns = 0, ops = 0, seed = 0;
-  bool random = false;
-  // The cut as RunOptions, `total` flash operations to draw a random one from.
-  void apply(ssdvp::RunOptions& opt, uint64_t total) const {
-    opt.power_cut_ns = ns;
-    opt.power_cut_ops = random ? 1 + ssdvp::workload::Rng(seed).below(std::max<uint64_t>(total, 1)) : ops;
-  }
-};
-
-// AT: "5ms", "250us", "800ns", "1.5s"; "ops:N" (at the completion of the N-th flash operation);
-// "random:SEED" (a flash operation drawn uniformly).  `what` names the option in errors.
-CutPoint parse_cut_point(const std::string& what, const std::string& at) {
-  const auto fail = [&]() -> CutPoint {
-    throw ssdvp::ConfigError(what + " " + at + ": give a simulated time (e.g. 5ms, 250us, 800ns), ops:N or random:SEED");
-  };
-  CutPoint c;
-  try {
-    size_t used = 0;
-    for (const char* prefix : {"ops:", "random:"}) {
-      const std::string p = prefix;
-      if (at.rfind(p, 0) != 0) continue;
-      const std::string n = at.substr(p.size());
-      if (n.empty() || n[0] == '-' || n[0] == '+') return fail();
-      const uint64_t v = std::stoull(n, &used);
-      if (used != n.size()) return fail();
-      if (p == "ops:") {
-        if (v == 0) return fail();
-        c.ops = v;
-      } else {
-        c.random = true;
-        c.seed = v;
-      }
-      return c;
-    }
-    const double v = std::stod(at, &used);
-    const std::string unit = at.substr(used);
-    const double ns = unit == "ms" ? v * 1e6 : unit == "us" ? v * 1e3 : unit == "ns" ? v : unit == "s" ? v * 1e9 : -1;
-    if (!(ns >= 1 && ns < 1e18)) return fail();
-    c.ns = uint64_t(ns + 0.5);
-  } catch (const std::logic_error&) {
-    return fail();
-  }
-  return c;
 }
 
 // Runs `body`; an exception becomes its message on stderr and exit status 2 (bad input).
