@@ -442,6 +442,7 @@ struct ssd_fw_config {
   uint32_t gc_pacing;          /* 1: GC and the writes paced against each other (gc/pacing.h) */
   uint32_t test_defect;        /* SSD_DEFECT_*: a deliberately broken drive (ftl.test_defect), so
                                   that tests can show the power-cut checker catching a loss */
+  uint32_t lapt_tie_order;     /* LAPT_TIE_* (place/lapt.h): order among equal counters */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */

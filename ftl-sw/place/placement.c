@@ -6,7 +6,7 @@
 static uint8_t lapt_region(struct ftl *f, uint32_t lpa, uint32_t nsect) {
   (void)nsect;
   const struct lapt *t = &f->pl.lapt;
-  return lapt_rank(t, lapt_block_of(t, lpa)) < f->pl.slc_superblocks ? (uint8_t)REGION_SLC : (uint8_t)REGION_MLC;
+  return lapt_slc_writable(t, lapt_block_of(t, lpa)) ? (uint8_t)REGION_SLC : (uint8_t)REGION_MLC;
 }
 
 /* Once per request and logical block it touches, after the placement decisions of a write
@@ -93,7 +93,9 @@ void place_init(struct ftl *f) {
     /* A logical block holds as many sectors as an SLC superblock. */
     const uint32_t block = f->pool[slc_pool].sb_capacity;
     const uint32_t nblocks = (g->logical_sectors + block - 1u) / block;
-    lapt_init(&p->lapt, fw_alloc(f, nblocks, 64), g->logical_sectors, block);
+    /* At most as many logical blocks are SLC-writable as SLC has blocks (the paper's rule). */
+    lapt_init(&p->lapt, fw_alloc(f, lapt_bytes_for(nblocks), 64), g->logical_sectors, block, p->slc_superblocks,
+              f->cfg.lapt_tie_order);
     f->stats->lapt_bytes = lapt_bytes(&p->lapt);
   }
   if (f->cfg.placement == SSD_PLACE_COMBO) {

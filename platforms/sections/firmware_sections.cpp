@@ -63,6 +63,7 @@ SectionReporter placement_section(const FtlParams& ftl) {
                       {"idle_migration_stops", b.idle_migration_stops - a.idle_migration_stops},
                       {"idle_ops_while_stopped", b.idle_ops_while_stopped - a.idle_ops_while_stopped},
                       {"lapt_bytes", b.lapt_bytes},
+                      {"lapt_tie_order", ftl.lapt_tie_order},
                       {"map_bytes", b.map_bytes},
                       {"units", b.units},
                       {"unit_gc_runs", b.unit_gc_runs - a.unit_gc_runs},

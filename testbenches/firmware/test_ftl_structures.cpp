@@ -448,58 +448,119 @@ TEST(FtlRingBuffer, RateLimiterShrinksTheUsersShareWhenFreeBlocksAreShort) {
   EXPECT_EQ(taken, 1200u);
 }
 
-// LAPT: after any sequence of reads and writes, every logical block's O(1) rank is the number
-// of blocks whose counter is strictly greater (a brute-force count over the table), counters
-// stay in [-31, 30], and the counters follow the paper's saturating updates.
-TEST(Lapt, RankAgreesWithBruteForceOnRandomCounterSets) {
-  for (const uint32_t nblocks : {1u, 7u, 64u, 1000u}) {
-    std::vector<int8_t> table(nblocks);
-    lapt t{};
-    lapt_init(&t, table.data(), nblocks * 128u - 5u, 128u);
-    ASSERT_EQ(t.nblocks, nblocks);
-    std::mt19937 rng(nblocks);
-    std::vector<int> model(nblocks, 0);
-    for (int step = 0; step < 200000; step++) {
-      const uint32_t b = rng() % nblocks;
-      // Skewed: a few blocks mostly written, the rest mostly read, so counters spread out
-      // and reach both bounds.
-      const bool write = (b % 5 == 0) ? rng() % 10 < 9 : rng() % 10 < 3;
-      const uint32_t lpa = b * 128u + rng() % 128u;
-      if (lpa >= nblocks * 128u - 5u) continue;
-      if (write) {
-        lapt_note_write(&t, lpa);
-        model[b] = std::min(model[b] + 1, 30);
-      } else {
-        lapt_note_read(&t, lpa);
-        model[b] = std::max(model[b] - 1, -31);
-      }
-      if (step % 9973 != 0 && step != 199999) continue;
-      for (uint32_t x = 0; x < nblocks; x++) {
-        ASSERT_EQ(int(table[x]), model[x]) << "block " << x;
-        uint32_t greater = 0;
-        for (uint32_t y = 0; y < nblocks; y++) greater += model[y] > model[x];
-        ASSERT_EQ(lapt_rank(&t, x), greater) << "block " << x << " of " << nblocks << " at step " << step;
-      }
+// LAPT: the paper's sorted list, kept as a brute-force model beside the table: every block's
+// counter (saturating at -31 and 30), a stable order among equal counters by the tie order
+// (oldest first: a block reaching a value goes behind those there; recent first: in front),
+// and the SLC-writable blocks, exactly the first N of that order.  Random counter sets with
+// many ties; N from 0 to beyond the block count; both tie orders.
+namespace {
+
+struct LaptModel {
+  std::vector<int> value;
+  std::vector<uint32_t> order;   // rank order, first = hottest
+  uint32_t tie;
+  LaptModel(uint32_t n, uint32_t tie_order) : value(n, 0), tie(tie_order) {
+    for (uint32_t b = 0; b < n; b++) order.push_back(b);
+  }
+  void change(uint32_t b, int v) {
+    if (v == value[b]) return;
+    order.erase(std::find(order.begin(), order.end(), b));
+    value[b] = v;
+    // the stable sort by counter, b placed among its equals by the tie order
+    size_t at = 0;
+    if (tie == LAPT_TIE_RECENT_FIRST)
+      while (at < order.size() && value[order[at]] > v) at++;
+    else
+      while (at < order.size() && value[order[at]] >= v) at++;
+    order.insert(order.begin() + long(at), b);
+  }
+};
+
+void run_lapt_against_model(uint32_t nblocks, uint32_t top_n, uint32_t tie, unsigned seed) {
+  std::vector<uint8_t> mem(lapt_bytes_for(nblocks) + 8);
+  lapt t{};
+  lapt_init(&t, mem.data(), nblocks * 128u - 5u, 128u, top_n, tie);
+  ASSERT_EQ(t.nblocks, nblocks);
+  LaptModel m(nblocks, tie);
+  std::mt19937 rng(seed);
+  for (int step = 0; step < 20000; step++) {
+    const uint32_t b = rng() % nblocks;
+    // Skewed: a few blocks mostly written, the rest mostly read, so counters spread out, reach
+    // both bounds and tie often.
+    const bool write = (b % 5 == 0) ? rng() % 10 < 9 : rng() % 10 < 3;
+    const uint32_t lpa = b * 128u + rng() % 128u;
+    if (lpa >= nblocks * 128u - 5u) continue;
+    if (write) {
+      lapt_note_write(&t, lpa);
+      m.change(b, std::min(m.value[b] + 1, 30));
+    } else {
+      lapt_note_read(&t, lpa);
+      m.change(b, std::max(m.value[b] - 1, -31));
     }
-    if (nblocks >= 64) {
-      EXPECT_EQ(*std::max_element(model.begin(), model.end()), 30);
-      EXPECT_EQ(*std::min_element(model.begin(), model.end()), -31);
+    if (step % 97 != 0 && step != 19999) continue;
+    uint32_t writable = 0;
+    for (uint32_t pos = 0; pos < nblocks; pos++) {
+      const uint32_t x = m.order[pos];
+      ASSERT_EQ(int(t.value[x]), m.value[x]) << "block " << x;
+      ASSERT_EQ(lapt_position(&t, x), pos) << "block " << x << " of " << nblocks << " at step " << step;
+      ASSERT_EQ(lapt_slc_writable(&t, x), pos < top_n ? 1 : 0)
+          << "block " << x << " at position " << pos << ", N " << top_n << ", step " << step;
+      writable += lapt_slc_writable(&t, x);
     }
+    ASSERT_EQ(writable, std::min(top_n, nblocks));
   }
 }
 
-TEST(Lapt, HotterBlocksRankFirstAndTiesShareTheBestRank) {
-  std::vector<int8_t> table(4);
+}  // namespace
+
+TEST(Lapt, OrdinalRankAgreesWithAStableSortOldestFirst) {
+  for (const uint32_t nblocks : {1u, 7u, 64u, 300u})
+    for (const uint32_t top_n : {0u, 1u, 5u, 16u, 64u, 400u}) run_lapt_against_model(nblocks, top_n, LAPT_TIE_OLDEST_FIRST, nblocks * 7 + top_n);
+}
+
+TEST(Lapt, OrdinalRankAgreesWithAStableSortRecentFirst) {
+  for (const uint32_t nblocks : {1u, 7u, 64u, 300u})
+    for (const uint32_t top_n : {0u, 1u, 5u, 16u, 64u, 400u}) run_lapt_against_model(nblocks, top_n, LAPT_TIE_RECENT_FIRST, nblocks * 11 + top_n);
+}
+
+// A table whose counters are all saturated (every block written 30 times and more): ties
+// everywhere, and still exactly N blocks are SLC-writable (the competition rank made them all).
+TEST(Lapt, SaturatedTableHasExactlyNSlcWritableBlocks) {
+  for (const uint32_t tie : {LAPT_TIE_OLDEST_FIRST, LAPT_TIE_RECENT_FIRST}) {
+    const uint32_t nblocks = 100, top_n = 16;
+    std::vector<uint8_t> mem(lapt_bytes_for(nblocks));
+    lapt t{};
+    lapt_init(&t, mem.data(), nblocks * 64u, 64u, top_n, tie);
+    for (int round = 0; round < 40; round++)
+      for (uint32_t b = 0; b < nblocks; b++) lapt_note_write(&t, b * 64u);
+    uint32_t writable = 0;
+    for (uint32_t b = 0; b < nblocks; b++) {
+      EXPECT_EQ(t.value[b], 30);
+      writable += lapt_slc_writable(&t, b);
+    }
+    EXPECT_EQ(writable, top_n);
+    // oldest first: the first 16 to reach 30 (blocks 0..15, written first in the last round
+    // that changed them); recent first: the last 16 (84..99).
+    for (uint32_t b = 0; b < nblocks; b++)
+      EXPECT_EQ(lapt_slc_writable(&t, b), tie == LAPT_TIE_OLDEST_FIRST ? b < top_n : b >= nblocks - top_n) << b;
+  }
+}
+
+TEST(Lapt, HotterBlocksRankFirst) {
+  std::vector<uint8_t> mem(lapt_bytes_for(4));
   lapt t{};
-  lapt_init(&t, table.data(), 4 * 64, 64);
-  for (uint32_t b = 0; b < 4; b++) EXPECT_EQ(lapt_rank(&t, b), 0u);   // all tied at 0
+  lapt_init(&t, mem.data(), 4 * 64, 64, 2, LAPT_TIE_OLDEST_FIRST);
+  EXPECT_TRUE(lapt_slc_writable(&t, 0) && lapt_slc_writable(&t, 1));   // all tied at 0: index order
+  EXPECT_FALSE(lapt_slc_writable(&t, 2) || lapt_slc_writable(&t, 3));
   lapt_note_write(&t, 2 * 64 + 3);
   lapt_note_write(&t, 2 * 64 + 4);
   lapt_note_write(&t, 1 * 64);
   lapt_note_read(&t, 3 * 64 + 63);
-  EXPECT_EQ(lapt_rank(&t, 2), 0u);   // +2
-  EXPECT_EQ(lapt_rank(&t, 1), 1u);   // +1
-  EXPECT_EQ(lapt_rank(&t, 0), 2u);   //  0
-  EXPECT_EQ(lapt_rank(&t, 3), 3u);   // -1
-  EXPECT_EQ(lapt_bytes(&t), 4u + 62u * 4u);
+  EXPECT_EQ(lapt_position(&t, 2), 0u);   // +2
+  EXPECT_EQ(lapt_position(&t, 1), 1u);   // +1
+  EXPECT_EQ(lapt_position(&t, 0), 2u);   //  0
+  EXPECT_EQ(lapt_position(&t, 3), 3u);   // -1
+  EXPECT_TRUE(lapt_slc_writable(&t, 2) && lapt_slc_writable(&t, 1));
+  EXPECT_FALSE(lapt_slc_writable(&t, 0) || lapt_slc_writable(&t, 3));
+  EXPECT_EQ(lapt_bytes(&t), lapt_bytes_for(4) + sizeof(lapt));
 }

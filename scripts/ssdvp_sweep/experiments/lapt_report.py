@@ -337,12 +337,12 @@ def memory_text(results):
     logical = num(r, "ftl.logical_sectors")
     block = int(num(r, "config.nand.slc.pages_per_block")) * PLANES
     nblocks = -(-int(logical) // block)
-    return [f"LAPT's table: {i(lb)} B, one signed byte for each of the {nblocks:,} logical blocks (one SLC superblock, "
-            f"{block} sectors = {block * SECTOR // MIB} MiB, each) plus the 62-word histogram that gives a rank in O(1), "
-            f"against {i(mb)} B for the page map and its reverse map: {100 * lb / mb:.2f}%. The paper's 16 KB (3% of its "
-            f"page map) is a list kept sorted with pointers, over logical blocks of one SLC block (256 KiB): over 512 MiB "
-            f"that is 2,048 entries of 8 bytes. Both are small; this one is smaller by design (blocks four times larger, "
-            f"an eighth of the bytes each)."]
+    return [f"LAPT's table: {i(lb)} B for the {nblocks:,} logical blocks (one SLC superblock, {block} sectors = "
+            f"{block * SECTOR // MIB} MiB, each): a signed counter, an SLC-writable flag and two list links each (10 "
+            f"bytes) plus the per-value list heads and tails, against {i(mb)} B for the page map and its reverse map: "
+            f"{100 * lb / mb:.2f}%. The paper's 16 KB (3% of its page map) is a list kept sorted with pointers, over "
+            f"logical blocks of one SLC block (256 KiB): over 512 MiB that is 2,048 entries of 8 bytes. Both are small; "
+            f"this one is smaller because its blocks are four times larger."]
 
 
 def checks_text(results, scale, errors):
@@ -462,8 +462,8 @@ def page(results, scale, findings, errors):
               "request, folded from 16 devices onto one span (the paper's: 348,644 requests).",
               "* Unaged drives: on the short traces the drive never reaches GC's steady state (MLC_homo's GC runs: "
               f"random {i(gc_runs(t['random/mlc-homo'], 'mlc'))}, tpcc {i(gc_runs(t['tpcc/mlc-homo'], 'mlc'))}); and the "
-              "fill passes through placement, so LAPT's and the SLC cache's SLC die starts full of fill data (every "
-              "block ranks 0 on a fresh table) while ComboFTL's starts empty (the fill's 1 MiB requests are cold by its "
+              "fill passes through placement, so LAPT's and the SLC cache's SLC die starts full of fill data (on a "
+              "fresh table the first N logical blocks in index order are SLC-writable) while ComboFTL's starts empty (the fill's 1 MiB requests are cold by its "
               "rule), which favours ComboFTL on short traces.",
               "* ComboFTL is simplified (fixed 16 KiB threshold, 2 survivals, fixed unit size and quota, its unit map's "
               "layout not modelled, a unit spreading over at most its quota of dies); the paper's own ComboFTL differs, "
