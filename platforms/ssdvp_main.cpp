@@ -33,7 +33,6 @@
 #include "platforms/run_report.h"
 #include "platforms/shell_quote.h"
 #include "platforms/ssd_platform.h"
-#include "traces/random.h"
 
 namespace {
 
