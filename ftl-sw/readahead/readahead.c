@@ -138,9 +138,13 @@ void ra_take_queued(struct ftl *f, uint32_t i) {
   f->stats->ra_prefetch_cancelled++;
 }
 
-/* Where lpa's data is on flash if it should be read ahead now, else NONE32. */
-static uint32_t readable_ppa(struct ftl *f, uint32_t lpa) {
-  if (wbuf_lookup(f, lpa) != NONE32 || hcmd_trim_pending(f, lpa)) return NONE32;
+/* Where lpa's data is on flash if it should be read ahead now, else NONE32 and, in *buffered
+ * (if given), whether that is because the write buffer serves it (or a trim of it is pending)
+ * rather than its translation page not being cached. */
+static uint32_t readable_ppa(struct ftl *f, uint32_t lpa, int *buffered) {
+  const int in_buffer = wbuf_lookup(f, lpa) != NONE32 || hcmd_trim_pending(f, lpa);
+  if (buffered) *buffered = in_buffer;
+  if (in_buffer) return NONE32;
   uint32_t ppa = map_lookup(f, lpa, 0);
   if (ppa == MAP_MISS) {
     f->stats->ra_skipped_map_miss++;
@@ -164,13 +168,11 @@ static int place_prediction(struct ftl *f) {
       f->stats->ra_pred_cached_sectors++;
       continue;
     }
-    if (wbuf_lookup(f, lpa) != NONE32 || hcmd_trim_pending(f, lpa)) {   /* the buffer serves it */
-      f->stats->ra_pred_buffered_sectors++;
-      continue;
-    }
-    uint32_t ppa = readable_ppa(f, lpa);
-    if (ppa == NONE32) {         /* its translation page is not cached */
-      f->stats->ra_pred_map_miss_sectors++;
+    int buffered;
+    uint32_t ppa = readable_ppa(f, lpa, &buffered);
+    if (ppa == NONE32) {         /* the buffer serves it, or its translation page is not cached */
+      if (buffered) f->stats->ra_pred_buffered_sectors++;
+      else f->stats->ra_pred_map_miss_sectors++;
       continue;
     }
     i = rc_alloc(f, lpa, RC_PREFETCHED);
@@ -257,7 +259,7 @@ int ra_prefetch_step(struct ftl *f) {
     /* One descriptor: the queue's head sectors that follow each other in one page. */
     for (uint32_t i; (i = ra->q_head[die]) != NONE32 && cnt < g->spp;) {
       struct rc_entry *e = &rc->e[i];
-      uint32_t ppa = queued_entry_dead(ra, e) ? NONE32 : readable_ppa(f, e->lpa);
+      uint32_t ppa = queued_entry_dead(ra, e) ? NONE32 : readable_ppa(f, e->lpa, 0);
       if (ppa == NONE32) {
         queue_pop(ra, die);
         e->flags &= (uint8_t)~RC_PREFETCHED;   /* never read: not a wasted flash read */
