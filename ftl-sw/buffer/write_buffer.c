@@ -13,7 +13,10 @@
  * holds the region back).  Under slc-direct a superpage of the SLC fifo goes to the next MLC
  * die when no SLC pool has room (placement.h: place_full_region_fallback).
  * Parts (one per firmware core) each have their own fifos and writer; the index is shared.
- * Leaves out: write-through modes. */
+ * Write-through (device.volatile_write_cache = false) programs only the pages holding data
+ * (wbuf_flush_step).
+ * Leaves out: partial-superpage programs for a flush or FUA write with the cache on (those pad
+ * the superpage, as pblk pads to its minimum write unit). */
 #include "core/ftl.h"
 #include "hal/hal.h"
 
@@ -239,10 +242,14 @@ static uint32_t pick_pool(struct ftl *f, uint32_t region, uint32_t limit) {
   return NONE32;
 }
 
-/* The superpage the head of `region`'s fifo goes to next, NONE32 if it must wait.  A region
- * whose superpages hold one group of data each (placement.h: a unit of combo's MLC map) goes
- * where the head sector's group writes. */
-static uint32_t next_superpage(struct ftl *f, const struct wbuf_part *p, uint32_t region) {
+/* Where the head of `region`'s fifo goes next, NONE32 if it must wait: a whole superpage
+ * (want 0), or write-through's next `want` pages of a pool's open superpage (fewer where it
+ * ends).  *planes gets the planes it covers.  A region whose superpages hold one group of data
+ * each (placement.h: a unit of combo's MLC map) goes where the head sector's group writes, a
+ * whole superpage always. */
+static uint32_t next_superpage(struct ftl *f, const struct wbuf_part *p, uint32_t region, uint32_t want,
+                               uint32_t *planes) {
+  *planes = f->geo.planes;
   const uint32_t fallback = place_full_region_fallback(f, region);   /* slc-direct: MLC */
   if (f->blocked_epoch[region] == f->space_epoch && fallback == NONE32) return NONE32;   /* nothing was freed since */
   uint32_t limit = f->cfg.die_prog_limit;
@@ -258,7 +265,8 @@ static uint32_t next_superpage(struct ftl *f, const struct wbuf_part *p, uint32_
   if (pool == NONE32 && fallback != NONE32 && f->blocked_epoch[region] == f->space_epoch &&
       f->blocked_epoch[fallback] != f->space_epoch)   /* the region is full, not just busy */
     pool = pick_pool(f, fallback, limit);
-  return pool == NONE32 ? NONE32 : blocks_next_superpage(f, pool, STREAM_HOST);
+  if (pool == NONE32) return NONE32;
+  return want ? blocks_next_pages(f, pool, want, planes) : blocks_next_superpage(f, pool, STREAM_HOST);
 }
 
 /* Takes up to `unit` live slots from the head of `region`'s fifo into the program `op`,
@@ -307,6 +315,10 @@ static uint32_t fifo_ready(const struct wbuf *w, const struct wfifo *q) {
 }
 
 /* Issues one superpage program when a full one is buffered (or, with force, any data is).
+ * When the drive writes through (device.volatile_write_cache = false: every write completes
+ * only on flash) a program covers only the pages that hold data, from the open superpage's
+ * next free plane on: a 4 KiB write programs one plane's page, not a superpage padded to
+ * every plane (ONFI programs a single plane; the page stays the smallest unit).
  * Returns 1 if it issued one. */
 int wbuf_flush_step(struct ftl *f, struct wbuf_part *p, int force) {
   struct wbuf *w = &f->wb;
@@ -318,12 +330,15 @@ int wbuf_flush_step(struct ftl *f, struct wbuf_part *p, int force) {
   if (!flash_can_submit(f)) return 0;
   if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
   /* The regions in turn, each when it has a superpage (or, with force, any data). */
-  uint32_t ppa = NONE32, region = 0;
+  uint32_t ppa = NONE32, region = 0, planes = 0;
   for (uint32_t k = 0; k < f->pl.regions && ppa == NONE32; k++) {
     region = (p->next_region + k) % f->pl.regions;
     const uint32_t live = fifo_ready(w, &p->q[region]);
     if (live == 0 || (live < unit && !force)) continue;
-    ppa = next_superpage(f, p, region);
+    const uint32_t pages = (live + f->geo.spp - 1u) / f->geo.spp;
+    const uint32_t want = !f->cfg.write_through || place_groups_region(f, region) ? 0u
+                          : pages < f->geo.planes ? pages : f->geo.planes;
+    ppa = next_superpage(f, p, region, want, &planes);
   }
   if (ppa == NONE32) return 0;
   p->next_region = (region + 1u) % f->pl.regions;
@@ -331,27 +346,30 @@ int wbuf_flush_step(struct ftl *f, struct wbuf_part *p, int force) {
   struct fop *op = &f->fop[tag];
   op->host_slot = (uint16_t)p->core;   /* whose writer issued it */
   p->progs_inflight++;
-  uint32_t n = take_slots(f, p, region, op, unit);
+  const uint32_t nsect = planes * f->geo.spp;   /* unit, or write-through's pages */
+  uint32_t n = take_slots(f, p, region, op, nsect);
   p->ring.inflight += n;          /* the ring gives them back in ring_release */
-  if (f->pl.regions > 1) {         /* the whole superpage, padding included, by where it went */
-    if (f->pl.pool_region[sb_pool(f, ppa_sb(f, ppa))] == REGION_SLC) f->stats->host_slc_sectors += unit;
-    else f->stats->host_mlc_sectors += unit;
+  if (f->pl.regions > 1) {         /* what was programmed, padding included, by where it went */
+    if (f->pl.pool_region[sb_pool(f, ppa_sb(f, ppa))] == REGION_SLC) f->stats->host_slc_sectors += nsect;
+    else f->stats->host_mlc_sectors += nsect;
   }
-  for (; n < unit; n++) {   /* pad a partial superpage (flush) */
+  if (nsect < unit) f->stats->wt_partial_programs++;
+  for (; n < nsect; n++) {   /* pad a partial superpage (flush), or write-through's last page */
     op->slots[n] = NONE32;
     op->sgl[n] = f->zero_sector_addr;
     op->oob[n].lpa = NONE32;
     op->oob[n].seq = next_version(f);
     f->write_seq++;
     f->stats->pad_sectors++;
+    f->stats->host_pad_sectors++;
   }
   op->prog_id = f->prog_next++;
   f->core[p->core]->stats->programs++;
   f->prog_done[op->prog_id % FOP_MAX] = 0;
   sb_progs_inc(f, ppa_sb(f, ppa));
   f->die_progs[sb_die(f, ppa_sb(f, ppa))]++;
-  f->stats->flash_prog_sectors += unit;
-  flash_submit(f, tag, SSD_FOP_PROGRAM, ppa, unit, hal_dram_addr(op->sgl), hal_dram_addr(op->oob),
+  f->stats->flash_prog_sectors += nsect;
+  flash_submit(f, tag, SSD_FOP_PROGRAM, ppa, nsect, hal_dram_addr(op->sgl), hal_dram_addr(op->oob),
                SSD_FDF_SGL);
   return 1;
 }
@@ -385,7 +403,7 @@ void wbuf_forget(struct ftl *f, uint32_t s) {
 void wbuf_program_done(struct ftl *f, uint32_t tag) {
   struct wbuf *w = &f->wb;
   struct fop *op = &f->fop[tag];
-  for (uint32_t i = 0; i < f->geo.unit; i++) {
+  for (uint32_t i = 0; i < op->nsect; i++) {
     uint32_t s = op->slots[i];
     if (s == NONE32) continue;
     uint32_t lpa = w->lpa[s];

@@ -17,7 +17,9 @@
  * writer), a core's host writes take entries of its own part only, and only that core drains
  * it; the LPA index stays one for the whole buffer, so a write supersedes an older copy of
  * its LPA in any part and a read finds the newest copy wherever it is.
- * Leaves out: write-through modes. */
+ * With the write cache off (write-through) every write completes once on flash, and the
+ * writer programs only the pages that hold data (write_buffer.c).
+ * Leaves out: FUA or flush with the cache on programming partial superpages (they pad). */
 #ifndef SSDVP_BUFFER_WRITE_BUFFER_H
 #define SSDVP_BUFFER_WRITE_BUFFER_H
 

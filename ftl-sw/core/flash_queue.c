@@ -71,13 +71,18 @@ void flash_submit(struct ftl *f, uint32_t tag, uint8_t opcode, uint32_t ppa, uin
     d->sect_off = (uint16_t)(off % g->spp);
     d->nsect = (uint16_t)nsect;
     f->stats->flash_reads++;
+  } else if (opcode == SSD_FOP_PROGRAM) {   /* whole pages from ppa's plane on: nsect / spp planes */
+    const uint32_t first = (off % g->unit) / g->spp;
+    d->plane_mask = (uint8_t)(((1u << (nsect / g->spp)) - 1u) << first);
+    d->sect_off = 0;
+    d->nsect = (uint16_t)g->spp;
   } else {
     d->plane_mask = (uint8_t)((1u << g->planes) - 1u);
     d->sect_off = 0;
     d->nsect = (uint16_t)g->spp;
   }
   if (opcode == SSD_FOP_PROGRAM)   /* the superblock's oldest version (recovery/trim_log.h) */
-    for (uint32_t k = 0; k < g->unit; k++)
+    for (uint32_t k = 0; k < nsect; k++)
       if (f->fop[tag].oob[k].seq < f->sb_min_ver[sb]) f->sb_min_ver[sb] = f->fop[tag].oob[k].seq;
   f->fop[tag].die = die;
   f->fop[tag].flags = flags;

@@ -103,6 +103,8 @@ struct pool_state {
   uint32_t sb_capacity;            /* sectors in one of its superblocks: pages * unit */
   uint32_t free_head, free_tail, free_count;
   uint32_t host_sb, host_page;     /* open superblock for host data, next superpage */
+  uint32_t host_plane;             /* write-through: the next plane of that superpage (its
+                                      lower planes are programmed; 0: none of it is) */
   uint32_t gc_sb, gc_page;         /* open superblock for GC copies */
   uint32_t map_sb, map_page;       /* open superblock for translation pages */
   uint32_t mig_sb, mig_page;       /* open superblock for data migrated from SLC (MLC pools) */

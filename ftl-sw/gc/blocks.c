@@ -116,25 +116,66 @@ static uint32_t *stream_page(struct pool_state *ps, int stream) {
          : stream == STREAM_MIGRATE ? &ps->mig_page : stream == STREAM_WEAR ? &ps->wl_page : &ps->host_page;
 }
 
-uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream) {
+/* The stream's open superblock (taking a free one if it has none; NONE32 when the pool may not
+ * give it one now); *page is its next superpage. */
+static uint32_t open_for(struct ftl *f, uint32_t pool, int stream) {
   struct pool_state *ps = &f->pool[pool];
-  const int map = stream == STREAM_MAP || stream == STREAM_MAP_GC;
   uint32_t *sb = stream_sb(ps, stream);
-  uint32_t *page = stream_page(ps, stream);
-  if (*sb == NONE32) {
-    uint32_t reserve = stream == STREAM_HOST || stream == STREAM_MIGRATE ? f->host_reserve : 0u;
-    if (ps->free_count <= reserve) return NONE32;
-    *sb = take_free_for(f, pool, stream);
-    *page = 0;
-    f->sb_map[*sb] = (uint8_t)map;
-    f->sb_stream[*sb] = (uint8_t)(stream == STREAM_MAP_GC ? STREAM_MAP : stream);
-  }
-  uint32_t ppa = *sb * f->geo.sb_sectors + *page * f->geo.unit;
-  if (stream == STREAM_HOST || stream == STREAM_MAP || stream == STREAM_MIGRATE) gc_pace_consumed(f, pool, f->geo.unit);
-  if (++*page == ps->pages) {
+  if (*sb != NONE32) return *sb;
+  const uint32_t reserve = stream == STREAM_HOST || stream == STREAM_MIGRATE ? f->host_reserve : 0u;
+  if (ps->free_count <= reserve) return NONE32;
+  *sb = take_free_for(f, pool, stream);
+  *stream_page(ps, stream) = 0;
+  if (stream == STREAM_HOST) ps->host_plane = 0;
+  f->sb_map[*sb] = (uint8_t)(stream == STREAM_MAP || stream == STREAM_MAP_GC);
+  f->sb_stream[*sb] = (uint8_t)(stream == STREAM_MAP_GC ? STREAM_MAP : stream);
+  return *sb;
+}
+
+/* The stream's open superblock moves past its current superpage (closing when it was the last). */
+static void superpage_used(struct ftl *f, struct pool_state *ps, int stream) {
+  uint32_t *sb = stream_sb(ps, stream);
+  if (++*stream_page(ps, stream) == ps->pages) {
     sb_set_state(f, *sb, SB_FULL);
     f->sb_closed_seq[*sb] = f->write_seq;
     *sb = NONE32;
+  }
+}
+
+uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream) {
+  struct pool_state *ps = &f->pool[pool];
+  if (stream == STREAM_HOST && ps->host_sb != NONE32 && ps->host_plane) {
+    /* A write-through superpage is partly programmed: a whole one cannot follow in this
+     * superblock (each plane's block programs its pages in order), so it closes with the
+     * rest erased (only a retried program asks so: media/program_retry.h). */
+    f->stats->wt_closed_early++;
+    sb_set_state(f, ps->host_sb, SB_FULL);
+    f->sb_closed_seq[ps->host_sb] = f->write_seq;
+    ps->host_sb = NONE32;
+    ps->host_plane = 0;
+  }
+  const uint32_t sb = open_for(f, pool, stream);
+  if (sb == NONE32) return NONE32;
+  const uint32_t ppa = sb * f->geo.sb_sectors + *stream_page(ps, stream) * f->geo.unit;
+  if (stream == STREAM_HOST || stream == STREAM_MAP || stream == STREAM_MIGRATE) gc_pace_consumed(f, pool, f->geo.unit);
+  superpage_used(f, ps, stream);
+  return ppa;
+}
+
+uint32_t blocks_next_pages(struct ftl *f, uint32_t pool, uint32_t want, uint32_t *planes) {
+  struct pool_state *ps = &f->pool[pool];
+  const struct ftl_geo *g = &f->geo;
+  const uint32_t sb = open_for(f, pool, STREAM_HOST);
+  if (sb == NONE32) return NONE32;
+  const uint32_t first = ps->host_plane;
+  const uint32_t n = want < g->planes - first ? want : g->planes - first;
+  const uint32_t ppa = sb * g->sb_sectors + ps->host_page * g->unit + first * g->spp;
+  gc_pace_consumed(f, pool, n * g->spp);
+  *planes = n;
+  ps->host_plane = first + n;
+  if (ps->host_plane == g->planes) {
+    ps->host_plane = 0;
+    superpage_used(f, ps, STREAM_HOST);
   }
   return ppa;
 }
@@ -160,6 +201,7 @@ int blocks_reopen(struct ftl *f, uint32_t sb, int stream, uint32_t page) {
   if (*open != NONE32) return 0;
   *open = sb;
   *stream_page(ps, stream) = page;
+  if (stream == STREAM_HOST) ps->host_plane = 0;   /* from the superpage's first plane */
   sb_set_state(f, sb, SB_OPEN);
   f->sb_stream[sb] = (uint8_t)stream;
   return 1;

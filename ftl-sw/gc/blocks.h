@@ -20,6 +20,13 @@ enum stream { STREAM_HOST = 0, STREAM_GC, STREAM_MAP, STREAM_MAP_GC /* GC copies
               STREAM_MIGRATE /* SLC GC copies into an MLC pool (host reserve applies) */,
               STREAM_WEAR /* wear levelling's moves of cold data (wear/static_wl.h) */ };
 uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream);
+/* Write-through (core/host_cmd.c: every write completes on flash): the next `want` planes (pages)
+ * of the pool's open host superblock from its next free plane on, fewer where its superpage
+ * ends; *planes gets how many.  A page is the smallest program: a write of one 4 KiB sector
+ * programs one plane's page instead of a whole padded superpage.  blocks_next_superpage on the
+ * host stream closes a superblock whose superpage is partly programmed so (the rest of it stays
+ * erased: each plane's block takes its pages in order). */
+uint32_t blocks_next_pages(struct ftl *f, uint32_t pool, uint32_t want, uint32_t *planes);
 /* As blocks_next_superpage, and when the pool has no room, the same stream of another pool of
  * the same cell mode that can spare a superblock (more free than its reserves): where bad
  * blocks took a pool's spare, its GC copies and retried programs go elsewhere. */

@@ -666,6 +666,12 @@ struct ssd_fw_stats {
   uint64_t gc_pace_holds;       /* times a pool's GC began waiting for the writes ... */
   uint64_t gc_pace_host_waits;  /* ... and a pool began passing host data over until its GC
                                    caught up */
+  /* write-through (device.volatile_write_cache = false: buffer/write_buffer.c) */
+  uint64_t wt_partial_programs; /* host programs of fewer planes than a superpage (only the
+                                   pages holding data) */
+  uint64_t host_pad_sectors;    /* padding in host programs (of pad_sectors) */
+  uint64_t wt_closed_early;     /* open host superblocks closed with pages left erased: a
+                                   whole superpage had to follow such a program (a retry) */
 };
 #endif
 #define SSD_FW_STATS_MAGIC    0x53544154u   /* "STAT" */

@@ -7,7 +7,8 @@
  * translation pages, migration) of the same pool, else of another pool of the same cell mode
  * that has room; while none has, it waits here, in failure order, and GC frees some.  Its
  * completion then goes to its owner as any program's does, at the new address.  The failed
- * superblock goes to bad-block management (media/bad_blocks.h).
+ * superblock goes to bad-block management (media/bad_blocks.h).  A write-through program of
+ * fewer planes than a superpage (buffer/write_buffer.c) is padded to a whole one when retried.
  * Leaves out: combo's unit-mapped MLC superblocks (a failure there halts the firmware with
  * its reason): a unit's data must stay in its unit's superblocks. */
 #ifndef SSDVP_MEDIA_PROGRAM_RETRY_H

@@ -13,7 +13,9 @@ struct rec_die {
   uint32_t reads_left;      /* plane reads of it not yet back */
   uint32_t lpa;             /* a host sector found in the superblock (NONE32: none yet) */
   uint8_t  erased;          /* plane 0 read back erased: the superblock ends here */
-  uint8_t  unreadable;      /* a plane read back uncorrectable */
+  uint8_t  unreadable;      /* planes that read back uncorrectable (bit per plane): their
+                               sectors are lost, the other planes' are taken (write-through
+                               programs a superpage a few planes at a time) */
   uint8_t  copies;          /* the superblock holds GC copies (versions with a copy count) */
   uint8_t  map;             /* ... translation pages */
   uint8_t  log_read;        /* the superpage's trim-log sectors have been read with their data */
@@ -86,6 +88,7 @@ static int read_log_sectors(struct ftl *f, uint32_t d) {
   const uint32_t ppa = r->sb * g->sb_sectors + r->page * g->unit;
   r->reads_left = 0;
   for (uint32_t pl = 0; pl < g->planes; pl++) {
+    if (r->unreadable >> pl & 1u) continue;
     const uint32_t first = d * 2u * g->unit + pl * g->spp;
     int log = 0;
     for (uint32_t k = 0; k < g->spp; k++) log |= f->gc_oob[first + k].lpa == TRIM_LOG_OOB;
@@ -131,16 +134,18 @@ static void superpage_done(struct ftl *f, uint32_t d) {
   const struct ftl_geo *g = &f->geo;
   struct pool_state *ps = &f->pool[r->pool];
   const uint32_t sb = r->sb;
-  if (!r->erased && !r->unreadable && !r->log_read) {
+  if (!r->erased && !r->log_read) {
     r->log_read = 1;
     if (read_log_sectors(f, d)) return;   /* back here once they are in */
   }
   r->log_read = 0;
   rec.busy--;
   if (!r->erased) {
-    if (!r->unreadable) {
+    if (r->unreadable) f->stats->recovery_unreadable_pages++;
+    if (r->unreadable != (1u << g->planes) - 1u) {
       const uint32_t base = sb * g->sb_sectors + r->page * g->unit;
       for (uint32_t k = 0; k < g->unit; k++) {
+        if (r->unreadable >> (k / g->spp) & 1u) continue;
         const struct ssd_oob *o = &f->gc_oob[d * 2u * g->unit + k];
         if (o->seq != NONE32 && o->seq > rec.max_seq) rec.max_seq = o->seq;
         if (o->seq < f->sb_min_ver[sb]) f->sb_min_ver[sb] = o->seq;
@@ -160,8 +165,6 @@ static void superpage_done(struct ftl *f, uint32_t d) {
         }
         if (o->seq > f->sb_closed_seq[sb]) f->sb_closed_seq[sb] = o->seq;
       }
-    } else {
-      f->stats->recovery_unreadable_pages++;
     }
     if (r->page == 0) {
       /* It holds data: closed, out of the free list, until GC erases it. */
@@ -209,9 +212,10 @@ void recovery_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
   const uint32_t first = f->fop[tag].gc_index;
   const uint32_t d = first / (2u * g->unit);
   struct rec_die *r = &rec.die[d];
-  if (status == SSD_FST_UNCORRECTABLE) r->unreadable = 1;
+  if (status == SSD_FST_UNCORRECTABLE) r->unreadable |= (uint8_t)(1u << (first % g->unit / g->spp));
   else if (first % g->unit == 0 && f->gc_oob[first].lpa == NONE32 && f->gc_oob[first].seq == NONE32)
-    r->erased = 1;   /* plane 0's first sector: programs write every plane, erased pages read all ones */
+    r->erased = 1;   /* plane 0's first sector: every program starts at plane 0 or continues a
+                        superpage whose plane 0 is programmed; erased pages read all ones */
   fop_release(f, tag);
   if (--r->reads_left == 0) superpage_done(f, d);
 }
