@@ -85,6 +85,7 @@ void write_firmware_boot_config(Dram& dram, const PlatformParams& p, uint32_t co
   fc->gc_pacing = p.ftl.gc_pacing ? 1u : 0u;
   fc->test_defect = defect_code(p.ftl.test_defect);
   fc->lapt_tie_order = p.ftl.lapt_tie_order == "recent-first" ? 1u : 0u;   // LAPT_TIE_* (ftl-sw/place/lapt.h)
+  fc->lapt_superblocks = p.ftl.lapt_logical_block == "slc-superblock" ? 1u : 0u;
   fc->slc_dynamic_blocks = p.ftl.slc_dynamic_blocks;
   fc->placement = placement_code(p.ftl.placement);
   fc->combo_hot_sectors = p.ftl.combo_hot_sectors;

@@ -443,6 +443,8 @@ struct ssd_fw_config {
   uint32_t test_defect;        /* SSD_DEFECT_*: a deliberately broken drive (ftl.test_defect), so
                                   that tests can show the power-cut checker catching a loss */
   uint32_t lapt_tie_order;     /* LAPT_TIE_* (place/lapt.h): order among equal counters */
+  uint32_t lapt_superblocks;   /* 1: a LAPT logical block is an SLC superblock (every plane's
+                                  block); 0: one SLC block, a plane's (the paper's) */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -669,6 +671,8 @@ struct ssd_fw_stats {
   /* write-through (device.volatile_write_cache = false: buffer/write_buffer.c) */
   uint64_t wt_partial_programs; /* host programs of fewer planes than a superpage (only the
                                    pages holding data) */
+  uint32_t lapt_block_sectors;  /* sectors of a LAPT logical block */
+  uint32_t rsvd_lapt;
   uint64_t host_pad_sectors;    /* padding in host programs (of pad_sectors) */
   uint64_t wt_closed_early;     /* open host superblocks closed with pages left erased: a
                                    whole superpage had to follow such a program (a retry) */

@@ -90,12 +90,15 @@ void place_init(struct ftl *f) {
   p->policy = &policies[f->cfg.placement];
   p->regions = PLACE_REGIONS;
   if (f->cfg.placement == SSD_PLACE_LAPT) {
-    /* A logical block holds as many sectors as an SLC superblock. */
-    const uint32_t block = f->pool[slc_pool].sb_capacity;
+    /* A logical block holds as many sectors as an SLC block (a plane's: the paper's 256 KiB
+     * with 64 pages of 4 KiB), or an SLC superblock (ftl.lapt.logical_block). */
+    const uint32_t per_sb = f->cfg.lapt_superblocks ? 1u : g->planes;
+    const uint32_t block = f->pool[slc_pool].sb_capacity / per_sb;
     const uint32_t nblocks = (g->logical_sectors + block - 1u) / block;
     /* At most as many logical blocks are SLC-writable as SLC has blocks (the paper's rule). */
-    lapt_init(&p->lapt, fw_alloc(f, lapt_bytes_for(nblocks), 64), g->logical_sectors, block, p->slc_superblocks,
-              f->cfg.lapt_tie_order);
+    lapt_init(&p->lapt, fw_alloc(f, lapt_bytes_for(nblocks), 64), g->logical_sectors, block,
+              p->slc_superblocks * per_sb, f->cfg.lapt_tie_order);
+    f->stats->lapt_block_sectors = block;
     f->stats->lapt_bytes = lapt_bytes(&p->lapt);
   }
   if (f->cfg.placement == SSD_PLACE_COMBO) {

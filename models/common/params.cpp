@@ -381,6 +381,7 @@ PlatformParams PlatformParams::from(const Config& c) {
   f.gc_check_victims = c.get_bool("ftl.gc_check_victims");
   f.test_defect = c.get_string("ftl.test_defect");
   f.lapt_tie_order = c.get_string("ftl.lapt.tie_order");
+  f.lapt_logical_block = c.get_string("ftl.lapt.logical_block");
   f.placement = c.get_string("ftl.placement");
   if (f.placement == "none" && n.pslc_blocks_per_plane)
     throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +

@@ -146,6 +146,7 @@ struct FtlParams {
   bool gc_check_victims = false;              // the victim index checked against the scan
   std::string test_defect = "none";          // a deliberately broken drive (ftl.test_defect)
   std::string lapt_tie_order = "oldest-first";   // ftl.lapt.tie_order
+  std::string lapt_logical_block = "slc-block";  // ftl.lapt.logical_block
   uint32_t bad_block_reserve = 0;             // resolved (auto: 1 if the NAND can fail)
   uint32_t wear_spread = 0;                   // static wear levelling (0: off)
   uint32_t wear_record_step = 16;             // erases per erase-count record in the NOR

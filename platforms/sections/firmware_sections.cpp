@@ -64,6 +64,8 @@ SectionReporter placement_section(const FtlParams& ftl) {
                       {"idle_ops_while_stopped", b.idle_ops_while_stopped - a.idle_ops_while_stopped},
                       {"lapt_bytes", b.lapt_bytes},
                       {"lapt_tie_order", ftl.lapt_tie_order},
+                      {"lapt_logical_block", ftl.lapt_logical_block},
+                      {"lapt_block_sectors", b.lapt_block_sectors},
                       {"map_bytes", b.map_bytes},
                       {"units", b.units},
                       {"unit_gc_runs", b.unit_gc_runs - a.unit_gc_runs},

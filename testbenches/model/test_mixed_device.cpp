@@ -94,7 +94,7 @@ TEST(Placement, LaptSendsTopRankedBlockToSlcAndColdBlockToMlc) {
   const std::string trace = std::string(::testing::TempDir()) + "lapt-hot-cold.trace";
   {
     // DiskSim/MQSim ASCII: time_ns device lba_sector(512 B) size_sectors type(1 = read).
-    // Logical blocks are SLC superblocks: 64 pages x 4 planes = 256 sectors of 4 KiB.
+    // Logical blocks are SLC blocks of 64 pages (64 sectors of 4 KiB): A is block 40, B 80.
     std::ofstream out(trace);
     const uint64_t block_a = 10, block_b = 20, per_block_512 = 256 * 8;
     out << "0 0 " << block_b * per_block_512 << " 64 1\n";       // read B (8 x 4 KiB)
@@ -132,4 +132,50 @@ TEST(Placement, LaptPlatformAsShipped) {
   EXPECT_EQ(r["ftl"]["physical_sectors"].get<uint64_t>(), 4u * 16 * 64 + 7u * 4 * 37 * 128);
   EXPECT_GT(r["placement"]["host_slc_sectors"].get<uint64_t>(), 0u);
   EXPECT_GT(r["placement"]["host_mlc_sectors"].get<uint64_t>(), 0u);
+}
+
+// The paper's own devices (platforms/lapt-paper-*.toml): one SLC die of 4 x 16 blocks beside two
+// MLC dies of 4 x 128 on one channel, MLC_homo and SLC_homo of the same logical capacity (within
+// 0.1%), the write cache off; LAPT counts logical blocks of one SLC block (256 KiB), 64 of them
+// SLC-writable.  Each runs a short mixed workload with every read verified.
+namespace {
+nlohmann::json paper_run(const std::string& device, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> sets = {"sim.progress=false",
+                                   "sim.output_dir=" + std::string(::testing::TempDir()) + "lapt-paper-" + device};
+  sets.insert(sets.end(), extra.begin(), extra.end());
+  Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-paper-" + device + ".toml", sets);
+  RunOptions opt;
+  opt.workload_spec = "fio:rw=randrw,rwmixread=50,bs=4k,iodepth=1,io=3000,random_distribution=zipf:0.9";
+  SsdPlatform platform(cfg, opt);
+  return platform.run();
+}
+}  // namespace
+
+TEST(PaperDevice, MixedAsThePaperRanIt) {
+  const auto r = paper_run("mixed");
+  test::expect_clean(r);
+  EXPECT_EQ(r["ftl"]["physical_sectors"].get<uint64_t>(), 4u * 16 * 64 + 2u * 4 * 128 * 128);
+  EXPECT_EQ(r["ftl"]["logical_sectors"].get<uint64_t>(), 98402u);
+  EXPECT_EQ(r["placement"]["lapt_block_sectors"].get<uint64_t>(), 64u);
+  EXPECT_EQ(r["placement"]["lapt_logical_block"], "slc-block");
+  EXPECT_EQ(r["ftl"]["host_padding_sectors"].get<uint64_t>(), 0u);   // write-through, a page a write
+  EXPECT_EQ(r["ftl"]["durable_writes"].get<uint64_t>(), r["ops"]["write"]["requests"].get<uint64_t>());
+  EXPECT_GT(r["placement"]["host_slc_sectors"].get<uint64_t>(), 0u);
+}
+
+TEST(PaperDevice, MixedWithSuperblockSizedLogicalBlocks) {
+  const auto r = paper_run("mixed", {"ftl.lapt.logical_block=slc-superblock"});
+  test::expect_clean(r);
+  EXPECT_EQ(r["placement"]["lapt_block_sectors"].get<uint64_t>(), 256u);
+}
+
+TEST(PaperDevice, HomogeneousDevicesHoldTheSameLogicalCapacity) {
+  // Two platforms in one test: the second in a child process (SystemC elaborates once).
+  const auto mlc = paper_run("mlc-homo");
+  test::expect_clean(mlc);
+  EXPECT_EQ(mlc["ftl"]["logical_sectors"].get<uint64_t>(), 98304u);
+  const auto slc = test::run_child({"sim.progress=false"}, "fio:rw=randrw,bs=4k,iodepth=1,io=2000", "lapt-paper-slc-homo",
+                                   std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-paper-slc-homo.toml");
+  EXPECT_EQ(slc["ftl"]["logical_sectors"].get<uint64_t>(), 98304u);
+  EXPECT_EQ(slc["ftl"]["physical_sectors"].get<uint64_t>(), 2u * 4 * 256 * 64);
 }

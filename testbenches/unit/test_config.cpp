@@ -95,6 +95,7 @@ TEST(Config, ImpossibleValuesNameTheKey) {
   EXPECT_NE(error_of("", {"nand.cell=qlc"}).find("not one of slc|mlc|tlc"), std::string::npos);
   EXPECT_NE(error_of("", {"ftl.lapt.tie_order=newest-first"}).find("ftl.lapt.tie_order"), std::string::npos)
       << error_of("", {"ftl.lapt.tie_order=newest-first"});
+  EXPECT_NE(error_of("", {"ftl.lapt.logical_block=page"}).find("ftl.lapt.logical_block"), std::string::npos);
   EXPECT_NE(error_of("", {"ftl.gc_low_blocks=9", "ftl.gc_high_blocks=4"}).find("ftl.gc_high_blocks"), std::string::npos);
   EXPECT_NE(error_of("", {"nand.mlc.t_read_us=[1,2,3]"}).find("give 1 or 2"), std::string::npos);
   EXPECT_NE(error_of("", {"nand.slc_dies=999"}).find("nand.slc_dies"), std::string::npos);
