@@ -61,6 +61,8 @@ void write_firmware_boot_config(Dram& dram, const PlatformParams& p, uint32_t co
   fc->op_permille = uint32_t(p.ftl.op * 1000 + 0.5);
   fc->gc_low_blocks = p.ftl.gc_low_blocks;
   fc->gc_high_blocks = p.ftl.gc_high_blocks;
+  fc->slc_gc_low_blocks = p.ftl.slc_gc_low_blocks;
+  fc->slc_gc_high_blocks = p.ftl.slc_gc_high_blocks;
   fc->wbuf_sectors = p.ftl.wbuf_sectors;
   fc->wbuf_kind = p.ftl.write_buffer == "ring" ? SSD_WBUF_RING : SSD_WBUF_SLOTS;
   fc->ring_timeout_us = p.ftl.ring_timeout_us;

@@ -232,7 +232,7 @@ static uint32_t pick_pool(struct ftl *f, uint32_t region, uint32_t limit) {
     uint32_t q = (f->next_host_pool[region] + k) % pools;
     struct pool_state *ps = &f->pool[q];
     if (f->pl.pool_region[q] != region) continue;
-    if (ps->host_sb == NONE32 && ps->free_count <= f->host_reserve) continue;
+    if (ps->host_sb == NONE32 && ps->free_count <= ps->host_reserve) continue;
     if (gc_pace_host_waits(f, q)) continue;
     if (f->die_progs[ps->die] >= limit) return NONE32;
     f->next_host_pool[region] = (q + 1u) % pools;

@@ -103,6 +103,11 @@ struct pool_state {
   uint32_t sb_capacity;            /* sectors in one of its superblocks: pages * unit */
   uint32_t free_head, free_tail, free_count;
   uint32_t host_sb, host_page;     /* open superblock for host data, next superpage */
+  uint32_t gc_low, gc_high;        /* its GC starts below gc_low free superblocks and goes on
+                                      until gc_high are free (ftl.gc_*_blocks, or an SLC pool's
+                                      own: place_init) */
+  uint32_t host_reserve;           /* free superblocks host data may not take (f->host_reserve,
+                                      or an SLC pool's own) */
   uint32_t host_plane;             /* write-through: the next plane of that superpage (its
                                       lower planes are programmed; 0: none of it is) */
   uint32_t gc_sb, gc_page;         /* open superblock for GC copies */
@@ -125,6 +130,8 @@ struct pool_state {
   uint8_t  slc_mode;               /* SLC-mode blocks of an MLC/TLC die: erased with
                                       SSD_FDF_SLC_MODE (the die keeps a block's mode per erase) */
   uint8_t  gc_active;              /* cleaning until gc_high_blocks are free */
+  uint8_t  migrates_out;           /* an SLC pool whose GC only migrates data out (to MLC, never
+                                      back) under its own thresholds (ftl.slc_gc_*_blocks) */
   uint8_t  gc_listed;              /* in ftl.gc_pools */
   uint8_t  idle_gc;                /* cleaning ahead of need while the host is idle
                                       (place/idle_migration.h) */

@@ -117,6 +117,10 @@ static struct ftl *boot(const struct ssd_fw_config *cfg) {
   f->host_reserve = GC_RESERVE + (cfg->mapping != SSD_MAP_OPT ? MAP_RESERVE : 0u) + cfg->bad_block_reserve;
   f->cfg.gc_low_blocks += cfg->bad_block_reserve;
   f->cfg.gc_high_blocks += cfg->bad_block_reserve;
+  if (f->cfg.slc_gc_low_blocks) {
+    f->cfg.slc_gc_low_blocks += cfg->bad_block_reserve;
+    f->cfg.slc_gc_high_blocks += cfg->bad_block_reserve;
+  }
   if (f->heap.used > f->heap.size) hal_fatal("fw: DRAM heap too small\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DRAM);
 
   const struct ssd_geometry *hw = hal_dram_ptr(hal_read32(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR));

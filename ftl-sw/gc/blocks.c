@@ -33,6 +33,9 @@ void blocks_init(struct ftl *f) {
     ps->die = p % g->dies;
     ps->free_head = ps->free_tail = NONE32;
     ps->host_sb = ps->gc_sb = ps->map_sb = ps->mig_sb = ps->wl_sb = ps->victim = NONE32;
+    ps->gc_low = f->cfg.gc_low_blocks;     /* an SLC pool that only migrates may have its own */
+    ps->gc_high = f->cfg.gc_high_blocks;
+    ps->host_reserve = f->host_reserve;
     /* A pSLC cache takes the first blocks of each die; a dynamic one may borrow any of the
      * die's (place/slc_cache.h). */
     const uint32_t die_first = ps->die * g->blocks, die_blocks = geo_die_blocks(g, ps->die);
@@ -77,7 +80,7 @@ static uint32_t unlink_free(struct ftl *f, uint32_t pool, uint32_t prev, uint32_
   ps->free_count--;
   f->free_superblocks--;
   f->stats->free_superblocks = f->free_superblocks;
-  if (ps->free_count < f->cfg.gc_low_blocks) gc_watch(f, pool);
+  if (ps->free_count < ps->gc_low) gc_watch(f, pool);
   slc_cache_taken(f, pool);
   sb_set_state(f, sb, SB_OPEN);
   return sb;
@@ -122,7 +125,7 @@ static uint32_t open_for(struct ftl *f, uint32_t pool, int stream) {
   struct pool_state *ps = &f->pool[pool];
   uint32_t *sb = stream_sb(ps, stream);
   if (*sb != NONE32) return *sb;
-  const uint32_t reserve = stream == STREAM_HOST || stream == STREAM_MIGRATE ? f->host_reserve : 0u;
+  const uint32_t reserve = stream == STREAM_HOST || stream == STREAM_MIGRATE ? ps->host_reserve : 0u;
   if (ps->free_count <= reserve) return NONE32;
   *sb = take_free_for(f, pool, stream);
   *stream_page(ps, stream) = 0;
@@ -233,7 +236,7 @@ void blocks_drop_unfree(struct ftl *f) {
       link = &f->sb_next[sb];
     }
     ps->free_tail = last;
-    if (ps->free_count < f->cfg.gc_low_blocks) gc_watch(f, p);
+    if (ps->free_count < ps->gc_low) gc_watch(f, p);
   }
 }
 

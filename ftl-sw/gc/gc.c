@@ -90,7 +90,8 @@ uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool) {
   /* No free superblock left (GC took the reserve for a victim it did not finish: after a power
    * loss): only a victim whose valid data fits the open GC (or translation) superblock can be
    * cleaned. */
-  const uint32_t room = ps->free_count ? NONE32 : ps->gc_sb == NONE32 ? 0u : (ps->pages - ps->gc_page) * g->unit;
+  const uint32_t room = ps->free_count || ps->migrates_out ? NONE32   /* its data leaves for MLC */
+                        : ps->gc_sb == NONE32 ? 0u : (ps->pages - ps->gc_page) * g->unit;
   const uint32_t map_room = ps->free_count ? NONE32 : ps->map_sb == NONE32 ? 0u : (ps->pages - ps->map_page) * g->unit;
   if (ps->retiring) {   /* a superblock whose program failed goes first, whatever it holds */
     const uint32_t sb = pick_retiring(f, pool, room, map_room);
@@ -321,6 +322,7 @@ static void gc_start_victim(struct ftl *f, struct pool_state *ps, uint32_t v) {
   ps->gc_group = ps->gc_rescan = NONE32;
   sb_set_state(f, v, SB_VICTIM);
   gc_pace_victim(f, sb_pool(f, v), v);
+  if (place_slc_pool(f, sb_pool(f, v))) place_slc_gc_starts(f);
   if (f->gc_taken) {
     uint32_t *taken = f->gc_taken + sb_pool(f, v) * f->gc_taken_words;
     for (uint32_t i = 0; i < f->gc_taken_words; i++) taken[i] = 0;
@@ -345,7 +347,7 @@ int gc_step(struct ftl *f) {
     if (ps->idle_gc && !idle_migration_running(&f->pl.idle)) {   /* a host command stopped it */
       const int on_demand = place_cleaned_on_demand(f, pool);
       if (ps->victim != NONE32 &&
-          ((ps->free_count >= f->cfg.gc_low_blocks && !slc_cache_over_lent(f, pool)) || !on_demand)) {
+          ((ps->free_count >= ps->gc_low && !slc_cache_over_lent(f, pool)) || !on_demand)) {
         i++;                               /* paused, its victim half cleaned */
         continue;
       }
@@ -367,7 +369,7 @@ int gc_step(struct ftl *f) {
     }
     if (ps->victim == NONE32) {
       uint32_t v;
-      uint32_t threshold = ps->gc_active ? f->cfg.gc_high_blocks : f->cfg.gc_low_blocks;
+      uint32_t threshold = ps->gc_active ? ps->gc_high : ps->gc_low;
       if (ps->idle_gc && idle_target_free(f, pool) > threshold) threshold = idle_target_free(f, pool);
       const int done = ps->free_count >= threshold || !(ps->idle_gc || place_cleaned_on_demand(f, pool));
       if (done && ps->retiring) {   /* only to retire a superblock */
@@ -377,7 +379,7 @@ int gc_step(struct ftl *f) {
           continue;
         }
         gc_start_victim(f, ps, v);
-      } else if (ps->wl_due && !ps->idle_gc && ps->free_count > f->host_reserve &&
+      } else if (ps->wl_due && !ps->idle_gc && ps->free_count > ps->host_reserve &&
                  (v = wl_take_victim(f, pool)) != NONE32) {
         /* wear levelling (static_wl.h), in place of the next victim or when the pool is done */
         gc_start_victim(f, ps, v);
@@ -394,7 +396,7 @@ int gc_step(struct ftl *f) {
         f->gc_pools[i] = f->gc_pools[--f->gc_npools];
         continue;
       } else {
-        if (!ps->idle_gc || ps->free_count < f->cfg.gc_low_blocks) ps->gc_active = 1;   /* needed */
+        if (!ps->idle_gc || ps->free_count < ps->gc_low) ps->gc_active = 1;   /* needed */
         v = gc_pick_victim(f, pool);
         if (v != NONE32) gc_start_victim(f, ps, v);
       }

@@ -42,7 +42,7 @@ int gc_pace_hold(struct ftl *f, uint32_t pool) {
   struct gc_pace *p = &ps->pace;
   /* Paced: not urgent, nothing that must not wait, and GC has copied more than
    * consumption x V / I (the first superpage of a victim never waits). */
-  const int hold = f->cfg.gc_pacing && ps->free_count >= f->cfg.gc_low_blocks && !ps->idle_gc &&
+  const int hold = f->cfg.gc_pacing && ps->free_count >= ps->gc_low && !ps->idle_gc &&
                    !ps->retiring && !ps->wl_victim && !slc_cache_over_lent(f, pool) &&
                    p->copied * p->invalid > p->consumed * p->valid;
   if (hold && !p->held) f->stats->gc_pace_holds++;
@@ -55,7 +55,7 @@ int gc_pace_host_waits(struct ftl *f, uint32_t pool) {
   struct gc_pace *p = &ps->pace;
   /* At the host reserve, a victim with data to copy, and consumption x V > copied x I + a
    * superpage x V: the writes are more than a superpage ahead of what GC reclaimed. */
-  const int wait = f->cfg.gc_pacing && ps->free_count <= f->host_reserve && ps->victim != NONE32 &&
+  const int wait = f->cfg.gc_pacing && ps->free_count <= ps->host_reserve && ps->victim != NONE32 &&
                    p->valid && p->consumed * p->valid > p->copied * p->invalid + (uint64_t)f->geo.unit * p->valid;
   if (wait && !p->host_held) f->stats->gc_pace_host_waits++;
   p->host_held = (uint8_t)wait;

@@ -445,6 +445,10 @@ struct ssd_fw_config {
   uint32_t lapt_tie_order;     /* LAPT_TIE_* (place/lapt.h): order among equal counters */
   uint32_t lapt_superblocks;   /* 1: a LAPT logical block is an SLC superblock (every plane's
                                   block); 0: one SLC block, a plane's (the paper's) */
+  uint32_t slc_gc_low_blocks;  /* SLC pools whose GC only migrates out (placement): GC starts
+                                  below this many free superblocks ... */
+  uint32_t slc_gc_high_blocks; /* ... and goes on until this many are free; 0 (both): the
+                                  pools use gc_low_blocks, gc_high_blocks and the host reserve */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -672,6 +676,9 @@ struct ssd_fw_stats {
   uint64_t wt_partial_programs; /* host programs of fewer planes than a superpage (only the
                                    pages holding data) */
   uint32_t lapt_block_sectors;  /* sectors of a LAPT logical block */
+  uint32_t slc_first_gc_seen;   /* 1: an SLC pool's GC has taken a victim since boot ... */
+  uint32_t slc_fill_at_first_gc_permille;   /* ... and the SLC region was this full then
+                                               (written sectors of its superblocks) */
   uint32_t rsvd_lapt;
   uint64_t host_pad_sectors;    /* padding in host programs (of pad_sectors) */
   uint64_t wt_closed_early;     /* open host superblocks closed with pages left erased: a

@@ -17,7 +17,7 @@ static void nor_mark_bad(const struct bad_blocks *b, uint32_t sb, int factory) {
 
 /* ------------------------------------------------------------------ capacity and read-only */
 /* The drive goes read-only when its good superblocks hold less than the logical space plus,
- * per pool, gc_low_blocks + 1 superblocks: the room GC needs to keep cleaning.  A superblock
+ * per pool, its gc_low + 1 superblocks: the room GC needs to keep cleaning.  A superblock
  * counts at its home pool's capacity (a dynamic SLC cache gives back what it borrows). */
 static void check_spare(struct ftl *f) {
   struct bad_blocks *b = &f->bb;
@@ -28,7 +28,7 @@ static void check_spare(struct ftl *f) {
     const struct pool_state *ps = &f->pool[p];
     for (uint32_t sb = ps->span_first; sb < ps->span_first + ps->span; sb++)
       good += sb_home_pool(f, sb) == p && f->sb_state[sb] != SB_BAD ? ps->sb_capacity : 0u;
-    need += (uint64_t)(f->cfg.gc_low_blocks + 1u) * ps->sb_capacity;
+    need += (uint64_t)(ps->gc_low + 1u) * ps->sb_capacity;
   }
   if (good >= need) return;
   b->read_only = 1;

@@ -28,7 +28,7 @@ static int host_quiet(const struct ftl *f) {
 uint32_t idle_target_free(const struct ftl *f, uint32_t pool) {
   const uint32_t blocks = f->pool[pool].blocks;
   const uint32_t target = (uint32_t)(((uint64_t)blocks * f->cfg.idle_free_permille) / 1000u);
-  return target > f->cfg.gc_high_blocks ? target : f->cfg.gc_high_blocks;
+  return target > f->pool[pool].gc_high ? target : f->pool[pool].gc_high;
 }
 
 int idle_poll(struct ftl *f) {

@@ -89,6 +89,18 @@ void place_init(struct ftl *f) {
   }
   p->policy = &policies[f->cfg.placement];
   p->regions = PLACE_REGIONS;
+  /* An SLC pool whose GC only migrates out (FIFO to MLC, never back into SLC) needs one open
+   * superblock and one being cleaned: with ftl.slc_gc_*_blocks set it fills to those before its
+   * GC starts, and host data may take its last free superblock (GC writes elsewhere). */
+  if (f->cfg.slc_gc_low_blocks && !p->policy->slc_victim_migrates)
+    for (uint32_t q = 0; q < g->pools; q++) {
+      if (p->pool_region[q] != REGION_SLC) continue;
+      struct pool_state *ps = &f->pool[q];
+      ps->migrates_out = 1;
+      ps->gc_low = f->cfg.slc_gc_low_blocks;
+      ps->gc_high = f->cfg.slc_gc_high_blocks;
+      ps->host_reserve = f->host_reserve - GC_RESERVE;
+    }
   if (f->cfg.placement == SSD_PLACE_LAPT) {
     /* A logical block holds as many sectors as an SLC block (a plane's: the paper's 256 KiB
      * with 64 pages of 4 KiB), or an SLC superblock (ftl.lapt.logical_block). */
@@ -128,6 +140,22 @@ uint8_t place_region_of_write(struct ftl *f, uint32_t lpa, uint32_t nsect) {
 
 void place_note_request(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t nsect) {
   if (f->pl.policy && f->pl.policy->note_request) f->pl.policy->note_request(f, opcode, lba, nsect);
+}
+
+void place_slc_gc_starts(struct ftl *f) {
+  if (f->stats->slc_first_gc_seen) return;
+  const struct ftl_geo *g = &f->geo;
+  uint64_t written = 0, capacity = 0;
+  for (uint32_t q = 0; q < g->pools; q++) {
+    if (f->pl.pool_region[q] != REGION_SLC) continue;
+    const struct pool_state *ps = &f->pool[q];
+    capacity += (uint64_t)ps->blocks * ps->sb_capacity;
+    written += (uint64_t)(ps->blocks - ps->free_count) * ps->sb_capacity;
+    if (ps->host_sb != NONE32) written -= ps->sb_capacity - ps->host_page * g->unit - ps->host_plane * g->spp;
+    if (ps->gc_sb != NONE32) written -= ps->sb_capacity - ps->gc_page * g->unit;
+  }
+  f->stats->slc_first_gc_seen = 1;
+  f->stats->slc_fill_at_first_gc_permille = capacity ? (uint32_t)(written * 1000u / capacity) : 0u;
 }
 
 int place_slc_pool(const struct ftl *f, uint32_t pool) {

@@ -89,6 +89,9 @@ void place_init(struct ftl *f);
 void place_check_fill(struct ftl *f, uint64_t sectors);
 uint8_t place_region_of_write(struct ftl *f, uint32_t lpa, uint32_t nsect);
 void place_note_request(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t nsect);
+/* An SLC pool's GC takes a victim: the first time since boot, the SLC region's fill then goes
+ * to stats->slc_fill_at_first_gc_permille. */
+void place_slc_gc_starts(struct ftl *f);
 /* `pool` is in the SLC region of a placement policy: its GC is FIFO and takes fully valid
  * victims too (their data may leave for MLC). */
 int place_slc_pool(const struct ftl *f, uint32_t pool);

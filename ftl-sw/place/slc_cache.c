@@ -71,7 +71,7 @@ void slc_cache_taken(struct ftl *f, uint32_t pool) {
   if (!c->limit) return;
   const uint32_t slc = f->geo.dies + f->pool[pool].die;
   if (slc_cache_over_lent(f, slc)) gc_watch(f, slc);
-  if (pool != slc || f->pool[pool].free_count >= f->cfg.gc_high_blocks) return;
+  if (pool != slc || f->pool[pool].free_count >= f->pool[pool].gc_high) return;
   for (uint32_t i = 0; i < c->nlisted; i++)
     if (c->listed[i] == pool) return;
   c->listed[c->nlisted++] = pool;
@@ -109,7 +109,7 @@ int slc_cache_step(struct ftl *f) {
       i++;
       continue;
     }
-    if (f->pool[pool].free_count >= f->cfg.gc_high_blocks || !may_lend(f, d)) {
+    if (f->pool[pool].free_count >= f->pool[pool].gc_high || !may_lend(f, d)) {
       c->listed[i] = c->listed[--c->nlisted];
       continue;
     }

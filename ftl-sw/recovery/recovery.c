@@ -236,7 +236,7 @@ void versions_exhausted(struct ftl *f) {
 static void give_gc_room(struct ftl *f) {
   for (uint32_t p = 0; p < f->geo.pools; p++) {
     struct pool_state *ps = &f->pool[p];
-    if (ps->free_count || ps->gc_sb != NONE32 || ps->host_sb == NONE32) continue;
+    if (ps->free_count || ps->gc_sb != NONE32 || ps->host_sb == NONE32 || ps->migrates_out) continue;
     const uint32_t sb = ps->host_sb;
     ps->host_sb = NONE32;
     blocks_reopen(f, sb, STREAM_GC, ps->host_page);

@@ -126,6 +126,34 @@ std::vector<NandParams::InjectedFailure> parse_injected_failures(const Config& c
   return out;
 }
 
+// ftl.slc_gc_low_blocks / ftl.slc_gc_high_blocks: thresholds of SLC pools whose GC only
+// migrates out (ftl-sw/place/placement.c), which need one open superblock and one being
+// cleaned; both 0 (the pools use ftl.gc_*_blocks) or both set, high >= low, on a placement
+// whose SLC GC migrates, and with room for a migration in every SLC pool.
+void check_slc_gc_thresholds(const Config& c, const NandParams& n, const FtlParams& f) {
+  const uint32_t lo = f.slc_gc_low_blocks, hi = f.slc_gc_high_blocks;
+  if (!lo && !hi) return;
+  const auto err = [&](const std::string& key, const std::string& what) {
+    throw ConfigError(c.origin(key) + ": " + key + " = " + std::to_string(key == "ftl.slc_gc_low_blocks" ? lo : hi) + " " + what);
+  };
+  if (!lo) err("ftl.slc_gc_low_blocks", "with ftl.slc_gc_high_blocks = " + std::to_string(hi) + ": set both, or neither");
+  if (hi < lo) err("ftl.slc_gc_high_blocks", "is below ftl.slc_gc_low_blocks = " + std::to_string(lo));
+  if (f.placement != "lapt" && f.placement != "slc-only" && f.placement != "slc-direct")
+    err("ftl.slc_gc_low_blocks", "applies to SLC pools whose GC only migrates to MLC: ftl.placement = lapt, slc-only "
+                                 "or slc-direct (it is \"" + f.placement + "\")");
+  // Per SLC pool: the free superblocks GC keeps (high, plus the bad-block reserve), one open for
+  // host data and one victim being migrated.
+  const uint64_t need = uint64_t(hi) + f.bad_block_reserve + 2;
+  if (n.slc_dies && n.slc_blocks_per_plane < need)
+    err("ftl.slc_gc_high_blocks", "leaves no room for a migration in an SLC die of nand.slc.blocks_per_plane = " +
+                                      std::to_string(n.slc_blocks_per_plane) + " superblocks (it needs this many free, " +
+                                      "one open and one being migrated: " + std::to_string(need) + ")");
+  if (n.pslc_blocks_per_plane && n.pslc_blocks_per_plane < need)
+    err("ftl.slc_gc_high_blocks", "leaves no room for a migration in a pSLC cache of nand.pslc.blocks_per_plane = " +
+                                      std::to_string(n.pslc_blocks_per_plane) + " superblocks (it needs this many free, " +
+                                      "one open and one being migrated: " + std::to_string(need) + ")");
+}
+
 }  // namespace
 
 PlatformParams PlatformParams::from(const Config& c) {
@@ -479,6 +507,9 @@ PlatformParams PlatformParams::from(const Config& c) {
     throw ConfigError(c.origin("ftl.gc_high_blocks") + ": ftl.gc_high_blocks = " +
                       std::to_string(f.gc_high_blocks) + " is below ftl.gc_low_blocks = " +
                       std::to_string(f.gc_low_blocks));
+  f.slc_gc_low_blocks = uint32_t(c.get_int("ftl.slc_gc_low_blocks"));
+  f.slc_gc_high_blocks = uint32_t(c.get_int("ftl.slc_gc_high_blocks"));
+  check_slc_gc_thresholds(c, n, f);
   f.write_buffer = c.get_string("ftl.write_buffer");
   f.ring_stripe_sectors = n.dies() * n.planes * n.sectors_per_page;
   f.ring_timeout_us = uint32_t(c.get_int("ftl.ring.timeout_us"));
@@ -521,7 +552,7 @@ PlatformParams PlatformParams::from(const Config& c) {
     throw ConfigError(c.origin("nand.slc.blocks_per_plane") + ": nand.slc.blocks_per_plane = " +
                       std::to_string(n.slc_blocks_per_plane) + " leaves no room for data next to ftl.gc_high_blocks + 4 spare "
                       "superblocks per SLC die when its GC cleans in place (ftl.placement = none)");
-  if (n.pslc_blocks_per_plane && n.pslc_blocks_per_plane <= min_spare_blocks)
+  if (n.pslc_blocks_per_plane && !f.slc_gc_low_blocks && n.pslc_blocks_per_plane <= min_spare_blocks)
     throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
                       std::to_string(n.pslc_blocks_per_plane) +
                       " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks in each die's SLC cache");
@@ -530,7 +561,7 @@ PlatformParams PlatformParams::from(const Config& c) {
                       std::to_string(n.pslc_blocks_per_plane) + " of nand.blocks_per_plane = " +
                       std::to_string(n.blocks_per_plane) +
                       " leaves no room for data next to ftl.gc_high_blocks + 4 spare native superblocks per die");
-  if (n.slc_dies && n.slc_blocks_per_plane <= min_spare_blocks)
+  if (n.slc_dies && !f.slc_gc_low_blocks && n.slc_blocks_per_plane <= min_spare_blocks)
     throw ConfigError(c.origin("nand.slc.blocks_per_plane") + ": nand.slc.blocks_per_plane = " +
                       std::to_string(n.slc_blocks_per_plane) +
                       " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks per SLC die");

@@ -179,3 +179,43 @@ TEST(PaperDevice, HomogeneousDevicesHoldTheSameLogicalCapacity) {
   EXPECT_EQ(slc["ftl"]["logical_sectors"].get<uint64_t>(), 98304u);
   EXPECT_EQ(slc["ftl"]["physical_sectors"].get<uint64_t>(), 2u * 4 * 256 * 64);
 }
+
+// The paper's mixed device keeps its SLC pool's own thresholds (ftl.slc_gc_low_blocks = 1,
+// ftl.slc_gc_high_blocks = 1: one open superblock, one being migrated): random writes over the
+// 64 logical blocks SLC takes on a fresh drive fill the SLC region to 15 of its 16 superblocks
+// (93.7%) before its first GC; with the general thresholds (GC below 3 free) it was 81.2%.
+TEST(PaperDevice, SlcRegionFillsPastNinetyPercentBeforeItsFirstGc) {
+  std::vector<std::string> sets = {"sim.progress=false", "sim.output_dir=" + std::string(::testing::TempDir()) + "lapt-paper-fill"};
+  Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-paper-mixed.toml", sets);
+  RunOptions opt;
+  opt.workload_spec = "fio:rw=randrw,rwmixread=20,bs=4k,iodepth=1,io=10000,size=16m";
+  opt.precondition = false;
+  SsdPlatform platform(cfg, opt);
+  const auto r = platform.run();
+  test::expect_clean(r);
+  EXPECT_EQ(r["placement"]["slc_gc_low_blocks"].get<uint32_t>(), 1u);
+  EXPECT_GT(r["placement"]["slc_gc_runs"].get<uint64_t>(), 0u);
+  EXPECT_GT(r["placement"]["slc_fill_at_first_gc"].get<double>(), 0.9);
+  // Nearly every write was SLC-writable (a block that was read drops behind the 64th).
+  EXPECT_GT(r["placement"]["host_slc_sectors"].get<uint64_t>(), 20 * r["placement"]["host_mlc_sectors"].get<uint64_t>());
+  EXPECT_GT(r["placement"]["migrated_sectors"].get<uint64_t>(), 0u);
+}
+
+// The paper's SLC sweep starts at 16 and 32 SLC blocks (4 and 8 superblocks of 4 planes): both
+// run with the SLC pool's own thresholds, SLC GC migrating, every read verified.
+class PaperSlcBlocks : public ::testing::TestWithParam<int> {};
+TEST_P(PaperSlcBlocks, RunsWithMigration) {
+  const int per_plane = GetParam() / 4;
+  std::vector<std::string> sets = {"sim.progress=false", "nand.slc.blocks_per_plane=" + std::to_string(per_plane),
+                                   "sim.output_dir=" + std::string(::testing::TempDir()) + "lapt-paper-slc"};
+  Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-paper-mixed.toml", sets);
+  RunOptions opt;
+  opt.workload_spec = "fio:rw=randrw,rwmixread=40,bs=4k,iodepth=1,io=6000,random_distribution=zipf:1.1";
+  SsdPlatform platform(cfg, opt);
+  const auto r = platform.run();
+  test::expect_clean(r);
+  EXPECT_EQ(r["ftl"]["physical_sectors"].get<uint64_t>(), uint64_t(GetParam()) * 64 + 2u * 4 * 128 * 128);
+  EXPECT_GT(r["placement"]["slc_gc_runs"].get<uint64_t>(), 0u);
+  EXPECT_GT(r["placement"]["host_slc_sectors"].get<uint64_t>(), 0u);
+}
+INSTANTIATE_TEST_SUITE_P(Paper, PaperSlcBlocks, ::testing::Values(16, 32));

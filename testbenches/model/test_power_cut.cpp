@@ -176,11 +176,14 @@ TEST(PowerCut, MixedLaptCutDeepInMlcGcWritesOn) {
 // disabled: killed at 120 s).  The cut point is the campaign's random:K; K moves when the
 // timing of the run does (seed 5 until the drive parked after preconditioning, seed 3 until
 // LAPT's rank became ordinal, 12 since: checked 2026-11-27 with give_gc_room disabled, killed
-// at 60 s; it passes in 8 s).
+// at 60 s; it passes in 8 s).  LAPT's logical blocks are SLC superblocks here, as they were then
+// (ftl.lapt.logical_block): with one-block logical blocks random:12 cuts elsewhere, and that
+// drive, WAF 21 after recovery, takes longer than the limit to write 10,000 requests.
 TEST(PowerCut, MixedLaptCutInGcsFirstProgramWritesOn) {
   const Cut c = cut_run("mixed-lapt-first-gc-program",
                         "random:12 --after-recovery 'fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=10000,seed=5'",
-                        {"nand.slc_dies=2", "nand.slc.blocks_per_plane=64", "ftl.placement=lapt", "ftl.write_buffer=ring"},
+                        {"nand.slc_dies=2", "nand.slc.blocks_per_plane=64", "ftl.placement=lapt", "ftl.write_buffer=ring",
+                         "ftl.lapt.logical_block=slc-superblock"},
                         "fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=40000,fua_percent=10,fsync=64,seed=5,trim_percent=5",
                         120);
   ASSERT_NE(c.status, 124) << "timed out: the recovered drive stopped making progress";

@@ -96,6 +96,22 @@ TEST(Config, ImpossibleValuesNameTheKey) {
   EXPECT_NE(error_of("", {"ftl.lapt.tie_order=newest-first"}).find("ftl.lapt.tie_order"), std::string::npos)
       << error_of("", {"ftl.lapt.tie_order=newest-first"});
   EXPECT_NE(error_of("", {"ftl.lapt.logical_block=page"}).find("ftl.lapt.logical_block"), std::string::npos);
+  {  // SLC pools that only migrate: their own thresholds must leave room for one migration
+    const std::vector<std::string> mixed = {"nand.slc_dies=1", "nand.slc.blocks_per_plane=4", "ftl.placement=lapt"};
+    auto with = [&](std::vector<std::string> more) {
+      more.insert(more.begin(), mixed.begin(), mixed.end());
+      return error_of("", more);
+    };
+    EXPECT_NE(with({"ftl.slc_gc_low_blocks=1", "ftl.slc_gc_high_blocks=3"}).find("ftl.slc_gc_high_blocks = 3 leaves no room for a migration"),
+              std::string::npos) << with({"ftl.slc_gc_low_blocks=1", "ftl.slc_gc_high_blocks=3"});
+    EXPECT_NE(with({"ftl.slc_gc_high_blocks=2"}).find("ftl.slc_gc_low_blocks"), std::string::npos);
+    EXPECT_NE(with({"ftl.slc_gc_low_blocks=2", "ftl.slc_gc_high_blocks=1"}).find("ftl.slc_gc_high_blocks = 1 is below"),
+              std::string::npos);
+    EXPECT_NE(with({"ftl.placement=combo", "ftl.slc_gc_low_blocks=1", "ftl.slc_gc_high_blocks=1"}).find("only migrates"),
+              std::string::npos);
+    EXPECT_EQ(with({"ftl.slc_gc_low_blocks=1", "ftl.slc_gc_high_blocks=2"}), "");   // 2 + one open + one migrated = 4
+    EXPECT_NE(with({}).find("nand.slc.blocks_per_plane"), std::string::npos);    // the general thresholds need more
+  }
   EXPECT_NE(error_of("", {"ftl.gc_low_blocks=9", "ftl.gc_high_blocks=4"}).find("ftl.gc_high_blocks"), std::string::npos);
   EXPECT_NE(error_of("", {"nand.mlc.t_read_us=[1,2,3]"}).find("give 1 or 2"), std::string::npos);
   EXPECT_NE(error_of("", {"nand.slc_dies=999"}).find("nand.slc_dies"), std::string::npos);
