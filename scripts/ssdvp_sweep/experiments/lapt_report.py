@@ -302,8 +302,9 @@ def explanations(results):
         f"go to SLC, so the MLC dies rarely program and reads ({100 * reads:.0f}% of the requests) do not wait behind "
         f"1.35 ms programs: mean read {num(tc, 'ops.read.latency_us.mean'):,.0f} µs against LAPT's "
         f"{num(tl, 'ops.read.latency_us.mean'):,.0f} and MLC_homo's {num(tm, 'ops.read.latency_us.mean'):,.0f}. LAPT sends "
-        f"only {i(num(tl, 'placement.host_slc_sectors'))}: the remapped writes land all over the span's 1 MiB logical "
-        f"blocks (the modulo scatters them), and only the 16 blocks that rank highest go to SLC. On general ComboFTL puts "
+        f"only {i(num(tl, 'placement.host_slc_sectors'))}: the remapped writes land all over the span's "
+        f"{kib(num(tl, 'placement.lapt_block_sectors'))} logical blocks (the modulo scatters them), and only the "
+        f"{slc_writable(tl)} blocks that rank highest go to SLC. On general ComboFTL puts "
         f"more in SLC ({i(num(gc_, 'placement.host_slc_sectors'))} sectors against LAPT's "
         f"{i(num(gl, 'placement.host_slc_sectors'))}); page-mapped that makes it "
         + ("faster" if norm(t, "general", "combo-page") < norm(t, "general", "lapt") else "no faster") +
@@ -316,7 +317,7 @@ def explanations(results):
         ca, cb = s[f"general/combo-{lo}"], s[f"general/combo-{hi}"]
         gla, glb = s[f"general/lapt-{lo}"], s[f"general/lapt-{hi}"]
         out.append(
-            f"* **SLC sweep.** LAPT's rank threshold is the SLC superblock count, so on photoshop more SLC takes more "
+            f"* **SLC sweep.** LAPT's rank threshold is the SLC block count, so on photoshop more SLC takes more "
             f"of its writes ({i(num(a, 'placement.host_slc_sectors'))} → {i(num(b, 'placement.host_slc_sectors'))} "
             f"sectors, {lo} → {hi} blocks) and MLC GC falls ({i(num(a, 'placement.mlc_gc_runs'))} → "
             f"{i(num(b, 'placement.mlc_gc_runs'))}): not flat. On general the blocks it ranks first already fit in "
@@ -335,14 +336,28 @@ def memory_text(results):
         return []
     lb, mb = num(r, "placement.lapt_bytes"), num(r, "placement.map_bytes")
     logical = num(r, "ftl.logical_sectors")
-    block = int(num(r, "config.nand.slc.pages_per_block")) * PLANES
+    block = int(num(r, "placement.lapt_block_sectors"))
     nblocks = -(-int(logical) // block)
-    return [f"LAPT's table: {i(lb)} B for the {nblocks:,} logical blocks (one SLC superblock, {block} sectors = "
-            f"{block * SECTOR // MIB} MiB, each): a signed counter, an SLC-writable flag and two list links each (10 "
+    what = "one SLC superblock" if r.get("config.ftl.lapt.logical_block") == "slc-superblock" else "one SLC block"
+    return [f"LAPT's table: {i(lb)} B for the {nblocks:,} logical blocks ({what}, {block} sectors = "
+            f"{kib(block)}, each): a signed counter, an SLC-writable flag and two list links each (10 "
             f"bytes) plus the per-value list heads and tails, against {i(mb)} B for the page map and its reverse map: "
             f"{100 * lb / mb:.2f}%. The paper's 16 KB (3% of its page map) is a list kept sorted with pointers, over "
-            f"logical blocks of one SLC block (256 KiB): over 512 MiB that is 2,048 entries of 8 bytes. Both are small; "
-            f"this one is smaller because its blocks are four times larger."]
+            f"logical blocks of one SLC block (256 KiB): over 512 MiB that is 2,048 entries of 8 bytes; this table "
+            f"has 10 bytes an entry and covers {kib(int(logical))} of logical space."]
+
+
+def kib(sectors):
+    """A size in 4 KiB sectors, in KiB or MiB."""
+    b = int(sectors) * SECTOR
+    return f"{b // MIB:,} MiB" if b % MIB == 0 and b >= MIB else f"{b // 1024:,} KiB"
+
+
+def slc_writable(r):
+    """How many logical blocks LAPT lets into SLC on the run's device (SLC blocks, or superblocks)."""
+    per_plane = int(num(r, "config.nand.slc.blocks_per_plane"))
+    superblocks = r.get("config.ftl.lapt.logical_block") == "slc-superblock"
+    return per_plane * (1 if superblocks else PLANES)
 
 
 def checks_text(results, scale, errors):
