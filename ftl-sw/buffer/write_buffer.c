@@ -308,6 +308,18 @@ static uint32_t take_slots(struct ftl *f, struct wbuf_part *p, uint32_t region, 
   return n;
 }
 
+void wbuf_pad(struct ftl *f, struct fop *op, uint32_t from, uint32_t to) {
+  for (uint32_t n = from; n < to; n++) {
+    op->slots[n] = NONE32;
+    op->sgl[n] = f->zero_sector_addr;
+    op->oob[n].lpa = NONE32;
+    op->oob[n].seq = next_version(f);
+    f->write_seq++;
+    f->stats->pad_sectors++;
+    f->stats->host_pad_sectors++;
+  }
+}
+
 /* Entries of a region's fifo the writer would program: the live ones, or every one when
  * superseded entries are written too. */
 static uint32_t fifo_ready(const struct wbuf *w, const struct wfifo *q) {
@@ -354,15 +366,7 @@ int wbuf_flush_step(struct ftl *f, struct wbuf_part *p, int force) {
     else f->stats->host_mlc_sectors += nsect;
   }
   if (nsect < unit) f->stats->wt_partial_programs++;
-  for (; n < nsect; n++) {   /* pad a partial superpage (flush), or write-through's last page */
-    op->slots[n] = NONE32;
-    op->sgl[n] = f->zero_sector_addr;
-    op->oob[n].lpa = NONE32;
-    op->oob[n].seq = next_version(f);
-    f->write_seq++;
-    f->stats->pad_sectors++;
-    f->stats->host_pad_sectors++;
-  }
+  wbuf_pad(f, op, n, nsect);   /* a partial superpage (flush), or write-through's last page */
   op->prog_id = f->prog_next++;
   f->core[p->core]->stats->programs++;
   f->prog_done[op->prog_id % FOP_MAX] = 0;

@@ -124,6 +124,9 @@ void wbuf_unpin(struct ftl *f, uint32_t slot);
 /* Issues one superpage program of the part when a full one is buffered (or, with force, any
  * data is). */
 int  wbuf_flush_step(struct ftl *f, struct wbuf_part *p, int force);
+/* Sectors [from, to) of the host program op are padding: the zero sector, no LPA, a version of
+ * their own (counted in pad_sectors and host_pad_sectors). */
+void wbuf_pad(struct ftl *f, struct fop *op, uint32_t from, uint32_t to);
 /* The part's writer's mode now (struct wbuf_space.drain_mode), flushes included. */
 int  wbuf_drain_mode(struct ftl *f, struct wbuf_part *p);
 /* Slots (live or dead) of the part still queued for the flash, all regions. */

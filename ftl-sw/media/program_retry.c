@@ -38,14 +38,7 @@ int program_retry_step(struct ftl *f) {
       case FOP_TRIM_LOG_PROG: trim_log_program_moved(f, sb); break;
       default: break;
     }
-    for (uint32_t k = op->nsect; k < g->unit; k++) {   /* write-through's pages: a whole superpage now */
-      op->slots[k] = NONE32;
-      op->sgl[k] = f->zero_sector_addr;
-      op->oob[k].lpa = NONE32;
-      op->oob[k].seq = next_version(f);
-      f->write_seq++;
-      f->stats->pad_sectors++;
-    }
+    if (op->nsect < g->unit) wbuf_pad(f, op, op->nsect, g->unit);   /* write-through's pages: a whole superpage now */
     f->stats->flash_prog_sectors += g->unit;
     f->stats->program_retry_sectors += g->unit;
     flash_submit(f, tag, SSD_FOP_PROGRAM, ppa, g->unit, hal_dram_addr(op->sgl), hal_dram_addr(op->oob), op->flags);

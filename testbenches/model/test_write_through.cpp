@@ -104,3 +104,17 @@ TEST(WriteThroughPages, FlushWithTheCacheOnPadsTheSuperpage) {
   EXPECT_EQ(at(r, "ftl", "host_padding_sectors"), 3000u);
   EXPECT_EQ(r["ftl"]["write_through"]["partial_programs"].get<uint64_t>(), 0u);
 }
+
+// A failed program of one plane's page is written again as a whole superpage (the rest padded:
+// media/program_retry.h) in a fresh superblock; every durable write still reads back.
+TEST(WriteThroughPages, AFailedPageProgramIsWrittenAgain) {
+  auto sets = write_through("native");
+  sets.push_back("nand.program_fail_per_million=300");
+  auto run = test::run_platform(sets, "fio:rw=randrw,rwmixread=30,bs=4k,iodepth=4,io=20000,size=64m", false);
+  const auto& r = run.results;
+  test::expect_clean(r);
+  EXPECT_GE(r["ftl"]["bad_blocks"]["program_failures"].get<uint64_t>(), 1u);
+  EXPECT_GT(at(r, "ftl", "host_padding_sectors"), 0u);   // the retried page, padded to a superpage
+  EXPECT_EQ(at(r, "integrity", "durable_writes_checked"), at(r, "ftl", "durable_writes"));
+  EXPECT_GT(at(r, "integrity", "reads_checked"), 5000u);
+}
