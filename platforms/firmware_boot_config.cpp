@@ -59,6 +59,7 @@ void write_firmware_boot_config(Dram& dram, const PlatformParams& p, uint32_t co
   fc->magic = SSD_FW_CONFIG_MAGIC;
   fc->version = 1;
   fc->op_permille = uint32_t(p.ftl.op * 1000 + 0.5);
+  fc->logical_sectors = uint32_t(p.ftl.logical_sectors);
   fc->gc_low_blocks = p.ftl.gc_low_blocks;
   fc->gc_high_blocks = p.ftl.gc_high_blocks;
   fc->slc_gc_low_blocks = p.ftl.slc_gc_low_blocks;
@@ -129,6 +130,7 @@ std::string explain_firmware_halt(uint32_t code) {
   if ((code & 0xFFFFFF00u) != SSD_HALT_BAD_CONFIG) return "";
   switch (code & 0xFFu) {
     case SSD_BADCFG_DEVICE_TOO_SMALL: return "configuration: nand.blocks_per_plane, ftl.gc_high_blocks, ftl.op";
+    case SSD_BADCFG_CAPACITY: return "configuration: ftl.logical_sectors (more than the NAND holds next to the GC spare: ftl.gc_high_blocks and the reserves, two open superblocks per die)";
     case SSD_BADCFG_DRAM: return "configuration: dram.size_mib (too small for the firmware's tables)";
     case SSD_BADCFG_WBUF_SIZE: return "configuration: ftl.write_buffer_mib";
     case SSD_BADCFG_DIE_QUEUE: return "configuration: ftl.die_program_queue";

@@ -54,6 +54,12 @@ static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
       (uint64_t)g->dies * (f->cfg.gc_high_blocks + f->host_reserve + (f->cfg.mapping != SSD_MAP_OPT ? 3u : 2u)) * g->sb_sectors;
   if (native_sectors <= min_spare) hal_fatal("fw: device too small for its GC thresholds\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DEVICE_TOO_SMALL);
   if (logical + min_spare > native_sectors) logical = native_sectors - min_spare;
+  if (f->cfg.logical_sectors) {   /* a capacity set outright: within what GC leaves */
+    if (f->cfg.logical_sectors > native_sectors - min_spare)
+      hal_fatal("fw: ftl.logical_sectors is more than the device holds next to the spare GC needs\n",
+                SSD_HALT_BAD_CONFIG | SSD_BADCFG_CAPACITY);
+    logical = f->cfg.logical_sectors;
+  }
   g->logical_sectors = (uint32_t)logical;
 }
 

@@ -86,6 +86,7 @@
                                                      32-bit OOB versions ran out (core/ftl.h) */
 #define SSD_BADCFG_BLOCK             0x00u   /* the configuration block itself              */
 #define SSD_BADCFG_DEVICE_TOO_SMALL  0x01u   /* no room for the GC thresholds               */
+#define SSD_BADCFG_CAPACITY          0x08u   /* ftl.logical_sectors leaves GC too little spare */
 #define SSD_BADCFG_DRAM              0x02u   /* the tables do not fit the DRAM heap          */
 #define SSD_BADCFG_WBUF_SIZE         0x03u
 #define SSD_BADCFG_DIE_QUEUE         0x04u
@@ -449,6 +450,7 @@ struct ssd_fw_config {
                                   below this many free superblocks ... */
   uint32_t slc_gc_high_blocks; /* ... and goes on until this many are free; 0 (both): the
                                   pools use gc_low_blocks, gc_high_blocks and the host reserve */
+  uint32_t logical_sectors;    /* the exported capacity in 4 KiB sectors (0: from op_permille) */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */

@@ -492,6 +492,11 @@ PlatformParams PlatformParams::from(const Config& c) {
                       ": ftl.placement = \"slc-direct\" empties its SLC cache only while the host is idle: "
                       "set ftl.idle_migration_us > 0 (now 0, the cache would fill once and never take data again)");
   f.op = c.get_double("ftl.op");
+  f.logical_sectors = uint64_t(c.get_int("ftl.logical_sectors"));
+  if (f.logical_sectors && f.logical_sectors * 4096 > n.physical_bytes())
+    throw ConfigError(c.origin("ftl.logical_sectors") + ": ftl.logical_sectors = " + std::to_string(f.logical_sectors) +
+                      " (" + std::to_string(f.logical_sectors * 4096 / (1024 * 1024)) + " MiB) is more than the NAND's " +
+                      std::to_string(n.physical_bytes() / (1024 * 1024)) + " MiB");
   f.gc_low_blocks = uint32_t(c.get_int("ftl.gc_low_blocks"));
   f.gc_high_blocks = uint32_t(c.get_int("ftl.gc_high_blocks"));
   f.gc_pacing = c.get_bool("ftl.gc_pacing");

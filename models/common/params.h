@@ -142,7 +142,8 @@ struct FtlParams {
   uint32_t adapt_window = 0;
   double op = 0;
   uint32_t gc_low_blocks = 0, gc_high_blocks = 0;
-  uint32_t slc_gc_low_blocks = 0, slc_gc_high_blocks = 0;   // ftl.slc_gc_*_blocks (0: as above)
+  uint32_t slc_gc_low_blocks = 0, slc_gc_high_blocks = 0;
+  uint64_t logical_sectors = 0;   // ftl.logical_sectors (0: from ftl.op)   // ftl.slc_gc_*_blocks (0: as above)
   bool gc_pacing = false;                     // GC paced against writes (ftl-sw/gc/pacing.h)
   bool gc_check_victims = false;              // the victim index checked against the scan
   std::string test_defect = "none";          // a deliberately broken drive (ftl.test_defect)

@@ -114,6 +114,16 @@ TEST(BadWorkloads, RunTimeErrorReachesStderrWithQuiet) {
   EXPECT_NE(r.err.find("ftl.cmt_ratio"), std::string::npos) << r.err;
 }
 
+TEST(BadWorkloads, ACapacityThatLeavesGcNoSpareIsRefusedNamingTheKey) {
+  // Within the NAND (the configuration accepts it) but past what GC's spare leaves: the firmware
+  // refuses it at boot, and the message names the key.
+  auto sets = ssdvp::test::small_platform();
+  sets.push_back("ftl.logical_sectors=65000");   // the small drive has 65,536 sectors
+  const CliRun r = run_cli("capacity", "fio:rw=randread,bs=4k,iodepth=4,io=100", true, sets);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("ftl.logical_sectors"), std::string::npos) << r.err;
+}
+
 TEST(BadWorkloads, RunJsonIsValidUtf8WhenAPathIsNot) {
   const std::string path = std::string(::testing::TempDir()) + "latin1-\xe9t\xe9.trace";
   std::ofstream(path) << "0.0 0 100 8 0\n0.1 0 100 8 1\n";

@@ -96,6 +96,7 @@ TEST(Config, ImpossibleValuesNameTheKey) {
   EXPECT_NE(error_of("", {"ftl.lapt.tie_order=newest-first"}).find("ftl.lapt.tie_order"), std::string::npos)
       << error_of("", {"ftl.lapt.tie_order=newest-first"});
   EXPECT_NE(error_of("", {"ftl.lapt.logical_block=page"}).find("ftl.lapt.logical_block"), std::string::npos);
+  EXPECT_NE(error_of("", {"ftl.logical_sectors=999999999"}).find("ftl.logical_sectors = 999999999"), std::string::npos);
   {  // SLC pools that only migrate: their own thresholds must leave room for one migration
     const std::vector<std::string> mixed = {"nand.slc_dies=1", "nand.slc.blocks_per_plane=4", "ftl.placement=lapt"};
     auto with = [&](std::vector<std::string> more) {
