@@ -89,16 +89,19 @@ void place_init(struct ftl *f) {
   }
   p->policy = &policies[f->cfg.placement];
   p->regions = PLACE_REGIONS;
-  /* An SLC pool whose GC only migrates out (FIFO to MLC, never back into SLC) needs one open
-   * superblock and one being cleaned: with ftl.slc_gc_*_blocks set it fills to those before its
-   * GC starts, and host data may take its last free superblock (GC writes elsewhere). */
-  if (f->cfg.slc_gc_low_blocks && !p->policy->slc_victim_migrates)
+  /* ftl.slc_gc_*_blocks: SLC pools get their own GC thresholds, so the SLC region fills to those
+   * before its GC starts.  A pool whose GC only migrates out (FIFO to MLC, never back into SLC)
+   * needs one open superblock and one being cleaned, and host data may take its last free
+   * superblock (GC writes elsewhere); one whose GC copies young data back (combo) keeps the GC
+   * reserve for those copies. */
+  if (f->cfg.slc_gc_low_blocks)
     for (uint32_t q = 0; q < g->pools; q++) {
       if (p->pool_region[q] != REGION_SLC) continue;
       struct pool_state *ps = &f->pool[q];
-      ps->migrates_out = 1;
       ps->gc_low = f->cfg.slc_gc_low_blocks;
       ps->gc_high = f->cfg.slc_gc_high_blocks;
+      if (p->policy->slc_victim_migrates) continue;
+      ps->migrates_out = 1;
       ps->host_reserve = f->host_reserve - GC_RESERVE;
     }
   if (f->cfg.placement == SSD_PLACE_LAPT) {

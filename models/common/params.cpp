@@ -126,10 +126,10 @@ std::vector<NandParams::InjectedFailure> parse_injected_failures(const Config& c
   return out;
 }
 
-// ftl.slc_gc_low_blocks / ftl.slc_gc_high_blocks: thresholds of SLC pools whose GC only
-// migrates out (ftl-sw/place/placement.c), which need one open superblock and one being
-// cleaned; both 0 (the pools use ftl.gc_*_blocks) or both set, high >= low, on a placement
-// whose SLC GC migrates, and with room for a migration in every SLC pool.
+// ftl.slc_gc_low_blocks / ftl.slc_gc_high_blocks: the SLC pools' own GC thresholds
+// (ftl-sw/place/placement.c); a pool whose GC only migrates out needs one open superblock and one
+// being cleaned, combo's (GC copies back) keeps the GC reserve too; both 0 (the pools use
+// ftl.gc_*_blocks) or both set, high >= low, on a placement policy, and with room in every SLC pool.
 void check_slc_gc_thresholds(const Config& c, const NandParams& n, const FtlParams& f) {
   const uint32_t lo = f.slc_gc_low_blocks, hi = f.slc_gc_high_blocks;
   if (!lo && !hi) return;
@@ -138,11 +138,19 @@ void check_slc_gc_thresholds(const Config& c, const NandParams& n, const FtlPara
   };
   if (!lo) err("ftl.slc_gc_low_blocks", "with ftl.slc_gc_high_blocks = " + std::to_string(hi) + ": set both, or neither");
   if (hi < lo) err("ftl.slc_gc_high_blocks", "is below ftl.slc_gc_low_blocks = " + std::to_string(lo));
-  if (f.placement != "lapt" && f.placement != "slc-only" && f.placement != "slc-direct")
-    err("ftl.slc_gc_low_blocks", "applies to SLC pools whose GC only migrates to MLC: ftl.placement = lapt, slc-only "
-                                 "or slc-direct (it is \"" + f.placement + "\")");
+  const bool copies_back = f.placement == "combo";   // its SLC GC copies young data back into SLC
+  if (f.placement != "lapt" && f.placement != "slc-only" && f.placement != "slc-direct" && !copies_back)
+    err("ftl.slc_gc_low_blocks", "applies to the SLC pools of a placement policy: ftl.placement = lapt, slc-only, "
+                                 "slc-direct or combo (it is \"" + f.placement + "\")");
+  // A pool whose GC copies back into SLC keeps the GC reserve (one free superblock host data may
+  // not take, for GC's copies): its GC must start before host data stops at that reserve.
+  if (copies_back && lo < 2)
+    err("ftl.slc_gc_low_blocks", "with ftl.placement = combo (SLC GC copies young data back into SLC, so host data "
+                                 "leaves it one free superblock) must be at least 2, or GC would start only after host "
+                                 "writes stop");
   // Per SLC pool: the free superblocks GC keeps (high, plus the bad-block reserve), one open for
-  // host data and one victim being migrated.
+  // host data and one victim being migrated (or, with combo, GC's open superblock: its victims
+  // are the full superblocks beside them).
   const uint64_t need = uint64_t(hi) + f.bad_block_reserve + 2;
   if (n.slc_dies && n.slc_blocks_per_plane < need)
     err("ftl.slc_gc_high_blocks", "leaves no room for a migration in an SLC die of nand.slc.blocks_per_plane = " +

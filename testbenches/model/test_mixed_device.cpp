@@ -220,3 +220,27 @@ TEST_P(PaperSlcBlocks, RunsWithMigration) {
   EXPECT_GT(r["placement"]["host_slc_sectors"].get<uint64_t>(), 0u);
 }
 INSTANTIATE_TEST_SUITE_P(Paper, PaperSlcBlocks, ::testing::Values(16, 32));
+
+// ComboFTL at the paper's 16 and 32 SLC blocks: its SLC GC copies young data back into SLC, so
+// its pool keeps the GC reserve and needs its own thresholds of at least 2 (the general ones
+// refuse 4 and 8 SLC superblocks); with them it runs, copying back and migrating, every read
+// verified.
+class PaperComboSlcBlocks : public ::testing::TestWithParam<int> {};
+TEST_P(PaperComboSlcBlocks, RunsCopyingBackAndMigrating) {
+  const int per_plane = GetParam() / 4;
+  std::vector<std::string> sets = {"sim.progress=false", "nand.slc.blocks_per_plane=" + std::to_string(per_plane),
+                                   "ftl.placement=combo", "ftl.slc_gc_low_blocks=2", "ftl.slc_gc_high_blocks=2",
+                                   "sim.output_dir=" + std::string(::testing::TempDir()) + "lapt-paper-combo"};
+  Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-paper-mixed.toml", sets);
+  RunOptions opt;
+  opt.workload_spec = "fio:rw=randrw,rwmixread=40,bs=4k,iodepth=1,io=6000,random_distribution=zipf:1.1";
+  SsdPlatform platform(cfg, opt);
+  const auto r = platform.run();
+  test::expect_clean(r);
+  EXPECT_EQ(r["ftl"]["logical_sectors"].get<uint64_t>(), 98304u);
+  EXPECT_EQ(r["placement"]["slc_gc_low_blocks"].get<uint32_t>(), 2u);
+  EXPECT_GT(r["placement"]["slc_gc_runs"].get<uint64_t>(), 0u);
+  EXPECT_GT(r["placement"]["slc_kept_sectors"].get<uint64_t>(), 0u);   // copied back into SLC
+  EXPECT_GT(r["placement"]["migrated_sectors"].get<uint64_t>(), 0u);   // and out once survived
+}
+INSTANTIATE_TEST_SUITE_P(Paper, PaperComboSlcBlocks, ::testing::Values(16, 32));

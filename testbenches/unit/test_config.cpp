@@ -97,7 +97,7 @@ TEST(Config, ImpossibleValuesNameTheKey) {
       << error_of("", {"ftl.lapt.tie_order=newest-first"});
   EXPECT_NE(error_of("", {"ftl.lapt.logical_block=page"}).find("ftl.lapt.logical_block"), std::string::npos);
   EXPECT_NE(error_of("", {"ftl.logical_sectors=999999999"}).find("ftl.logical_sectors = 999999999"), std::string::npos);
-  {  // SLC pools that only migrate: their own thresholds must leave room for one migration
+  {  // SLC pools with their own thresholds: room for one migration (or combo's GC copies)
     const std::vector<std::string> mixed = {"nand.slc_dies=1", "nand.slc.blocks_per_plane=4", "ftl.placement=lapt"};
     auto with = [&](std::vector<std::string> more) {
       more.insert(more.begin(), mixed.begin(), mixed.end());
@@ -108,7 +108,14 @@ TEST(Config, ImpossibleValuesNameTheKey) {
     EXPECT_NE(with({"ftl.slc_gc_high_blocks=2"}).find("ftl.slc_gc_low_blocks"), std::string::npos);
     EXPECT_NE(with({"ftl.slc_gc_low_blocks=2", "ftl.slc_gc_high_blocks=1"}).find("ftl.slc_gc_high_blocks = 1 is below"),
               std::string::npos);
-    EXPECT_NE(with({"ftl.placement=combo", "ftl.slc_gc_low_blocks=1", "ftl.slc_gc_high_blocks=1"}).find("only migrates"),
+    // combo's SLC GC copies back: host data leaves it the GC reserve, so its GC must start at 2
+    EXPECT_NE(with({"ftl.placement=combo", "ftl.slc_gc_low_blocks=1", "ftl.slc_gc_high_blocks=1"})
+                  .find("ftl.slc_gc_low_blocks = 1 with ftl.placement = combo"),
+              std::string::npos)
+        << with({"ftl.placement=combo", "ftl.slc_gc_low_blocks=1", "ftl.slc_gc_high_blocks=1"});
+    EXPECT_EQ(with({"ftl.placement=combo", "ftl.slc_gc_low_blocks=2", "ftl.slc_gc_high_blocks=2"}), "");
+    EXPECT_NE(with({"ftl.placement=none", "ftl.slc_gc_low_blocks=1", "ftl.slc_gc_high_blocks=1"})
+                  .find("applies to the SLC pools of a placement policy"),
               std::string::npos);
     EXPECT_EQ(with({"ftl.slc_gc_low_blocks=1", "ftl.slc_gc_high_blocks=2"}), "");   // 2 + one open + one migrated = 4
     EXPECT_NE(with({}).find("nand.slc.blocks_per_plane"), std::string::npos);    // the general thresholds need more
