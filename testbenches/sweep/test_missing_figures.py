@@ -171,9 +171,9 @@ class Lapt(MissingFigureTest):
     def test_table_size_finding_differs_without_its_figures(self):
         exp = EXPERIMENTS["lapt"]
         complete = {"total/general/lapt": ok_row("total/general/lapt", placement__lapt_bytes=16_000,
-                                                 placement__map_bytes=500_000, sim_time_s=10.0)}
+                                                 ftl__logical_sectors=98_304, sim_time_s=10.0)}
         self.assertEqual(self.differing(exp.findings(complete)), [])
-        results = without(without(complete, "placement.lapt_bytes"), "placement.map_bytes")
+        results = without(without(complete, "placement.lapt_bytes"), "ftl.logical_sectors")
         self.assert_fails_naming(self.differing(exp.findings(results)), "placement.lapt_bytes",
                                  "LAPT's table about 3% of the page-level map")
 
