@@ -201,21 +201,29 @@ TEST(PaperDevice, SlcRegionFillsPastNinetyPercentBeforeItsFirstGc) {
   EXPECT_GT(r["placement"]["migrated_sectors"].get<uint64_t>(), 0u);
 }
 
-// The paper's SLC sweep starts at 16 and 32 SLC blocks (4 and 8 superblocks of 4 planes): both
-// run with the SLC pool's own thresholds, SLC GC migrating, every read verified.
-class PaperSlcBlocks : public ::testing::TestWithParam<int> {};
-TEST_P(PaperSlcBlocks, RunsWithMigration) {
-  const int per_plane = GetParam() / 4;
-  std::vector<std::string> sets = {"sim.progress=false", "nand.slc.blocks_per_plane=" + std::to_string(per_plane),
-                                   "sim.output_dir=" + std::string(::testing::TempDir()) + "lapt-paper-slc"};
+// The paper's mixed device with `slc_blocks` SLC blocks (per plane: / 4) and more settings, under
+// a skewed random mix that fills its SLC region several times; every read verified.
+namespace {
+nlohmann::json run_paper_slc(int slc_blocks, std::vector<std::string> sets) {
+  sets.insert(sets.end(), {"sim.progress=false", "nand.slc.blocks_per_plane=" + std::to_string(slc_blocks / 4),
+                           "sim.output_dir=" + std::string(::testing::TempDir()) + "lapt-paper-slc"});
   Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-paper-mixed.toml", sets);
   RunOptions opt;
   opt.workload_spec = "fio:rw=randrw,rwmixread=40,bs=4k,iodepth=1,io=6000,random_distribution=zipf:1.1";
   SsdPlatform platform(cfg, opt);
   const auto r = platform.run();
   test::expect_clean(r);
-  EXPECT_EQ(r["ftl"]["physical_sectors"].get<uint64_t>(), uint64_t(GetParam()) * 64 + 2u * 4 * 128 * 128);
   EXPECT_EQ(r["ftl"]["logical_sectors"].get<uint64_t>(), 98304u);   // held at the paper's capacity
+  return r;
+}
+}  // namespace
+
+// The paper's SLC sweep starts at 16 and 32 SLC blocks (4 and 8 superblocks of 4 planes): both
+// run with the SLC pool's own thresholds, SLC GC migrating.
+class PaperSlcBlocks : public ::testing::TestWithParam<int> {};
+TEST_P(PaperSlcBlocks, RunsWithMigration) {
+  const auto r = run_paper_slc(GetParam(), {});
+  EXPECT_EQ(r["ftl"]["physical_sectors"].get<uint64_t>(), uint64_t(GetParam()) * 64 + 2u * 4 * 128 * 128);
   EXPECT_GT(r["placement"]["slc_gc_runs"].get<uint64_t>(), 0u);
   EXPECT_GT(r["placement"]["host_slc_sectors"].get<uint64_t>(), 0u);
 }
@@ -223,21 +231,10 @@ INSTANTIATE_TEST_SUITE_P(Paper, PaperSlcBlocks, ::testing::Values(16, 32));
 
 // ComboFTL at the paper's 16 and 32 SLC blocks: its SLC GC copies young data back into SLC, so
 // its pool keeps the GC reserve and needs its own thresholds of at least 2 (the general ones
-// refuse 4 and 8 SLC superblocks); with them it runs, copying back and migrating, every read
-// verified.
+// refuse 4 and 8 SLC superblocks); with them it runs, copying back and migrating.
 class PaperComboSlcBlocks : public ::testing::TestWithParam<int> {};
 TEST_P(PaperComboSlcBlocks, RunsCopyingBackAndMigrating) {
-  const int per_plane = GetParam() / 4;
-  std::vector<std::string> sets = {"sim.progress=false", "nand.slc.blocks_per_plane=" + std::to_string(per_plane),
-                                   "ftl.placement=combo", "ftl.slc_gc_low_blocks=2", "ftl.slc_gc_high_blocks=2",
-                                   "sim.output_dir=" + std::string(::testing::TempDir()) + "lapt-paper-combo"};
-  Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-paper-mixed.toml", sets);
-  RunOptions opt;
-  opt.workload_spec = "fio:rw=randrw,rwmixread=40,bs=4k,iodepth=1,io=6000,random_distribution=zipf:1.1";
-  SsdPlatform platform(cfg, opt);
-  const auto r = platform.run();
-  test::expect_clean(r);
-  EXPECT_EQ(r["ftl"]["logical_sectors"].get<uint64_t>(), 98304u);
+  const auto r = run_paper_slc(GetParam(), {"ftl.placement=combo", "ftl.slc_gc_low_blocks=2", "ftl.slc_gc_high_blocks=2"});
   EXPECT_EQ(r["placement"]["slc_gc_low_blocks"].get<uint32_t>(), 2u);
   EXPECT_GT(r["placement"]["slc_gc_runs"].get<uint64_t>(), 0u);
   EXPECT_GT(r["placement"]["slc_kept_sectors"].get<uint64_t>(), 0u);   // copied back into SLC
