@@ -24,7 +24,11 @@ static uint32_t hash_of(uint32_t lpa, uint32_t mask) { return (lpa * 2654435761u
 
 uint32_t wbuf_stripe_sectors(const struct ftl *f) { return f->geo.unit * f->geo.dies; }
 
+/* Host data programs' completions (core/flash_port.h); a failed one goes to media/program_retry.h. */
+static const struct flash_owner wbuf_program_owner;
+
 void wbuf_init(struct ftl *f, uint32_t parts) {
+  flash_register(f, FOP_HOST_PROG, &wbuf_program_owner);
   struct wbuf *w = &f->wb;
   w->space = f->cfg.wbuf_kind == SSD_WBUF_RING ? &wbuf_ring : &wbuf_slot_pool;
   w->part_slots = f->cfg.wbuf_sectors / parts;
@@ -404,7 +408,8 @@ void wbuf_forget(struct ftl *f, uint32_t s) {
 /* A superpage of host data is on flash.  Each sector still the newest copy of its LPA is
  * mapped there; with a demand-based map that may wait for a translation page, and the slot
  * keeps serving reads (SL_MAPPING) until the mapping is in place. */
-void wbuf_program_done(struct ftl *f, uint32_t tag) {
+static void wbuf_program_done(struct ftl *f, uint32_t tag, const struct flash_result *r) {
+  (void)r;
   struct wbuf *w = &f->wb;
   struct fop *op = &f->fop[tag];
   for (uint32_t i = 0; i < op->nsect; i++) {
@@ -427,3 +432,6 @@ void wbuf_program_done(struct ftl *f, uint32_t tag) {
 }
 
 int wbuf_idle(struct ftl *f, struct wbuf_part *p) { return f->wb.space->idle ? f->wb.space->idle(f, p) : 0; }
+
+static const struct flash_owner wbuf_program_owner = {SSD_FRSN_HOST, SSD_FST_PROGRAM_FAIL, wbuf_program_done,
+                                                      program_failed};

@@ -144,7 +144,6 @@ struct drain_barrier {
 void drain_barrier_begin(struct ftl *f, struct drain_barrier *b);
 /* 1 once everything buffered at the beginning is on flash. */
 int  drain_barrier_passed(struct ftl *f, struct drain_barrier *b);
-void wbuf_program_done(struct ftl *f, uint32_t tag);
 /* The slot's data is on flash and its mapping in place. */
 void wbuf_map_applied(struct ftl *f, uint32_t slot);
 /* keeps_synced kinds: a SL_SYNCED entry is about to be reused: reads of its LPA go to flash

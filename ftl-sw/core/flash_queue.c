@@ -6,23 +6,18 @@
  * firmware batches MMIO writes. */
 #include "core/ftl.h"
 #include "hal/hal.h"
-#include "recovery/recovery.h"
 
-/* Why an operation of each kind is issued (the descriptor's reason), indexed by enum fop_kind. */
-static const uint8_t fop_reason[] = {
-  [FOP_FREE] = SSD_FRSN_UNKNOWN,       [FOP_HOST_READ] = SSD_FRSN_HOST,  [FOP_HOST_PROG] = SSD_FRSN_HOST,
-  [FOP_GC_READ] = SSD_FRSN_GC,         [FOP_GC_PROG] = SSD_FRSN_GC,      [FOP_ERASE] = SSD_FRSN_GC,
-  [FOP_MAP_READ] = SSD_FRSN_MAP,       [FOP_MAP_PROG] = SSD_FRSN_MAP,    [FOP_PREFETCH] = SSD_FRSN_PREFETCH,
-  [FOP_RECOVERY_READ] = SSD_FRSN_META, [FOP_TRIM_LOG_PROG] = SSD_FRSN_META, [FOP_BBT_READ] = SSD_FRSN_META,
-  [FOP_MODE_ERASE] = SSD_FRSN_GC,
-};
+void flash_register(struct ftl *f, uint8_t kind, const struct flash_owner *owner) {
+  if (kind == FOP_FREE || kind >= FOP_KINDS) hal_fatal("fw: flash owner registered for no kind\n", 0xF1A7FFFFu);
+  f->flash_owner[kind] = owner;
+}
 
 uint32_t fop_alloc(struct ftl *f, uint8_t kind) {
   uint32_t t = f->fop_free;
   if (t == NONE32) return NONE32;
   f->fop_free = f->fop[t].next_free;
   f->fop[t].kind = kind;
-  f->fop[t].reason = kind < sizeof fop_reason ? fop_reason[kind] : SSD_FRSN_UNKNOWN;
+  f->fop[t].reason = kind < FOP_KINDS && f->flash_owner[kind] ? f->flash_owner[kind]->reason : SSD_FRSN_UNKNOWN;
   f->fops_inflight++;
   return t;
 }
@@ -101,6 +96,7 @@ void flash_commit(struct ftl *f) {
   hal_write32(c->fctl + FCTL_SUB_TAIL, c->fsub_pos.tail);
 }
 
+/* A completion goes to the owner its kind registered (core/flash_port.h). */
 static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
   uint32_t tag = c->tag;
   /* What the controller hands back is checked before the FTL trusts it: a tag that names no
@@ -109,37 +105,15 @@ static void flash_done(struct ftl *f, const struct ssd_flash_cpl *c) {
     hal_fatal("fw: flash completion for no operation in flight\n", 0xF1A5FFFFu);
   if (c->status > SSD_FST_BAD_DESC) hal_fatal("fw: flash completion with an unknown status\n", 0xF1A60000u | c->status);
   const uint8_t kind = f->fop[tag].kind;
-  const int program = kind == FOP_HOST_PROG || kind == FOP_GC_PROG || kind == FOP_MAP_PROG || kind == FOP_TRIM_LOG_PROG;
+  const struct flash_owner *o = kind < FOP_KINDS ? f->flash_owner[kind] : 0;
+  if (!o) hal_fatal("fw: completion of a kind no module owns\n", 0xF1A70000u | kind);
+  const int failure = c->status == SSD_FST_PROGRAM_FAIL || c->status == SSD_FST_ERASE_FAIL;
   if (c->status == SSD_FST_BAD_DESC ||   /* the platform reports the details */
-      (c->status == SSD_FST_PROGRAM_FAIL && !program) || (c->status == SSD_FST_ERASE_FAIL && kind != FOP_ERASE && kind != FOP_MODE_ERASE))
+      (failure && c->status != o->takes_failure))
     hal_fatal("fw: flash operation failed\n", 0xF1A50000u | c->status);
   f->die_ops[f->fop[tag].die]--;
-  /* Failed programs and erases go to bad-block management (media/), which tells the owner. */
-  if (c->status == SSD_FST_PROGRAM_FAIL) {
-    program_failed(f, tag);
-    return;
-  }
-  if (c->status == SSD_FST_ERASE_FAIL && kind == FOP_ERASE) {
-    gc_erase_failed(f, tag);
-    return;
-  }
-  switch (f->fop[tag].kind) {
-    case FOP_HOST_READ: hcmd_read_done(f, tag, c->status); break;
-    case FOP_HOST_PROG: wbuf_program_done(f, tag); break;
-    case FOP_GC_READ: gc_read_done(f, tag); break;
-    case FOP_GC_PROG: gc_program_done(f, tag); break;
-    case FOP_ERASE: gc_erase_done(f, tag); break;
-    case FOP_MAP_READ: dmap_read_done(f, tag); break;
-    case FOP_MAP_PROG: dmap_program_done(f, tag); break;
-    case FOP_RECOVERY_READ: recovery_read_done(f, tag, c->status); break;
-    case FOP_TRIM_LOG_PROG: trim_log_program_done(f, tag); break;
-    case FOP_BBT_READ: bbt_scan_read_done(f, tag, c->status); break;
-    case FOP_MODE_ERASE: slc_cache_erase_done(f, tag, c->status); break;
-    case FOP_PREFETCH:
-      ra_prefetch_done(f, tag, c->status, ((uint64_t)c->t_done_hi << 32) | c->t_done_lo);
-      break;
-    default: hal_puts("fw: completion for an unknown tag\n"); hal_halt(0xF1A5FFFFu); break;
-  }
+  const struct flash_result r = {c->status, ((uint64_t)c->t_done_hi << 32) | c->t_done_lo};
+  (failure ? o->failed : o->done)(f, tag, &r);
 }
 
 int flash_poll(struct ftl *f) {

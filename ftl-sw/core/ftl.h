@@ -19,6 +19,7 @@
 #include "buffer/write_buffer.h"
 #include "core/timer.h"
 #include "core/fw_core.h"
+#include "core/flash_port.h"
 #include "recovery/trim_log.h"
 #include "recovery/power_fail.h"
 #include "media/bad_blocks.h"
@@ -172,7 +173,8 @@ struct hcmd {
 enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_PROG, FOP_ERASE,
                 FOP_MAP_READ, FOP_MAP_PROG, FOP_PREFETCH, FOP_RECOVERY_READ, FOP_TRIM_LOG_PROG,
                 FOP_BBT_READ /* the factory scan's (media/bad_blocks.h) */,
-                FOP_MODE_ERASE /* a dynamic SLC cache's borrow (place/slc_cache.h) */ };
+                FOP_MODE_ERASE /* a dynamic SLC cache's borrow (place/slc_cache.h) */,
+                FOP_KINDS };
 
 struct fop {
   uint8_t  kind;
@@ -393,6 +395,7 @@ struct ftl {
    * reach on RV32 instead of three). */
   struct hcmd hc[SSD_HOST_SLOTS];
   struct fop fop[FOP_MAX];
+  const struct flash_owner *flash_owner[FOP_KINDS];   /* by kind (core/flash_port.h) */
 
 };
 
@@ -486,7 +489,7 @@ void hif_commit(struct ftl *f);                     /* rings the doorbells of ev
 /* host commands (core/host_cmd.c) */
 void hcmd_start(struct ftl *f, uint16_t slot);
 void hcmd_dma_done(struct ftl *f, uint16_t slot);
-void hcmd_read_done(struct ftl *f, uint32_t tag, uint16_t status);
+void hcmd_init(struct ftl *f);   /* registers host reads' flash completions */
 int  hcmd_retry_waiting(struct ftl *f);
 void hcmd_complete(struct ftl *f, uint16_t slot, uint16_t status);
 void hcmd_map_ready(struct ftl *f, uint16_t slot);   /* a read's translation pages are in */

@@ -155,6 +155,8 @@ static struct ftl *boot(const struct ssd_fw_config *cfg) {
   map_init(f);
   blocks_init(f);
   victim_index_init(f);
+  gc_init(f);
+  hcmd_init(f);
   bbt_init(f);
   erase_log_init(f);
   program_retry_init(f);

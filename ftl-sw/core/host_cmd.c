@@ -205,7 +205,8 @@ void hcmd_map_ready(struct ftl *f, uint16_t slot) {
   set_done_irq_all(f, 1);
 }
 
-void hcmd_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
+static void host_read_done(struct ftl *f, uint32_t tag, const struct flash_result *r) {
+  const uint16_t status = r->status;
   struct fop *op = &f->fop[tag];
   struct hcmd *h = &f->hc[op->host_slot];
   uint16_t slot = op->host_slot;
@@ -427,3 +428,8 @@ int hcmd_retry_waiting(struct ftl *f) {
   }
   return n;
 }
+
+/* Host reads' flash completions come here (core/flash_port.h). */
+static const struct flash_owner host_read_owner = {SSD_FRSN_HOST, 0, host_read_done, 0};
+
+void hcmd_init(struct ftl *f) { flash_register(f, FOP_HOST_READ, &host_read_owner); }

@@ -421,7 +421,8 @@ int gc_step(struct ftl *f) {
   return n;
 }
 
-void gc_read_done(struct ftl *f, uint32_t tag) {
+static void gc_read_done(struct ftl *f, uint32_t tag, const struct flash_result *r) {
+  (void)r;
   struct fop *op = &f->fop[tag];
   const uint32_t first = op->gc_index;
   const uint32_t pool = first / (2u * f->geo.unit);
@@ -437,7 +438,8 @@ void gc_read_done(struct ftl *f, uint32_t tag) {
   fop_release(f, tag);
 }
 
-void gc_program_done(struct ftl *f, uint32_t tag) {
+static void gc_program_done(struct ftl *f, uint32_t tag, const struct flash_result *r) {
+  (void)r;
   struct fop *op = &f->fop[tag];
   const uint32_t vpool = op->gc_index;          /* the victim's pool */
   struct pool_state *ps = &f->pool[vpool];
@@ -459,7 +461,8 @@ void gc_program_done(struct ftl *f, uint32_t tag) {
 }
 
 /* The victim's erase failed: it is retired (media/bad_blocks.h). */
-void gc_erase_failed(struct ftl *f, uint32_t tag) {
+static void gc_erase_failed(struct ftl *f, uint32_t tag, const struct flash_result *r) {
+  (void)r;
   struct pool_state *ps = &f->pool[sb_pool(f, ppa_sb(f, f->fop[tag].ppa))];
   f->stats->erase_failures++;
   f->sb_erases[ps->victim]++;
@@ -470,7 +473,8 @@ void gc_erase_failed(struct ftl *f, uint32_t tag) {
   fop_release(f, tag);
 }
 
-void gc_erase_done(struct ftl *f, uint32_t tag) {
+static void gc_erase_done(struct ftl *f, uint32_t tag, const struct flash_result *r) {
+  (void)r;
   struct fop *op = &f->fop[tag];
   const uint32_t pool = sb_pool(f, ppa_sb(f, op->ppa));
   struct pool_state *ps = &f->pool[pool];
@@ -519,4 +523,16 @@ void gc_dump(const struct ftl *f) {
   hal_put_u32(" retry head ", f->pr.head);
   hal_put_u32(" flash ops in flight ", f->fops_inflight);
   hal_puts("\n");
+}
+
+/* GC's flash completions (core/flash_port.h): its copies' reads and programs (a failed program
+ * goes to media/program_retry.h) and its erases (a failed erase retires the superblock). */
+static const struct flash_owner gc_read_owner = {SSD_FRSN_GC, 0, gc_read_done, 0};
+static const struct flash_owner gc_program_owner = {SSD_FRSN_GC, SSD_FST_PROGRAM_FAIL, gc_program_done, program_failed};
+static const struct flash_owner gc_erase_owner = {SSD_FRSN_GC, SSD_FST_ERASE_FAIL, gc_erase_done, gc_erase_failed};
+
+void gc_init(struct ftl *f) {
+  flash_register(f, FOP_GC_READ, &gc_read_owner);
+  flash_register(f, FOP_GC_PROG, &gc_program_owner);
+  flash_register(f, FOP_ERASE, &gc_erase_owner);
 }

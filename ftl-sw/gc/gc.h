@@ -11,10 +11,7 @@
 struct ftl;
 
 int  gc_step(struct ftl *f);                   /* advances every pool that needs cleaning */
-void gc_read_done(struct ftl *f, uint32_t tag);
-void gc_program_done(struct ftl *f, uint32_t tag);
-void gc_erase_done(struct ftl *f, uint32_t tag);
-void gc_erase_failed(struct ftl *f, uint32_t tag);
+void gc_init(struct ftl *f);   /* registers GC's flash completions (core/flash_port.h) */
 uint32_t gc_pick_victim(const struct ftl *f, uint32_t pool);
 void gc_watch(struct ftl *f, uint32_t pool);   /* a pool may need cleaning */
 void gc_dump(const struct ftl *f);             /* every pool's state, to the UART (a stuck run) */

@@ -231,6 +231,7 @@ void dmap_dump(struct ftl *f) {
 
 /* ------------------------------------------------------------------ boot */
 void dmap_init(struct ftl *f) {
+  tp_io_init(f);
   struct dmap *d = &f->dm;
   const struct ftl_geo *g = &f->geo;
   d->n_tp = (g->logical_sectors + TP_ENTRIES - 1u) / TP_ENTRIES;

@@ -20,8 +20,7 @@ int  dmap_trim(struct ftl *f, uint32_t lpa, uint32_t n, uint32_t cookie);
 int  dmap_has_work(const struct ftl *f);
 void dmap_dump(struct ftl *f);
 int  dmap_step(struct ftl *f);
-void dmap_read_done(struct ftl *f, uint32_t tag);
-void dmap_program_done(struct ftl *f, uint32_t tag);
+void tp_io_init(struct ftl *f);   /* registers translation-page I/O's flash completions */
 void dmap_page_placed(struct ftl *f, uint32_t tp, uint32_t ppa, uint32_t cond);
 int  dmap_reads_protected(const struct ftl *f);   /* the scheduler holds writes back now */
 /* writeopt dirty entries (map/dirty_entries.c) */

@@ -228,7 +228,8 @@ void dmap_load_finish(struct ftl *f, uint32_t l) {
     if (d->reg[r].wait_head != NONE32) dmap_slot_grant(f, r);
 }
 
-void dmap_read_done(struct ftl *f, uint32_t tag) {
+static void dmap_read_done(struct ftl *f, uint32_t tag, const struct flash_result *r) {
+  (void)r;
   uint32_t l = f->fop[tag].gc_index;
   fop_release(f, tag);
   dmap_load_finish(f, l);
@@ -304,7 +305,8 @@ int dmap_write_page(struct ftl *f, uint32_t tp, const uint32_t *entries, uint32_
   return 1;
 }
 
-void dmap_program_done(struct ftl *f, uint32_t tag) {
+static void dmap_program_done(struct ftl *f, uint32_t tag, const struct flash_result *r) {
+  (void)r;
   struct dmap *d = &f->dm;
   struct fop *op = &f->fop[tag];
   uint8_t freed[3] = {0, 0, 0};
@@ -354,4 +356,15 @@ int dmap_start_batch(struct ftl *f, uint32_t tp) {
   adapt_note_write_cost(f, d->gtd[tp] != NONE32);
   load_start(f, tp, REG_BATCH, LK_BATCH);
   return 1;
+}
+
+/* Translation pages' flash completions (core/flash_port.h); a failed program goes to
+ * media/program_retry.h. */
+static const struct flash_owner tp_read_owner = {SSD_FRSN_MAP, 0, dmap_read_done, 0};
+static const struct flash_owner tp_program_owner = {SSD_FRSN_MAP, SSD_FST_PROGRAM_FAIL, dmap_program_done,
+                                                    program_failed};
+
+void tp_io_init(struct ftl *f) {
+  flash_register(f, FOP_MAP_READ, &tp_read_owner);
+  flash_register(f, FOP_MAP_PROG, &tp_program_owner);
 }

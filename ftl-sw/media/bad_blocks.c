@@ -44,7 +44,11 @@ static void mark_bad(struct ftl *f, uint32_t sb) {
   f->sb_min_ver[sb] = NONE32;      /* its old versions hold no trim-log record back */
 }
 
+/* The factory scan's flash completions (core/flash_port.h). */
+static const struct flash_owner bbt_scan_owner;
+
 void bbt_init(struct ftl *f) {
+  flash_register(f, FOP_BBT_READ, &bbt_scan_owner);
   const struct ftl_geo *g = &f->geo;
   struct bad_blocks *b = &f->bb;
   b->nor_bytes = nor_size();
@@ -55,10 +59,10 @@ void bbt_init(struct ftl *f) {
 }
 
 /* ------------------------------------------------------------------ the factory scan */
-void bbt_scan_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
+static void bbt_scan_read_done(struct ftl *f, uint32_t tag, const struct flash_result *r) {
   const uint32_t i = f->fop[tag].gc_index;
   /* A block never written reads all ones; the factory's marker is anything else. */
-  (void)status;   /* the marker is read raw: no ECC verdict applies to it */
+  (void)r;   /* the marker is read raw: no ECC verdict applies to it */
   if (f->gc_oob[i].lpa != NONE32 || f->gc_oob[i].seq != NONE32) {
     const uint32_t sb = ppa_sb(f, f->fop[tag].ppa);
     if (f->sb_state[sb] != SB_BAD) {
@@ -149,3 +153,5 @@ void bbt_retire(struct ftl *f, uint32_t sb) {
   f->stats->grown_bad_superblocks++;
   check_spare(f);
 }
+
+static const struct flash_owner bbt_scan_owner = {SSD_FRSN_META, 0, bbt_scan_read_done, 0};

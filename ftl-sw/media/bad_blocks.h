@@ -48,7 +48,6 @@ void bbt_program_failed(struct ftl *f, uint32_t sb);
 /* sb goes out of use for good (GC moved its data out, or its erase failed). */
 void bbt_retire(struct ftl *f, uint32_t sb);
 /* A factory scan read completed (flash_queue.c's completion switch). */
-void bbt_scan_read_done(struct ftl *f, uint32_t tag, uint16_t status);
 static inline int bbt_read_only(const struct bad_blocks *b) { return b->read_only; }
 
 #endif /* SSDVP_MEDIA_BAD_BLOCKS_H */

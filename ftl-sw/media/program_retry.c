@@ -4,7 +4,8 @@
 
 void program_retry_init(struct ftl *f) { f->pr.head = f->pr.tail = NONE32; }
 
-void program_failed(struct ftl *f, uint32_t tag) {
+void program_failed(struct ftl *f, uint32_t tag, const struct flash_result *r) {
+  (void)r;
   struct fop *op = &f->fop[tag];
   const uint32_t sb = ppa_sb(f, op->ppa);
   if (place_groups_region(f, f->pl.pool_region[sb_pool(f, sb)]))

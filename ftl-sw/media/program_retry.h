@@ -22,9 +22,11 @@ struct program_retry {
   uint32_t head, tail;             /* failed programs waiting (fop tags, linked by next_free) */
 };
 
+struct flash_result;
+
 void program_retry_init(struct ftl *f);
 /* The program `tag` completed with SSD_FST_PROGRAM_FAIL. */
-void program_failed(struct ftl *f, uint32_t tag);
+void program_failed(struct ftl *f, uint32_t tag, const struct flash_result *r);
 /* Submits waiting programs where there is room; returns how many. */
 int  program_retry_step(struct ftl *f);
 static inline int program_retry_busy(const struct program_retry *r) { return r->head != 0xFFFFFFFFu; }

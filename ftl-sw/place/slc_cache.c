@@ -6,7 +6,11 @@ int slc_cache_dynamic(const struct ftl *f) {
   return f->cfg.slc_dynamic_blocks && f->geo.pools > f->geo.dies;
 }
 
+/* SLC-mode erases' flash completions (core/flash_port.h), failed ones included. */
+static const struct flash_owner mode_erase_owner;
+
 void slc_cache_init(struct ftl *f) {
+  flash_register(f, FOP_MODE_ERASE, &mode_erase_owner);
   const struct ftl_geo *g = &f->geo;
   struct slc_cache *c = &f->pl.cache;
   c->limit = slc_cache_dynamic(f) ? f->cfg.slc_dynamic_blocks : 0u;
@@ -121,7 +125,8 @@ int slc_cache_step(struct ftl *f) {
   return n;
 }
 
-void slc_cache_erase_done(struct ftl *f, uint32_t tag, uint16_t status) {
+static void slc_cache_erase_done(struct ftl *f, uint32_t tag, const struct flash_result *r) {
+  const uint16_t status = r->status;
   const uint32_t sb = ppa_sb(f, f->fop[tag].ppa), d = sb_die(f, sb);
   f->pl.cache.erasing[d] = NONE32;
   f->sb_erases[sb]++;
@@ -183,3 +188,6 @@ void slc_cache_recover(struct ftl *f) {
     if (!flash_poll(f)) hal_wait_for_event();
   }
 }
+
+static const struct flash_owner mode_erase_owner = {SSD_FRSN_GC, SSD_FST_ERASE_FAIL, slc_cache_erase_done,
+                                                    slc_cache_erase_done};

@@ -69,7 +69,6 @@ uint32_t slc_cache_victim(const struct ftl *f, uint32_t pool);
 /* Starts the borrows listed pools want; returns the erases started. */
 int  slc_cache_step(struct ftl *f);
 /* A borrow's erase completed (status: SSD_FST_*; a failed one retires the superblock). */
-void slc_cache_erase_done(struct ftl *f, uint32_t tag, uint16_t status);
 /* The erase flags of GC's victim sb of `pool`: SSD_FDF_SLC_MODE to keep it in the SLC-mode
  * pool, 0 for a native block or one going home. */
 uint32_t slc_cache_erase_flags(const struct ftl *f, uint32_t pool, uint32_t sb);

@@ -53,7 +53,11 @@ static const struct ra_policy ra_policies[] = {
     [SSD_RA_SEQ] = {"seq", 0, 0, seq_note},
 };
 
+/* Prefetches' flash completions (core/flash_port.h). */
+static const struct flash_owner prefetch_owner;
+
 void ra_init(struct ftl *f) {
+  flash_register(f, FOP_PREFETCH, &prefetch_owner);
   struct readahead *ra = &f->ra;
   const struct ssd_fw_config *c = &f->cfg;
   if (c->readahead == SSD_RA_NONE) return;
@@ -286,7 +290,9 @@ int ra_prefetch_step(struct ftl *f) {
   return n;
 }
 
-void ra_prefetch_done(struct ftl *f, uint32_t tag, uint16_t status, uint64_t t_done) {
+static void ra_prefetch_done(struct ftl *f, uint32_t tag, const struct flash_result *r) {
+  const uint16_t status = r->status;
+  const uint64_t t_done = r->t_done;
   struct readahead *ra = &f->ra;
   const uint32_t die = f->fop[tag].gc_index, cnt = f->fop[tag].nsect;
   const uint32_t *ent = &ra->pf_entry[die * f->geo.spp];
@@ -306,3 +312,5 @@ void ra_prefetch_done(struct ftl *f, uint32_t tag, uint16_t status, uint64_t t_d
   }
   fop_release(f, tag);
 }
+
+static const struct flash_owner prefetch_owner = {SSD_FRSN_PREFETCH, 0, ra_prefetch_done, 0};

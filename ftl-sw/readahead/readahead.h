@@ -78,7 +78,6 @@ void ra_host_read_submitted(struct ftl *f, uint32_t die);
 /* Places what waits of the current prediction where cache entries came back, then submits
  * queued read-ahead where dies allow; returns work done. */
 int  ra_prefetch_step(struct ftl *f);
-void ra_prefetch_done(struct ftl *f, uint32_t tag, uint16_t status, uint64_t t_done);
 /* A host read wants queued read-ahead entry i: it leaves the queue and the host read
  * reads it itself, at host priority. */
 void ra_take_queued(struct ftl *f, uint32_t i);

@@ -207,7 +207,8 @@ static void superpage_done(struct ftl *f, uint32_t d) {
   next_sb(f, r, d);
 }
 
-void recovery_read_done(struct ftl *f, uint32_t tag, uint16_t status) {
+static void recovery_read_done(struct ftl *f, uint32_t tag, const struct flash_result *res) {
+  const uint16_t status = res->status;
   const struct ftl_geo *g = &f->geo;
   const uint32_t first = f->fop[tag].gc_index;
   const uint32_t d = first / (2u * g->unit);
@@ -302,7 +303,11 @@ static void recover(struct ftl *f) {
   f->stats->recovered = 1;
 }
 
+/* The power-on scan's flash completions (core/flash_port.h). */
+static const struct flash_owner recovery_read_owner = {SSD_FRSN_META, 0, recovery_read_done, 0};
+
 void recovery_power_on(struct ftl *f) {
+  flash_register(f, FOP_RECOVERY_READ, &recovery_read_owner);
   const uint32_t nv = SSD_SYSCTL_BASE + SYSCTL_NVRAM;
   const uint32_t want = geometry_hash(f);
   if (hal_read32(nv + 4u * SSD_NVRAM_FORMAT) != SSD_FORMAT_MAGIC) {

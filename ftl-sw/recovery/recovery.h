@@ -26,6 +26,5 @@ struct ftl;
 /* At boot, before the host may send commands: format (NVRAM empty) or recover. */
 void recovery_power_on(struct ftl *f);
 /* A read recovery issued completed (flash_queue.c's completion switch). */
-void recovery_read_done(struct ftl *f, uint32_t tag, uint16_t status);
 
 #endif /* SSDVP_RECOVERY_H */

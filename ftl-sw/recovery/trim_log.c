@@ -17,7 +17,12 @@ struct trim_log_sector {
 };
 #define RECS_PER_SECTOR ((SECTOR_BYTES - (uint32_t)sizeof(struct trim_log_sector)) / (uint32_t)sizeof(struct trim_rec))
 
+/* Trim-log programs' flash completions (core/flash_port.h); a failed one goes to
+ * media/program_retry.h. */
+static const struct flash_owner trim_log_owner;
+
 void trim_log_init(struct ftl *f) {
+  flash_register(f, FOP_TRIM_LOG_PROG, &trim_log_owner);
   struct trim_log *l = &f->tl;
   const struct ftl_geo *g = &f->geo;
   /* Room for a record per 256 logical sectors, at least 16 log sectors' worth. */
@@ -185,7 +190,8 @@ int trim_log_step(struct ftl *f) {
 
 void trim_log_program_moved(struct ftl *f, uint32_t sb) { f->tl.sb_gen[sb] = f->tl.wgen; }
 
-void trim_log_program_done(struct ftl *f, uint32_t tag) {
+static void trim_log_program_done(struct ftl *f, uint32_t tag, const struct flash_result *r) {
+  (void)r;
   struct trim_log *l = &f->tl;
   sb_progs_dec(f, ppa_sb(f, f->fop[tag].ppa));
   fop_release(f, tag);
@@ -238,3 +244,6 @@ void trim_log_apply(struct ftl *f, uint32_t *l2p, const uint32_t *seq) {
   l->dirty = l->count != 0;                /* the next erase writes them afresh */
   if (l->count > f->stats->trim_log_peak) f->stats->trim_log_peak = l->count;
 }
+
+static const struct flash_owner trim_log_owner = {SSD_FRSN_META, SSD_FST_PROGRAM_FAIL, trim_log_program_done,
+                                                  program_failed};

@@ -60,7 +60,6 @@ int  trim_log_add(struct ftl *f, uint32_t lpa, uint32_t n, uint32_t ver);
 int  trim_log_erase_ok(struct ftl *f, uint32_t sb);
 int  trim_log_step(struct ftl *f);                    /* issues the generation's programs */
 static inline int trim_log_busy(const struct trim_log *l) { return l->writing && l->wnext < l->wsectors; }
-void trim_log_program_done(struct ftl *f, uint32_t tag);
 /* A log program failed and goes again to superblock sb (media/program_retry.h). */
 void trim_log_program_moved(struct ftl *f, uint32_t sb);
 

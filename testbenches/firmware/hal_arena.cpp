@@ -60,6 +60,8 @@ void* hal_sram(void) { return nullptr; }
 // The firmware sleeps only for good, after a halt: the test process ends there (a test that
 // provokes it runs it in EXPECT_EXIT), rather than spinning in the firmware's last loop.
 void hal_sleep(void) {
+  // Which halt stopped it, for the death test's matcher ("stopped after halt 0x...").
+  if (!g_halts.empty()) std::fprintf(stderr, "firmware stopped after halt 0x%08x\n", g_halts.back());
   std::fflush(nullptr);
   std::_Exit(kFirmwareStoppedExit);
 }
