@@ -3,8 +3,9 @@
  * chunk descriptor the chunk information log page (log identifier CAh) holds one of per chunk
  * (32 bytes).  Shared by the device firmware (which fills them) and the host models (which
  * read them); little-endian, as the spec's fields and both of ssdvp's targets are.
- * Leaves out: the commands (vector reset, write, read; their statuses), which come with the
- * device that answers them. */
+ * Also the statuses Open-Channel commands complete with (NVMe status field: type << 8 | code).
+ * Leaves out: the commands themselves (vector reset, write, read with LBA lists), which come
+ * with the device that answers them. */
 #ifndef SSDVP_HAL_OC_FORMATS_H
 #define SSDVP_HAL_OC_FORMATS_H
 
@@ -56,7 +57,7 @@ struct ssd_oc_geometry {
 struct ssd_oc_chunk {
   uint8_t  cs;                       /* SSD_OC_CHUNK_* state */
   uint8_t  ct;                       /* type */
-  uint8_t  wli;                      /* wear-level index: erases, 0 .. 255 of the rated */
+  uint8_t  wli;                      /* wear-level index (ssdvp: the chunk's resets, up to 255) */
   uint8_t  rsvd[5];
   uint64_t slba;                     /* its first LBA */
   uint64_t cnlb;                     /* its logical blocks */
@@ -64,5 +65,20 @@ struct ssd_oc_chunk {
 };
 
 #define SSD_OC_LOG_CHUNK_INFO 0xCAu  /* Get Log Page identifier of the chunk information */
+
+/* Media and controller capabilities (mccap). */
+#define SSD_OC_MCCAP_MULTIPLE_RESETS 0x2u   /* a free chunk may be reset again */
+
+/* Statuses (the spec's, beside NVMe's generic and media ones that apply: SSD_ST_* in regs.h). */
+#define SSD_OC_ST_INVALID_FIELD    0x0002u   /* a write not a multiple of ws_min */
+#define SSD_OC_ST_LBAL_INVALID     0x01C1u   /* LBA list length invalid */
+#define SSD_OC_ST_WRITE_FAULT      0x0280u   /* a write into a closed or offline chunk, or past its end */
+#define SSD_OC_ST_UNWRITTEN        0x0287u   /* a read of a logical block not written (or not yet
+                                                readable: the last mw_cunits of an open chunk) */
+#define SSD_OC_ST_OFFLINE_CHUNK    0x02C0u
+#define SSD_OC_ST_INVALID_RESET    0x02C1u   /* a reset of a chunk in a state that may not be reset */
+#define SSD_OC_ST_WRITE_NEXT_UNIT  0x02F0u   /* a write failed: write the data to the next unit */
+#define SSD_OC_ST_EARLY_CLOSE      0x02F1u   /* a write failed and the chunk was closed */
+#define SSD_OC_ST_OUT_OF_ORDER     0x02F2u   /* a write not at the chunk's write pointer */
 
 #endif /* SSDVP_HAL_OC_FORMATS_H */

@@ -22,6 +22,7 @@ enum oc_geometry_error oc_geometry_derive(const struct oc_media *m, struct ssd_o
   if (clba > 0xFFFFFFFFu) return OC_GEO_TOO_MANY;
   g->mjr = 2;
   g->mnr = 0;
+  g->mccap = SSD_OC_MCCAP_MULTIPLE_RESETS;   /* erasing an erased block is harmless */
   g->lbaf.grp_len = bits_for(m->channels);
   g->lbaf.pu_len = bits_for(m->ways);
   g->lbaf.chk_len = bits_for(m->blocks_per_plane);

@@ -7,8 +7,9 @@
  * (each field as many bits as its count needs), ws_min = ws_opt = a page on every plane,
  * mw_cunits from the cell type (a page is safe from a power loss only once the other pages of
  * its word line are programmed: bits per cell - 1 pages on every plane, 0 for SLC), maxoc and
- * maxocpu from the open chunks the device keeps per parallel unit, and the typical and maximum
- * times from the media's per-page-type timing.
+ * maxocpu from the open chunks the device keeps per parallel unit, the typical and maximum
+ * times from the media's per-page-type timing, and mccap with multiple resets (a free chunk may
+ * be reset again: erasing an erased block is harmless).
  * Leaves out: SLC dies beside others and pSLC caches (one cell type per device: refused), bad
  * chunks (a device reports them offline in its chunk log), the device itself. */
 #ifndef SSDVP_OCSSD_OC_GEOMETRY_H

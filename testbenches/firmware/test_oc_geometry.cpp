@@ -51,6 +51,7 @@ TEST(OcGeometry, TheWriteBufferStudysDevice) {
   ssd_oc_geometry g;
   ASSERT_EQ(oc_geometry_derive(&m, &g), OC_GEO_OK);
   EXPECT_EQ(g.mjr, 2u);
+  EXPECT_EQ(g.mccap, SSD_OC_MCCAP_MULTIPLE_RESETS);
   EXPECT_EQ(g.num_grp, 8u);
   EXPECT_EQ(g.num_pu, 16u);
   EXPECT_EQ(g.num_chk, 64u);
