@@ -20,6 +20,7 @@
 #include "core/timer.h"
 #include "core/fw_core.h"
 #include "core/flash_port.h"
+#include "core/host_port.h"
 #include "recovery/trim_log.h"
 #include "recovery/power_fail.h"
 #include "media/bad_blocks.h"
@@ -396,6 +397,7 @@ struct ftl {
   struct hcmd hc[SSD_HOST_SLOTS];
   struct fop fop[FOP_MAX];
   const struct flash_owner *flash_owner[FOP_KINDS];   /* by kind (core/flash_port.h) */
+  const struct host_owner *host_owner;               /* host commands (core/host_port.h) */
 
 };
 
@@ -487,9 +489,7 @@ int  hif_poll_cmds(struct ftl *f);
 void hif_commit(struct ftl *f);                     /* rings the doorbells of every core's DMA ring posted to */
 
 /* host commands (core/host_cmd.c) */
-void hcmd_start(struct ftl *f, uint16_t slot);
-void hcmd_dma_done(struct ftl *f, uint16_t slot);
-void hcmd_init(struct ftl *f);   /* registers host reads' flash completions */
+void hcmd_init(struct ftl *f);   /* owns host commands (core/host_port.h) and host reads' flash completions */
 int  hcmd_retry_waiting(struct ftl *f);
 void hcmd_complete(struct ftl *f, uint16_t slot, uint16_t status);
 void hcmd_map_ready(struct ftl *f, uint16_t slot);   /* a read's translation pages are in */

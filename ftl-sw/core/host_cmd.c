@@ -309,7 +309,7 @@ int hcmd_trim_pending(const struct ftl *f, uint32_t lpa) {
 /* A new read waits behind reads already waiting for buffers. */
 static int must_queue_read(const struct ftl *f) { return f->wait_read_head != NONE32; }
 
-void hcmd_start(struct ftl *f, uint16_t slot) {
+static void hcmd_start(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   hal_cost(HAL_COST_HOST_CMD, 1);
   uint8_t op = h->opcode;
@@ -367,7 +367,7 @@ void hcmd_start(struct ftl *f, uint16_t slot) {
   }
 }
 
-void hcmd_dma_done(struct ftl *f, uint16_t slot) {
+static void hcmd_dma_done(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   if (h->state == HC_DMA_IN) {
     for (uint32_t i = 0; i < h->nsect; i++) wbuf_commit_sector(f, h->slot_of[i], h->lba + i, h->nsect);
@@ -429,7 +429,12 @@ int hcmd_retry_waiting(struct ftl *f) {
   return n;
 }
 
-/* Host reads' flash completions come here (core/flash_port.h). */
+/* Host commands come here (core/host_port.h: a command's arrival also restarts the idle clock
+ * of idle-time migration), and host reads' flash completions (core/flash_port.h). */
+static const struct host_owner host_cmd_owner = {hcmd_start, hcmd_dma_done, idle_note_command};
 static const struct flash_owner host_read_owner = {SSD_FRSN_HOST, 0, host_read_done, 0};
 
-void hcmd_init(struct ftl *f) { flash_register(f, FOP_HOST_READ, &host_read_owner); }
+void hcmd_init(struct ftl *f) {
+  host_register(f, &host_cmd_owner);
+  flash_register(f, FOP_HOST_READ, &host_read_owner);
+}

@@ -5,6 +5,14 @@
 #include "core/ftl.h"
 #include "hal/hal.h"
 
+void host_register(struct ftl *f, const struct host_owner *owner) { f->host_owner = owner; }
+
+/* The owner of host commands (core/host_port.h); none is a firmware fault. */
+static const struct host_owner *host_owner(const struct ftl *f) {
+  if (!f->host_owner) hal_fatal("fw: host command with no module owning host commands\n", 0xD3A40000u);
+  return f->host_owner;
+}
+
 void hif_dma(struct ftl *f, uint16_t slot, uint8_t dir, uint8_t flags, uint32_t nsect,
              uint32_t dram_addr, uint16_t status, uint32_t cookie) {
   struct fw_core *c = f->core[f->hc[slot].core];
@@ -52,7 +60,7 @@ int hif_poll_done(struct ftl *f, struct fw_core *c) {
     uint32_t cookie = e->cookie;
     if (++p->head % p->size == 0) p->phase ^= 1u;
     if (cookie >= SSD_HOST_SLOTS) hal_fatal("fw: DMA done entry for no command slot\n", 0xD3A20000u | (cookie & 0xFFFFu));
-    hcmd_dma_done(f, (uint16_t)cookie);
+    host_owner(f)->dma_done(f, (uint16_t)cookie);
     n++;
   }
   if (n && ring_report_due(p)) hal_write32(c->hif + HIF_DONE_HEAD, p->head);
@@ -98,10 +106,10 @@ int hif_poll_cmds(struct ftl *f) {
     /* Range check on the full 64-bit LBA before it is narrowed. */
     if (e->lba_hi != 0) h->lba = NONE32;
     p->head++;
-    hcmd_start(f, e->slot);
+    host_owner(f)->start(f, e->slot);
     n++;
   }
-  if (n) idle_note_command(f);
+  if (n && host_owner(f)->arrived) host_owner(f)->arrived(f);
   if (n && ring_report_due(p)) hal_write32(c->hif + HIF_CMD_HEAD, p->head);
   return n;
 }
