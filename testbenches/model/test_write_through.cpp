@@ -27,6 +27,15 @@ std::vector<std::string> write_through(const std::string& mode) {
 
 uint64_t at(const nlohmann::json& r, const char* section, const char* key) { return r[section][key].get<uint64_t>(); }
 
+// A native write-through run with one more setting, its results checked clean.
+nlohmann::json native_run(const std::string& setting, const std::string& workload) {
+  auto sets = write_through("native");
+  sets.push_back(setting);
+  auto run = test::run_platform(sets, workload, false);
+  test::expect_clean(run.results);
+  return run.results;
+}
+
 }  // namespace
 
 class WriteThrough : public ::testing::TestWithParam<std::string> {};
@@ -82,11 +91,7 @@ INSTANTIATE_TEST_SUITE_P(Modes, WriteThrough, ::testing::Values("native", "iss",
 // A page is the smallest program: with 8 KiB pages a 4 KiB write programs one page, half of it
 // padding (WAF 2.00 by the dies), never a superpage of 4 pages (8.00).
 TEST(WriteThroughPages, A4KiBWriteStillProgramsAWholePage) {
-  auto sets = write_through("native");
-  sets.push_back("nand.page_bytes=8192");
-  auto run = test::run_platform(sets, "fio:rw=write,bs=4k,iodepth=1,io=1000", false);
-  const auto& r = run.results;
-  test::expect_clean(r);
+  const auto r = native_run("nand.page_bytes=8192", "fio:rw=write,bs=4k,iodepth=1,io=1000");
   EXPECT_EQ(at(r, "nand", "programmed_sectors"), 2000u);
   EXPECT_EQ(at(r, "ftl", "padding_sectors"), 1000u);
   EXPECT_EQ(at(r, "ftl", "host_padding_sectors"), 1000u);
@@ -95,11 +100,7 @@ TEST(WriteThroughPages, A4KiBWriteStillProgramsAWholePage) {
 // With the cache on, a flush after each write pads the superpage to every plane (as pblk pads to
 // its minimum write unit): the write-through path is the cache setting's, not every drain's.
 TEST(WriteThroughPages, FlushWithTheCacheOnPadsTheSuperpage) {
-  auto sets = write_through("native");
-  sets.push_back("device.volatile_write_cache=true");
-  auto run = test::run_platform(sets, "fio:rw=write,bs=4k,iodepth=1,io=1000,fsync=1", false);
-  const auto& r = run.results;
-  test::expect_clean(r);
+  const auto r = native_run("device.volatile_write_cache=true", "fio:rw=write,bs=4k,iodepth=1,io=1000,fsync=1");
   EXPECT_EQ(at(r, "nand", "programmed_sectors"), 4000u);
   EXPECT_EQ(at(r, "ftl", "host_padding_sectors"), 3000u);
   EXPECT_EQ(r["ftl"]["write_through"]["partial_programs"].get<uint64_t>(), 0u);
@@ -108,11 +109,8 @@ TEST(WriteThroughPages, FlushWithTheCacheOnPadsTheSuperpage) {
 // A failed program of one plane's page is written again as a whole superpage (the rest padded:
 // media/program_retry.h) in a fresh superblock; every durable write still reads back.
 TEST(WriteThroughPages, AFailedPageProgramIsWrittenAgain) {
-  auto sets = write_through("native");
-  sets.push_back("nand.program_fail_per_million=300");
-  auto run = test::run_platform(sets, "fio:rw=randrw,rwmixread=30,bs=4k,iodepth=4,io=20000,size=64m", false);
-  const auto& r = run.results;
-  test::expect_clean(r);
+  const auto r = native_run("nand.program_fail_per_million=300",
+                            "fio:rw=randrw,rwmixread=30,bs=4k,iodepth=4,io=20000,size=64m");
   EXPECT_GE(r["ftl"]["bad_blocks"]["program_failures"].get<uint64_t>(), 1u);
   EXPECT_GT(at(r, "ftl", "host_padding_sectors"), 0u);   // the retried page, padded to a superpage
   EXPECT_EQ(at(r, "integrity", "durable_writes_checked"), at(r, "ftl", "durable_writes"));
