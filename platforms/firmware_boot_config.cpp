@@ -68,6 +68,25 @@ void write_firmware_boot_config(Dram& dram, const PlatformParams& p, uint32_t co
   fc->wbuf_kind = p.ftl.write_buffer == "ring" ? SSD_WBUF_RING : SSD_WBUF_SLOTS;
   fc->ring_timeout_us = p.ftl.ring_timeout_us;
   fc->write_through = p.device.volatile_write_cache ? 0u : 1u;
+  fc->interface = p.device.interface == DeviceInterface::OpenChannel ? SSD_IF_OCSSD : SSD_IF_CONVENTIONAL;
+  {   // what an Open-Channel device reports of its media (ftl-sw/ocssd/oc_geometry.h)
+    const CellTiming& t = p.nand.timing(p.nand.cell);
+    fc->oc_bits_per_cell = p.nand.cell == CellType::SLC ? 1u : p.nand.cell == CellType::MLC ? 2u : 3u;
+    fc->oc_open_chunks_per_pu = p.device.ocssd_open_chunks_per_pu;
+    auto ns = [](const sc_core::sc_time& x) { return uint32_t(x.to_seconds() * 1e9 + 0.5); };
+    auto typical_max = [&](const std::vector<sc_core::sc_time>& v, uint32_t out[2]) {
+      double sum = 0;
+      out[1] = 0;
+      for (const auto& x : v) {
+        sum += x.to_seconds();
+        out[1] = std::max(out[1], ns(x));
+      }
+      out[0] = v.empty() ? 0u : uint32_t(sum / double(v.size()) * 1e9 + 0.5);
+    };
+    typical_max(t.t_read, fc->oc_t_read_ns);
+    typical_max(t.t_prog, fc->oc_t_prog_ns);
+    fc->oc_t_erase_ns = ns(t.t_erase);
+  }
   fc->bad_block_reserve = p.ftl.bad_block_reserve;
   fc->wear_spread = p.ftl.wear_spread;
   fc->wear_record_step = p.ftl.wear_record_step;
@@ -152,7 +171,10 @@ std::string explain_firmware_halt(uint32_t code) {
              "the MLC dies hold with GC's spare, as the logical space counts the SLC dies: a smaller "
              "precondition.fill, fewer SLC dies or blocks, or a larger ftl.op)";
     case SSD_BADCFG_RECOVERY: return "configuration: ftl.mapping, ftl.placement (--power-cut / --load-nand)";
-    case SSD_BADCFG_FORMAT: return "configuration: nand.*, ftl.op (the NAND image's drive was another)";
+    case SSD_BADCFG_FORMAT: return "configuration: nand.*, ftl.op, device.interface (the NAND image's drive was another)";
+    case SSD_BADCFG_INTERFACE: return "configuration: device.interface (the firmware has no such interface, or cannot expose this nand.* as it)";
+    case SSD_BADCFG_OC_BUFFERS: return "configuration: dram.size_mib (an Open-Channel device's command buffers do not fit)";
+    case SSD_BADCFG_SNAPSHOT: return "configuration: --load-state (no quiet firmware state of this configuration), device.interface";
     case SSD_BADCFG_BBT:
       return "configuration: device.nor_kib (the SPI NOR cannot hold the bad-block table and erase-count log "
              "of nand.channels x nand.ways x nand.blocks_per_plane superblocks)";

@@ -57,7 +57,11 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   // A bad workload is named now, before anything is built: its spec, or its file and line.
   // The namespace is not known until the firmware boots; the raw capacity bounds it.
   workload_spec_ = opt.workload_spec.empty() ? cfg.get_string("workload.spec") : opt.workload_spec;
-  {
+  if (p_.device.interface == DeviceInterface::OpenChannel && !opt.external_host)
+    throw ConfigError(cfg.origin("device.interface") +
+                      ": device.interface = \"ocssd\": an Open-Channel device needs a host FTL to drive it, and ssdvp "
+                      "run has none yet (docs/ocssd.md); its command set is exercised by the tests");
+  if (!opt.external_host) {
     workload::WorkloadContext ctx;
     ctx.capacity_bytes = n.physical_bytes();
     ctx.seed = uint64_t(cfg.get_int("sim.seed"));
@@ -75,6 +79,11 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   write_firmware_boot_config(*dram_, p_, kConfigAddr, kGeometryAddr);   // what the firmware finds at boot
   build_controller();          // system control, timer, UART, flash controller and channels, host interface, bus
   build_cores(opt);            // the firmware's cores: RV32 on the ISS, or host-compiled
+  if (opt.external_host) {     // the caller is the host (RunOptions::external_host)
+    if (!opt.power_on_dir.empty())
+      nand::load_nand_image(opt.power_on_dir + "/nand.img", dies_, sysctl_->nvram(), nor_->contents());
+    return;
+  }
   build_host(cfg, opt);        // the host driver with its workload, series and timeline
   wire_power_and_state(opt);   // power cuts and recovery, drive-state snapshots, durability checks
   register_sections();
@@ -430,6 +439,11 @@ void SsdPlatform::cut_power(const std::string& cause) {
   }
   std::filesystem::create_directories(opt_.power_cut_dir);
   nand::save_nand_image(opt_.power_cut_dir + "/nand.img", dies_, sysctl_->nvram(), nor_->contents());
+  if (!driver_) {   // an external host keeps its own record
+    power_cut_ = {{"cause", cause}, {"at_s", now.to_seconds()}, {"interrupted", interrupted}};
+    sc_core::sc_stop();
+    return;
+  }
   if (opt_.power_on_dir.empty())
     driver_->durable_state().save(opt_.power_cut_dir + "/durable.bin");
   else   // powered on over an earlier cut: the host has only read since, its record stands
@@ -449,6 +463,7 @@ void SsdPlatform::cut_power(const std::string& cause) {
 }
 
 nlohmann::json SsdPlatform::run() {
+  if (!driver_) throw std::logic_error("SsdPlatform::run() with an external host: the caller runs the simulation");
   const auto wall0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

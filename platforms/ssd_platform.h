@@ -62,6 +62,11 @@ struct RunOptions {
   // (rewritten in place); Always, also to a file or pipe (a line each); Never (ssdvp run -q).
   enum class Progress { Auto, Always, Never };
   Progress progress = Progress::Auto;
+  // No host driver: the caller drives host_interface() from its own SystemC threads, starts the
+  // simulation itself (sc_start) and reads what it needs (tests of a device no host model
+  // drives yet: the Open-Channel device's command set).  run() is refused; power_on_dir
+  // loads the NAND image only, cut_power_now() saves one to power_cut_dir.
+  bool external_host = false;
 };
 
 class SsdPlatform {
@@ -71,6 +76,9 @@ class SsdPlatform {
 
   // Runs the simulation to the end of the workload; returns the results document.
   nlohmann::json run();
+  // The supply fails now (as --power-cut does: with power-loss protection the firmware is told
+  // first), the NAND image goes to RunOptions::power_cut_dir and the simulation stops.
+  void cut_power_now(const std::string& cause) { power_fails(cause); }
 
   // Access for tests.
   const PlatformParams& params() const { return p_; }

@@ -21,6 +21,7 @@
 #include "core/fw_core.h"
 #include "core/flash_port.h"
 #include "core/host_port.h"
+#include "core/device_ops.h"
 #include "recovery/trim_log.h"
 #include "recovery/power_fail.h"
 #include "media/bad_blocks.h"
@@ -175,6 +176,8 @@ enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_
                 FOP_MAP_READ, FOP_MAP_PROG, FOP_PREFETCH, FOP_RECOVERY_READ, FOP_TRIM_LOG_PROG,
                 FOP_BBT_READ /* the factory scan's (media/bad_blocks.h) */,
                 FOP_MODE_ERASE /* a dynamic SLC cache's borrow (place/slc_cache.h) */,
+                FOP_OC_READ, FOP_OC_PROG, FOP_OC_RESET, FOP_OC_SCAN /* an Open-Channel device's
+                                                                      (ocssd/oc_device.h) */,
                 FOP_KINDS };
 
 struct fop {
@@ -312,6 +315,8 @@ struct ftl {
   uint8_t  background_parked;      /* after preconditioning until the host's next command:
                                       GC, drains and timers wait (core/precondition.c) */
   struct fw_core *core[SSD_MAX_CORES];
+  const struct device_ops *dev;    /* the device interface's event-loop hooks (core/device_ops.h) */
+  struct oc_device *oc;            /* an Open-Channel device's state (ocssd/oc_device.h), else 0 */
 
   struct ssd_fw_config cfg;
   struct ftl_geo geo;

@@ -8,6 +8,7 @@
 #include "hal/hal.h"
 #include "recovery/recovery.h"
 #include "snapshot/resume.h"
+#include "ocssd/oc_device.h"
 
 
 
@@ -63,45 +64,15 @@ static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
   g->logical_sectors = (uint32_t)logical;
 }
 
-static void ring_setup(uint32_t base, uint32_t addr_reg, uint32_t size_reg, const void *ring,
-                       uint32_t size) {
-  hal_write32(base + addr_reg, hal_dram_addr(ring));
-  hal_write32(base + size_reg, size);
-}
-
-/* Core `id`'s state and rings (every core's is laid out by core 0). */
+/* Core `id`'s state, its rings and its part of the write buffer. */
 static struct fw_core *core_setup(struct ftl *f, uint32_t id) {
-  struct fw_core *c = fw_alloc(f, sizeof(struct fw_core), 64);
-  c->id = id;
-  c->hif = SSD_HIF_BASE + id * HIF_BANK_STRIDE;
-  c->fctl = SSD_FCTL_BASE + id * FCTL_BANK_STRIDE;
-  c->stats = &f->stats->core[id];
-  c->wait_write_head = c->wait_write_tail = NONE32;
-  timer_init(&c->timer, id);
+  struct fw_core *c = fw_core_new(f, id);
   wbuf_init_part(f, &c->wb, id);
-  c->cmd_ring = fw_alloc(f, HIF_CMD_RING * (uint32_t)sizeof(struct ssd_host_cmd), 64);
-  c->dma_ring = fw_alloc(f, HIF_DMA_RING * (uint32_t)sizeof(struct ssd_hif_dma), 64);
-  c->done_ring = fw_alloc(f, HIF_DONE_RING * (uint32_t)sizeof(struct ssd_hif_done), 64);
-  c->fsub = fw_alloc(f, FLASH_RING * (uint32_t)sizeof(struct ssd_flash_desc), 64);
-  c->fcpl = fw_alloc(f, FLASH_CPL_RING * (uint32_t)sizeof(struct ssd_flash_cpl), 64);
-  c->cmd_tail = fw_alloc(f, 64, 64);
-  hal_write32(c->hif + HIF_CMD_TAIL_SHADOW, hal_dram_addr((const void *)c->cmd_tail));
-  c->cmd_pos.size = HIF_CMD_RING;
-  c->dma_pos.size = HIF_DMA_RING;
-  c->done_pos = (struct ring_pos){0, 0, HIF_DONE_RING, 1, 0};
-  c->fsub_pos.size = FLASH_RING;
-  c->fcpl_pos = (struct ring_pos){0, 0, FLASH_CPL_RING, 1, 0};
-  ring_setup(c->hif, HIF_CMD_RING_ADDR, HIF_CMD_RING_SIZE, c->cmd_ring, HIF_CMD_RING);
-  ring_setup(c->hif, HIF_DMA_RING_ADDR, HIF_DMA_RING_SIZE, c->dma_ring, HIF_DMA_RING);
-  ring_setup(c->hif, HIF_DONE_RING_ADDR, HIF_DONE_RING_SIZE, c->done_ring, HIF_DONE_RING);
-  ring_setup(c->fctl, FCTL_SUB_RING_ADDR, FCTL_SUB_RING_SIZE, c->fsub, FLASH_RING);
-  ring_setup(c->fctl, FCTL_CPL_RING_ADDR, FCTL_CPL_RING_SIZE, c->fcpl, FLASH_CPL_RING);
-  hal_write32(c->hif + HIF_DONE_IRQ_ALL, 0);
   return c;
 }
 
 /* The interrupt lines a core's event loop sleeps on. */
-static uint32_t core_irqs(struct ftl *f, const struct fw_core *c) {
+static uint32_t ftl_irqs(struct ftl *f, const struct fw_core *c) {
   uint32_t irqs = SSD_IRQ_HIF | SSD_IRQ_FCTL | SSD_IRQ_IPI;
   if (c->id == 0) irqs |= idle_migration_init(f);
   if (c->wb.ring.timeout_ns) irqs |= SSD_IRQ_TIMER;
@@ -110,14 +81,7 @@ static uint32_t core_irqs(struct ftl *f, const struct fw_core *c) {
 
 /* A new or powered-on drive: the tables laid out in the heap, the drive formatted or recovered. */
 static struct ftl *boot(const struct ssd_fw_config *cfg) {
-  uint32_t base = (cfg->dram_heap_addr + 63u) & ~63u;
-  struct ftl *f = hal_dram_ptr(base);
-  uint8_t *raw = (uint8_t *)f;
-  for (uint32_t i = 0; i < sizeof(*f); i++) raw[i] = 0;
-  f->cfg = *cfg;
-  f->heap.base = cfg->dram_heap_addr;
-  f->heap.size = cfg->dram_heap_bytes;
-  f->heap.used = base - cfg->dram_heap_addr + (uint32_t)sizeof(*f);
+  struct ftl *f = fw_state_new(cfg);
   /* The bad-block reserve (media/bad_blocks.h) sits below every threshold: host data leaves
    * it, and GC starts and stops that much earlier. */
   f->host_reserve = GC_RESERVE + (cfg->mapping != SSD_MAP_OPT ? MAP_RESERVE : 0u) + cfg->bad_block_reserve;
@@ -127,7 +91,6 @@ static struct ftl *boot(const struct ssd_fw_config *cfg) {
     f->cfg.slc_gc_low_blocks += cfg->bad_block_reserve;
     f->cfg.slc_gc_high_blocks += cfg->bad_block_reserve;
   }
-  if (f->heap.used > f->heap.size) hal_fatal("fw: DRAM heap too small\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DRAM);
 
   const struct ssd_geometry *hw = hal_dram_ptr(hal_read32(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR));
   derive_geometry(f, hw);
@@ -139,8 +102,6 @@ static struct ftl *boot(const struct ssd_fw_config *cfg) {
       (f->cfg.cmt_permille == 0 || f->cfg.cmt_permille > 1000 || f->cfg.cmt_clean_permille == 0 ||
        f->cfg.cmt_clean_permille >= 1000 || f->cfg.adapt_window == 0))
     hal_fatal("fw: mapping cache configuration out of range\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_MAP_CACHE);
-  f->ncores = hal_read32(SSD_SYSCTL_BASE + SYSCTL_NUM_CORES);
-  if (f->ncores == 0 || f->ncores > SSD_MAX_CORES) hal_fatal("fw: core count out of range\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_CORES);
   const uint32_t part = f->cfg.wbuf_sectors / f->ncores;
   if (part < 2u * SSD_MDTS_SECTORS + g->unit || f->cfg.wbuf_sectors > SSD_WBUF_MAX_SECTORS)
     hal_fatal("fw: write buffer size out of range\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_WBUF_SIZE);
@@ -184,14 +145,7 @@ static struct ftl *boot(const struct ssd_fw_config *cfg) {
     f->gc_taken = fw_alloc(f, g->pools * f->gc_taken_words * 4u, 64);
   }
 
-  f->fop_free = NONE32;
-  for (uint32_t t = FOP_MAX; t-- > 0;) {
-    f->fop[t].sgl = fw_alloc(f, g->unit * 4u, 16);
-    f->fop[t].oob = fw_alloc(f, g->unit * (uint32_t)sizeof(struct ssd_oob), 16);
-    f->fop[t].slots = fw_alloc(f, g->unit * 4u, 16);
-    f->fop[t].next_free = f->fop_free;
-    f->fop_free = t;
-  }
+  fw_fops_init(f);
   for (uint32_t s = 0; s < SSD_HOST_SLOTS; s++) {
     f->hc[s].sgl = fw_alloc(f, SSD_MDTS_SECTORS * 4u, 64);
     f->hc[s].slot_of = fw_alloc(f, SSD_MDTS_SECTORS * 4u, 64);
@@ -213,21 +167,10 @@ static struct ftl *go_live(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   f->stats->l2p_addr = f->demand ? 0u : hal_dram_addr(f->l2p);
   f->stats->logical_sectors = g->logical_sectors;
-  f->stats->dram_bytes_used = f->heap.used;
   f->stats->sb_erases_addr = hal_dram_addr(f->sb_erases);
   f->stats->sb_state_addr = hal_dram_addr(f->sb_state);
   f->stats->superblocks = g->superblocks;
-  hal_write32(SSD_SYSCTL_BASE + SYSCTL_DEBUG_ADDR, hal_dram_addr(f->stats));
-  hal_write32(SSD_HIF_BASE + HIF_NSECTORS_LO, g->logical_sectors);
-  hal_write32(SSD_HIF_BASE + HIF_NSECTORS_HI, 0);
-  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, core_irqs(f, f->core[0]));
-  /* The other cores get the state's address, then the host may send commands. */
-  for (uint32_t k = 1; k < f->ncores; k++) {
-    hal_write32(SSD_MBOX_BASE + MBOX_SEND_TARGET, k);
-    hal_write32(SSD_MBOX_BASE + MBOX_SEND_DATA, hal_dram_addr(f));
-  }
-  hal_write32(SSD_HIF_BASE + HIF_ENABLE, 1);
-  hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
+  fw_go_live(f, g->logical_sectors);
   return f;
 }
 
@@ -270,6 +213,14 @@ int ftl_poll(struct ftl *f) {
   return n;
 }
 
+/* The conventional device's timers after a pass without work: idle migration on core 0, the
+ * core's part's drain timeout (none while preconditioning parks background work). */
+static int ftl_idle(struct ftl *f, struct fw_core *me) {
+  return !f->background_parked && ((me->id == 0 && idle_poll(f)) || wbuf_idle(f, &me->wb));
+}
+
+static const struct device_ops conventional_ops = {ftl_poll, ftl_idle, ftl_irqs};
+
 /* Each core's event loop: a pass under the lock; after a pass that found nothing, the core's
  * timers are looked at (idle migration on core 0, its part's drain timeout) and it sleeps
  * until an interrupt.  With one core the lock is never contended and no IPI is sent. */
@@ -278,10 +229,10 @@ static void event_loop(struct ftl *f, struct fw_core *me) {
     fw_lock(f, me);
     me->asleep = 0;
     const uint32_t progress = f->progress;
-    int n = ftl_poll(f);
+    int n = f->dev->poll(f);
     if (n) {
       me->stats->passes++;
-    } else if (!f->background_parked && ((me->id == 0 && idle_poll(f)) || wbuf_idle(f, &me->wb))) {
+    } else if (f->dev->idle(f, me)) {
       n = 1;
     } else {
       me->asleep = 1;
@@ -297,7 +248,21 @@ static void event_loop(struct ftl *f, struct fw_core *me) {
 void fw_main(void) {
   const struct ssd_fw_config *cfg = hal_dram_ptr(hal_read32(SSD_SYSCTL_BASE + SYSCTL_CONFIG_ADDR));
   if (cfg->magic != SSD_FW_CONFIG_MAGIC) hal_fatal("fw: bad configuration block\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_BLOCK);
-  struct ftl *f = go_live(cfg->resume ? resume_from_snapshot(cfg) : boot(cfg));
+  struct ftl *f;
+  switch (cfg->interface) {   /* the one place the device's command set is chosen */
+    case SSD_IF_CONVENTIONAL:
+      f = cfg->resume ? resume_from_snapshot(cfg) : boot(cfg);
+      f->dev = &conventional_ops;
+      go_live(f);
+      break;
+    case SSD_IF_OCSSD:
+      if (cfg->resume) hal_fatal("fw: an Open-Channel device has no drive-state snapshots\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_SNAPSHOT);
+      f = oc_device_boot(cfg);
+      break;
+    default:
+      hal_fatal("fw: unknown device interface\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_INTERFACE);
+      return;
+  }
   event_loop(f, f->core[0]);
 }
 
@@ -307,6 +272,6 @@ void secondary_main(void) {
   while (hal_read32(SSD_MBOX_BASE + MBOX_RECV_COUNT) == 0) hal_wait_for_event();
   struct ftl *f = hal_dram_ptr(hal_read32(SSD_MBOX_BASE + MBOX_RECV_DATA));
   struct fw_core *me = f->core[hal_read32(SSD_SYSCTL_BASE + SYSCTL_CORE_ID)];
-  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, core_irqs(f, me));
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, f->dev->irqs(f, me));
   event_loop(f, me);
 }

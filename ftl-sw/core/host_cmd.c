@@ -431,7 +431,7 @@ int hcmd_retry_waiting(struct ftl *f) {
 
 /* Host commands come here (core/host_port.h: a command's arrival also restarts the idle clock
  * of idle-time migration), and host reads' flash completions (core/flash_port.h). */
-static const struct host_owner host_cmd_owner = {hcmd_start, hcmd_dma_done, idle_note_command};
+static const struct host_owner host_cmd_owner = {hcmd_start, hcmd_dma_done, idle_note_command, precondition_run};
 static const struct flash_owner host_read_owner = {SSD_FRSN_HOST, 0, host_read_done, 0};
 
 void hcmd_init(struct ftl *f) {

@@ -6,19 +6,22 @@
  * (`struct host_owner`); core/host_queue.c calls no mechanism.  As device firmware the port is
  * the HIF's rings; the conventional FTL's host commands (core/host_cmd.c) own it, and a device of
  * another interface (Open-Channel, docs/ocssd.md) registers its own owner.
- * Leaves out: the vendor preconditioning command, which core/host_queue.c runs itself
- * (core/precondition.c), and the slot's state, which the owner keeps. */
+ * The vendor preconditioning command is taken off the ring before its owner runs it (it runs
+ * long, functionally); an owner without one answers it as an invalid opcode.
+ * Leaves out: the slot's state, which the owner keeps. */
 #ifndef SSDVP_CORE_HOST_PORT_H
 #define SSDVP_CORE_HOST_PORT_H
 
 #include <stdint.h>
 
 struct ftl;
+struct ssd_host_cmd;
 
 struct host_owner {
   void (*start)(struct ftl *f, uint16_t slot);      /* a new command in `slot` */
   void (*dma_done)(struct ftl *f, uint16_t slot);   /* the slot's DMA descriptor finished */
   void (*arrived)(struct ftl *f);                   /* after a pass that took commands (or 0) */
+  void (*precondition)(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *cmd);   /* or 0 */
 };
 
 /* Host commands are owned by `owner` (static data of the owner's module). */

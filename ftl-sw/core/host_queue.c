@@ -36,7 +36,7 @@ void hif_dma(struct ftl *f, uint16_t slot, uint8_t dir, uint8_t flags, uint32_t 
   d->status = status;
   d->info = (flags & SSD_DMAF_COMPLETE) ? (uint16_t)(f->hc[slot].waited & 0x0Fu) : 0u;
   d->cookie = cookie;
-  d->error_map = (flags & SSD_DMAF_COMPLETE) && status == SSD_ST_MEDIA_ERROR ? hal_dram_addr(f->hc[slot].unreadable) : 0u;
+  d->error_map = (flags & SSD_DMAF_COMPLETE) && status >> 8 == 2u ? hal_dram_addr(f->hc[slot].unreadable) : 0u;
   p->tail++;
   c->dma_dirty = 1;
   hal_cost(HAL_COST_DMA_SUBMIT, 1);
@@ -94,12 +94,12 @@ int hif_poll_cmds(struct ftl *f) {
     h->core = (uint8_t)c->id;
     h->durable = e->opcode == SSD_HOP_WRITE && ((e->cdw[0] & SSD_WRITE_FUA) || f->cfg.write_through);
     c->stats->host_cmds++;
-    if (e->opcode == SSD_HOP_PRECONDITION) {
+    if (e->opcode == SSD_HOP_PRECONDITION && host_owner(f)->precondition) {
       struct ssd_host_cmd copy = *e;
       p->head++;
       p->reported = p->head;
       hal_write32(c->hif + HIF_CMD_HEAD, p->head);
-      precondition_run(f, e->slot, &copy);
+      host_owner(f)->precondition(f, e->slot, &copy);
       n++;
       continue;
     }

@@ -69,6 +69,7 @@
 #define SSD_NVRAM_FORMAT      0u     /* word: SSD_FORMAT_MAGIC once the drive was formatted  */
 #define SSD_NVRAM_GEOMETRY    1u     /* word: the geometry it was formatted with (a hash)    */
 #define SSD_FORMAT_MAGIC      0x464D5444u   /* "DTMF" */
+#define SSD_FORMAT_MAGIC_OCSSD 0x4F435353u  /* "SSCO": formatted as an Open-Channel device */
 
 
 #define SSD_MAX_CORES         8u     /* firmware cores at most                               */
@@ -107,6 +108,8 @@
 #define SSD_BADCFG_FORMAT            0x42u   /* the NAND was formatted with another geometry  */
 #define SSD_BADCFG_BBT               0x43u   /* the bad-block table does not fit the SPI NOR  */
 #define SSD_BADCFG_SNAPSHOT          0x44u   /* --load-state: the DRAM holds no quiet firmware state of this configuration */
+#define SSD_BADCFG_INTERFACE         0x45u   /* device.interface unknown, or its geometry cannot be exposed */
+#define SSD_BADCFG_OC_BUFFERS        0x46u   /* an Open-Channel device: no DRAM for its command buffers */
 
 #define SSD_FW_STATE_BOOT     0u
 #define SSD_FW_STATE_READY    1u   /* rings set up, commands accepted */
@@ -183,6 +186,13 @@
                                      /*     only for descriptors with SSD_DMAF_IRQ            */
 #define HIF_CMD_TAIL_SHADOW   0x38u  /* RW: DRAM address of a uint32_t the HIF keeps equal to  */
                                      /*     HIF_CMD_TAIL (0 = none): polling without MMIO      */
+#define HIF_LBA_LIST_ADDR     0x800u /* RW, the controller's: DRAM address of the LBA lists of
+                                     the vector commands (SSD_HOP_OC_*): SSD_HOST_SLOTS lists of
+                                     SSD_OC_MAX_LBAS uint64_t, slot s's at s * SSD_OC_MAX_LBAS;
+                                     the HIF fetches a command's list over the link into its
+                                     slot's before it hands the command over (a command of one
+                                     LBA carries it inline: the HIF writes it as entry 0).
+                                     0: none (the device has no vector commands) */
 /* Per-core banks: the registers above (rings, doorbells, HIF_DONE_IRQ_ALL) exist once per
  * firmware core, core k's at SSD_HIF_BASE + k * HIF_BANK_STRIDE.  Submission queue q is
  * served by core q mod (firmware cores): its commands land in that core's command ring, the
@@ -212,6 +222,18 @@ struct ssd_host_cmd {
 #define SSD_HOP_TRIM         0x09u   /* dataset management / deallocate */
 #define SSD_WRITE_FUA        (1u << 0)   /* write cdw[0]: force unit access, complete only
                                             once the data is on flash (NVMe CDW12 bit 30) */
+/* Open-Channel SSD 2.0 (device.interface = ocssd; docs/ocssd.md).  nsect = LBAs in the
+ * command's list (1 .. SSD_OC_MAX_LBAS; the spec's NLB + 1); lba = the LBA itself when there
+ * is one, else the host's list, which the HIF fetches (HIF_LBA_LIST_ADDR).  The admin commands
+ * of the spec (Geometry, Get Log Page) travel on the I/O queues here, as the HIF has no admin
+ * queue. */
+#define SSD_HOP_OC_RESET     0x90u   /* vector chunk reset */
+#define SSD_HOP_OC_WRITE     0x91u   /* vector chunk write: nsect sectors of data */
+#define SSD_HOP_OC_READ      0x92u   /* vector chunk read */
+#define SSD_HOP_OC_GEOMETRY  0xE2u   /* Identify Geometry: one 4 KiB sector (SSD_DMAF_BYTES) */
+#define SSD_HOP_OC_CHUNK_LOG 0xCAu   /* Get Log Page, chunk information: nsect 4 KiB sectors of
+                                        the log from byte cdw[0] (a multiple of 4096) */
+#define SSD_OC_MAX_LBAS      64u
 #define SSD_HOP_PRECONDITION 0xC0u   /* vendor: fill/age the drive functionally, no timing.
                                         cdw[0] = fill per mille of the logical space written
                                         sequentially; cdw[1] = random overwrites in per mille of
@@ -241,10 +263,12 @@ struct ssd_hif_dma {
   uint16_t info;        /* with SSD_DMAF_COMPLETE: SSD_CPLI_* bits for the host (statistics,
                            like NVMe's command-specific completion dword) */
   uint32_t cookie;      /* echoed in struct ssd_hif_done */
-  uint32_t error_map;   /* with SSD_DMAF_COMPLETE and SSD_ST_MEDIA_ERROR: DRAM address of a
-                           bitmap, a bit per sector of the command, of those that could not be
-                           read (the host's view of NVMe's error log: every other sector's data
-                           is intact); 0: the whole command failed */
+  uint32_t error_map;   /* with SSD_DMAF_COMPLETE and a media status (type 2: SSD_ST_MEDIA_ERROR,
+                           the Open-Channel ones): DRAM address of a bitmap, a bit per sector
+                           (vector commands: per LBA) of the command, of those that failed
+                           (the host's view of NVMe's error log, or of an Open-Channel
+                           completion's LBA bitmap: every other one is intact); 0: the whole
+                           command failed */
   uint32_t rsvd2;
 };
 #endif
@@ -255,6 +279,9 @@ struct ssd_hif_dma {
 #define SSD_DMAF_NOTIFY     (1u << 1)   /* post an ssd_hif_done entry + SSD_IRQ_HIF      */
 #define SSD_DMAF_SGL        (1u << 2)   /* dram_addr names a scatter list (see above)    */
 #define SSD_DMAF_IRQ        (1u << 3)
+#define SSD_DMAF_BYTES      (1u << 4)   /* to the host: every byte of the sectors goes to the
+                                           command's byte buffer whatever sim.payload says
+                                           (control data: a geometry, a log page) */
 /* Completion info of a host read: what extra flash work it waited for. */
 #define SSD_CPLI_MAP_READ   (1u << 0)   /* a translation page read (mapping-cache miss)   */
 #define SSD_CPLI_MAP_WRITE  (1u << 1)   /* a translation page write (dirty eviction)      */
@@ -451,9 +478,16 @@ struct ssd_fw_config {
   uint32_t slc_gc_high_blocks; /* ... and goes on until this many are free; 0 (both): the
                                   pools use gc_low_blocks, gc_high_blocks and the host reserve */
   uint32_t logical_sectors;    /* the exported capacity in 4 KiB sectors (0: from op_permille) */
+  uint32_t interface;          /* SSD_IF_*: the command set the device answers (device.interface) */
+  /* What an Open-Channel device reports of its media in its geometry (ocssd/oc_geometry.h): */
+  uint32_t oc_bits_per_cell;
+  uint32_t oc_open_chunks_per_pu;
+  uint32_t oc_t_read_ns[2], oc_t_prog_ns[2], oc_t_erase_ns;   /* typical, max */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
+#define SSD_IF_CONVENTIONAL   0u   /* a block device: the FTL in the firmware */
+#define SSD_IF_OCSSD          1u   /* Open-Channel SSD 2.0: the host runs the FTL (ocssd/oc_device.h) */
 #define SSD_DEFECT_NONE               0u
 #define SSD_DEFECT_FLUSH_EARLY        1u   /* a flush or FUA write completes before its data is programmed */
 #define SSD_DEFECT_SKIP_OPEN_SB       2u   /* recovery drops the data of partly written superblocks */

@@ -6,13 +6,17 @@
 /* ------------------------------------------------------------------ the table in the NOR */
 /* Two bitmaps, a bit per superblock, 1 = good (media/nor.h): every bad superblock in the first,
  * those bad from the factory also in the second (so that a used drive still tells them apart). */
-static uint32_t table_word(const struct bad_blocks *b, int factory, uint32_t sb) {
-  return (factory ? nor_factory_offset(b->nor_bytes) : nor_bbt_offset(b->nor_bytes)) + sb / 32u * 4u;
+static uint32_t table_word(uint32_t nor_bytes, int factory, uint32_t sb) {
+  return (factory ? nor_factory_offset(nor_bytes) : nor_bbt_offset(nor_bytes)) + sb / 32u * 4u;
 }
 
-static void nor_mark_bad(const struct bad_blocks *b, uint32_t sb, int factory) {
-  nor_program(table_word(b, 0, sb), ~(1u << (sb % 32u)));   /* clears only that bit */
-  if (factory) nor_program(table_word(b, 1, sb), ~(1u << (sb % 32u)));
+void bbt_nor_mark_bad(uint32_t nor_bytes, uint32_t sb, int factory) {
+  nor_program(table_word(nor_bytes, 0, sb), ~(1u << (sb % 32u)));   /* clears only that bit */
+  if (factory) nor_program(table_word(nor_bytes, 1, sb), ~(1u << (sb % 32u)));
+}
+
+uint32_t bbt_nor_bad_word(uint32_t nor_bytes, int factory, uint32_t sb) {
+  return ~nor_read(table_word(nor_bytes, factory, sb));
 }
 
 /* ------------------------------------------------------------------ capacity and read-only */
@@ -67,7 +71,7 @@ static void bbt_scan_read_done(struct ftl *f, uint32_t tag, const struct flash_r
     const uint32_t sb = ppa_sb(f, f->fop[tag].ppa);
     if (f->sb_state[sb] != SB_BAD) {
       mark_bad(f, sb);
-      nor_mark_bad(&f->bb, sb, 1);
+      bbt_nor_mark_bad(f->bb.nor_bytes, sb, 1);
       f->stats->factory_bad_superblocks++;
     }
   }
@@ -116,8 +120,8 @@ void bbt_load(struct ftl *f) {
   uint32_t bad = 0, factory = 0;
   for (uint32_t sb = 0; sb < g->superblocks; sb++) {
     if (sb % 32u == 0) {
-      bad = ~nor_read(table_word(&f->bb, 0, sb));
-      factory = bad ? ~nor_read(table_word(&f->bb, 1, sb)) : 0u;
+      bad = bbt_nor_bad_word(f->bb.nor_bytes, 0, sb);
+      factory = bad ? bbt_nor_bad_word(f->bb.nor_bytes, 1, sb) : 0u;
     }
     if (!(bad >> (sb % 32u) & 1u)) continue;
     mark_bad(f, sb);   /* only superblocks of a pool were ever marked */
@@ -147,7 +151,7 @@ void bbt_retire(struct ftl *f, uint32_t sb) {
     f->pool[sb_pool(f, sb)].retiring--;
     f->stats->retiring_superblocks--;
   }
-  nor_mark_bad(&f->bb, sb, 0);             /* persisted before anything relies on it */
+  bbt_nor_mark_bad(f->bb.nor_bytes, sb, 0);             /* persisted before anything relies on it */
   mark_bad(f, sb);
   place_sb_erased(f, sb);          /* placement forgets it as it would an erased one */
   f->stats->grown_bad_superblocks++;

@@ -47,6 +47,11 @@ void bbt_load(struct ftl *f);
 void bbt_program_failed(struct ftl *f, uint32_t sb);
 /* sb goes out of use for good (GC moved its data out, or its erase failed). */
 void bbt_retire(struct ftl *f, uint32_t sb);
+/* The table in the NOR itself, for a device that keeps no superblock state of the FTL's (an
+ * Open-Channel device's offline chunks: ocssd/oc_device.h): superblock sb marked bad (and
+ * bad from the factory); the 32 bits of the table's word holding sb (1 = bad). */
+void bbt_nor_mark_bad(uint32_t nor_bytes, uint32_t sb, int factory);
+uint32_t bbt_nor_bad_word(uint32_t nor_bytes, int factory, uint32_t sb);
 /* A factory scan read completed (flash_queue.c's completion switch). */
 static inline int bbt_read_only(const struct bad_blocks *b) { return b->read_only; }
 

@@ -72,4 +72,8 @@ void oc_note_reset(struct oc_chunks *t, uint32_t c) {
   if (d->wli < 255u) d->wli++;
 }
 
+void oc_note_closed(struct oc_chunks *t, uint32_t c) {
+  if (t->desc[c].cs != SSD_OC_CHUNK_OFFLINE) t->desc[c].cs = SSD_OC_CHUNK_CLOSED;
+}
+
 void oc_note_offline(struct oc_chunks *t, uint32_t c) { t->desc[c].cs = SSD_OC_CHUNK_OFFLINE; }

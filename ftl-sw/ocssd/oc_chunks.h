@@ -41,6 +41,8 @@ uint16_t oc_check_read(const struct oc_chunks *t, uint32_t c, uint32_t sec, uint
 uint16_t oc_check_reset(const struct oc_chunks *t, uint32_t c);
 /* ... erased: free, write pointer at its start, one more wear. */
 void oc_note_reset(struct oc_chunks *t, uint32_t c);
+/* A program failed in chunk `c`: it is closed early (what was written stays readable). */
+void oc_note_closed(struct oc_chunks *t, uint32_t c);
 /* Chunk `c` failed (a program or erase the media refused): offline from now on. */
 void oc_note_offline(struct oc_chunks *t, uint32_t c);
 

@@ -310,6 +310,8 @@ void recovery_power_on(struct ftl *f) {
   flash_register(f, FOP_RECOVERY_READ, &recovery_read_owner);
   const uint32_t nv = SSD_SYSCTL_BASE + SYSCTL_NVRAM;
   const uint32_t want = geometry_hash(f);
+  if (hal_read32(nv + 4u * SSD_NVRAM_FORMAT) == SSD_FORMAT_MAGIC_OCSSD)   /* the host's data: never format it */
+    hal_fatal("fw: the NAND was formatted as an Open-Channel device\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_FORMAT);
   if (hal_read32(nv + 4u * SSD_NVRAM_FORMAT) != SSD_FORMAT_MAGIC) {
     /* A new drive: every block is erased, some are bad from the factory. */
     bbt_format(f);
@@ -322,5 +324,6 @@ void recovery_power_on(struct ftl *f) {
     hal_fatal("fw: the NAND was formatted with another geometry or capacity\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_FORMAT);
   bbt_load(f);
   erase_log_load(f);
+  blocks_regroup(f);
   recover(f);
 }

@@ -122,7 +122,6 @@ void erase_log_load(struct ftl *f) {
     else raise_to(f, v >> 12, level);
   }
   l->next_word = w;
-  blocks_regroup(f);
   l->stale_sector = 0;   /* whatever the other bank holds is older: erase it as records go */
 }
 

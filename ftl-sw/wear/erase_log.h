@@ -37,7 +37,8 @@ struct erase_log {
 void erase_log_init(struct ftl *f);
 /* A new drive: bank 0 becomes the active bank, every count 0. */
 void erase_log_format(struct ftl *f);
-/* A used drive, before the recovery scan: the counts from the NOR. */
+/* A used drive, before the recovery scan: the counts from the NOR (and the modes of a dynamic
+ * SLC cache's superblocks: the FTL regroups its free lists after, blocks_regroup). */
 void erase_log_load(struct ftl *f);
 /* sb's count went up by one erase (gc.c): a record if it reached a step. */
 void erase_log_erased(struct ftl *f, uint32_t sb);

@@ -167,6 +167,8 @@ void check_slc_gc_thresholds(const Config& c, const NandParams& n, const FtlPara
 PlatformParams PlatformParams::from(const Config& c) {
   PlatformParams p;
   p.name = c.get_string("platform.name");
+  p.device.interface = c.get_string("device.interface") == "ocssd" ? DeviceInterface::OpenChannel : DeviceInterface::Conventional;
+  p.device.ocssd_open_chunks_per_pu = uint32_t(c.get_int("device.ocssd_open_chunks_per_pu"));
   p.device.volatile_write_cache = c.get_bool("device.volatile_write_cache");
   {
     const int64_t kib = c.get_int("device.nor_kib");
@@ -554,30 +556,33 @@ PlatformParams PlatformParams::from(const Config& c) {
   if (f.wbuf_sectors > SSD_WBUF_MAX_SECTORS)
     throw ConfigError(c.origin("ftl.write_buffer_mib") + ": ftl.write_buffer_mib = " + std::to_string(wbuf_mib) +
                       " is beyond the firmware's " + std::to_string(SSD_WBUF_MAX_SECTORS / 256) + " MiB");
-  uint64_t min_spare_blocks = uint64_t(f.gc_high_blocks) + 4;  // GC reserve + open blocks
-  if (n.blocks_per_plane <= min_spare_blocks * 2)
-    throw ConfigError(c.origin("nand.blocks_per_plane") + ": nand.blocks_per_plane = " +
-                      std::to_string(n.blocks_per_plane) +
-                      " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks per die");
-  // An SLC die needs the spare superblocks, and at least as many again for data when its GC
-  // cleans in place; one more when it migrates to MLC (ftl.placement) is enough.
-  if (n.slc_dies && f.placement == "none" && n.slc_blocks_per_plane <= min_spare_blocks * 2)
-    throw ConfigError(c.origin("nand.slc.blocks_per_plane") + ": nand.slc.blocks_per_plane = " +
-                      std::to_string(n.slc_blocks_per_plane) + " leaves no room for data next to ftl.gc_high_blocks + 4 spare "
-                      "superblocks per SLC die when its GC cleans in place (ftl.placement = none)");
-  if (n.pslc_blocks_per_plane && !f.slc_gc_low_blocks && n.pslc_blocks_per_plane <= min_spare_blocks)
-    throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
-                      std::to_string(n.pslc_blocks_per_plane) +
-                      " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks in each die's SLC cache");
-  if (n.pslc_blocks_per_plane && n.blocks_per_plane - n.pslc_blocks_per_plane <= min_spare_blocks * 2)
-    throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
-                      std::to_string(n.pslc_blocks_per_plane) + " of nand.blocks_per_plane = " +
-                      std::to_string(n.blocks_per_plane) +
-                      " leaves no room for data next to ftl.gc_high_blocks + 4 spare native superblocks per die");
-  if (n.slc_dies && !f.slc_gc_low_blocks && n.slc_blocks_per_plane <= min_spare_blocks)
-    throw ConfigError(c.origin("nand.slc.blocks_per_plane") + ": nand.slc.blocks_per_plane = " +
-                      std::to_string(n.slc_blocks_per_plane) +
-                      " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks per SLC die");
+  // The device FTL's spare room (an Open-Channel device runs no FTL: nothing of it to fit).
+  if (p.device.interface == DeviceInterface::Conventional) {
+    uint64_t min_spare_blocks = uint64_t(f.gc_high_blocks) + 4;  // GC reserve + open blocks
+    if (n.blocks_per_plane <= min_spare_blocks * 2)
+      throw ConfigError(c.origin("nand.blocks_per_plane") + ": nand.blocks_per_plane = " +
+                        std::to_string(n.blocks_per_plane) +
+                        " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks per die");
+    // An SLC die needs the spare superblocks, and at least as many again for data when its GC
+    // cleans in place; one more when it migrates to MLC (ftl.placement) is enough.
+    if (n.slc_dies && f.placement == "none" && n.slc_blocks_per_plane <= min_spare_blocks * 2)
+      throw ConfigError(c.origin("nand.slc.blocks_per_plane") + ": nand.slc.blocks_per_plane = " +
+                        std::to_string(n.slc_blocks_per_plane) + " leaves no room for data next to ftl.gc_high_blocks + 4 spare "
+                        "superblocks per SLC die when its GC cleans in place (ftl.placement = none)");
+    if (n.pslc_blocks_per_plane && !f.slc_gc_low_blocks && n.pslc_blocks_per_plane <= min_spare_blocks)
+      throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
+                        std::to_string(n.pslc_blocks_per_plane) +
+                        " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks in each die's SLC cache");
+    if (n.pslc_blocks_per_plane && n.blocks_per_plane - n.pslc_blocks_per_plane <= min_spare_blocks * 2)
+      throw ConfigError(c.origin("nand.pslc.blocks_per_plane") + ": nand.pslc.blocks_per_plane = " +
+                        std::to_string(n.pslc_blocks_per_plane) + " of nand.blocks_per_plane = " +
+                        std::to_string(n.blocks_per_plane) +
+                        " leaves no room for data next to ftl.gc_high_blocks + 4 spare native superblocks per die");
+    if (n.slc_dies && !f.slc_gc_low_blocks && n.slc_blocks_per_plane <= min_spare_blocks)
+      throw ConfigError(c.origin("nand.slc.blocks_per_plane") + ": nand.slc.blocks_per_plane = " +
+                        std::to_string(n.slc_blocks_per_plane) +
+                        " leaves no room next to ftl.gc_high_blocks + 4 spare superblocks per SLC die");
+  }
 
   p.precondition.fill = c.get_double("precondition.fill");
   p.precondition.overwrite = c.get_double("precondition.overwrite");
@@ -589,6 +594,12 @@ PlatformParams PlatformParams::from(const Config& c) {
   if (sectors >= 0xFFFFFFF0ull)
     throw ConfigError("nand geometry: " + std::to_string(sectors) +
                       " physical 4 KiB sectors exceed the firmware's 32-bit addresses");
+  if (p.device.interface == DeviceInterface::OpenChannel && (n.slc_dies || n.pslc_blocks_per_plane))
+    throw ConfigError(c.origin("device.interface") + ": device.interface = \"ocssd\" exposes one cell type, but " +
+                      (n.slc_dies ? "nand.slc_dies = " + std::to_string(n.slc_dies) + " adds SLC dies"
+                                  : "nand.pslc.blocks_per_plane = " + std::to_string(n.pslc_blocks_per_plane) +
+                                        " adds a pSLC cache") +
+                      " (an Open-Channel geometry describes one media)");
   uint64_t need = p.firmware_dram_estimate() + d.reserved_bytes;
   if (need > d.size_bytes) {
     std::ostringstream s;
@@ -620,6 +631,14 @@ uint64_t PlatformParams::firmware_dram_estimate() const {
   const uint64_t unit = uint64_t(nand.planes) * nand.sectors_per_page;
   const uint64_t superblocks = uint64_t(nand.dies()) * nand.max_blocks_per_plane();
   uint64_t bytes = 0;
+  if (device.interface == DeviceInterface::OpenChannel) {   // ftl-sw/ocssd/oc_device.c
+    bytes += superblocks * (32 + 4 + 1 + 4 + 2 + 4);       // chunk log, programmed, bad, erases, pool, versions
+    bytes += 4096ull * unit * (4 + 8 + 4);                 // per flash op lists
+    bytes += uint64_t(SSD_HOST_SLOTS) * SSD_OC_MAX_LBAS * (8 + 4) + SSD_HOST_SLOTS * 16ull;   // LBA lists, sector lists
+    bytes += 2ull * 2 * SSD_OC_MAX_LBAS * 4096;           // two command buffers at least (half the rest)
+    bytes += 1 << 20;                                      // rings, geometry, context, alignment
+    return bytes;
+  }
   bytes += phys * 4 * 2;                               // l2p (<= phys) + p2l
   bytes += superblocks * (4 * 4 + 1 + 2);              // per-superblock arrays
   bytes += uint64_t(ftl.wbuf_sectors) * (4096 + 4 + 1 + 2 + 4 + 4 + 16);  // write buffer + fifo + hash

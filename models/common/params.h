@@ -173,7 +173,11 @@ struct PreconditionParams {
   uint32_t seed = 0;
 };
 
+enum class DeviceInterface { Conventional, OpenChannel };
+
 struct DeviceParams {
+  DeviceInterface interface = DeviceInterface::Conventional;   // device.interface
+  uint32_t ocssd_open_chunks_per_pu = 4;
   bool volatile_write_cache = true;
   uint32_t nor_bytes = 0;                     // the SPI NOR (device.nor_kib)
   sc_core::sc_time plp_holdup;                // power-loss protection: hold-up time (0: none)

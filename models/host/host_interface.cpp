@@ -90,7 +90,10 @@ void HostInterface::fetch() {
     free_batches_.push_back(b);
     return;
   }
-  const sc_time arrive = link_.device_read(sc_core::sc_time_stamp(), uint64_t(batch.size()) * kSqeBytes);
+  uint64_t bytes = uint64_t(batch.size()) * kSqeBytes;
+  for (const HostCommand* c : batch)   // the vector commands' LBA lists come with them
+    if (c->lba_list && lba_list_addr_) bytes += 8ull * std::min<uint32_t>(c->nsect, SSD_OC_MAX_LBAS);
+  const sc_time arrive = link_.device_read(sc_core::sc_time_stamp(), bytes);
   events_.at(arrive, [this, b] {
     deliver(batches_[b]);
     free_batches_.push_back(b);
@@ -111,6 +114,7 @@ void HostInterface::deliver(const std::vector<HostCommand*>& cmds) {
     e->lba_lo = uint32_t(c->lba);
     e->lba_hi = uint32_t(c->lba >> 32);
     std::memcpy(e->cdw, c->cdw, sizeof(e->cdw));
+    if (lba_list_addr_ && c->opcode >= SSD_HOP_OC_RESET && c->opcode <= SSD_HOP_OC_READ) copy_lba_list(c, e->slot);
     k.cmd_tail++;
     k.in_transit--;
     if (k.cmd_tail_shadow) *dram_.as<uint32_t>(k.cmd_tail_shadow) = k.cmd_tail;
@@ -120,7 +124,20 @@ void HostInterface::deliver(const std::vector<HostCommand*>& cmds) {
     if (raised & 1u) irq_.raise(SSD_IRQ_HIF, core);
 }
 
+// A vector command's LBAs into its slot's list (the one inline LBA, or the host's list).
+void HostInterface::copy_lba_list(const HostCommand* c, uint16_t slot) {
+  const uint32_t n = c->lba_list ? std::min<uint32_t>(c->nsect, SSD_OC_MAX_LBAS) : 1u;
+  try {
+    auto* list = reinterpret_cast<uint64_t*>(dram_.at(lba_list_addr_ + uint64_t(slot) * SSD_OC_MAX_LBAS * 8u, 8ull * n));
+    if (c->lba_list) std::memcpy(list, c->lba_list, 8ull * n);
+    else list[0] = c->lba;
+  } catch (const std::out_of_range& e) {
+    report_fatal(std::string("host interface: HIF_LBA_LIST_ADDR is not in DRAM (firmware bug): ") + e.what());
+  }
+}
+
 uint32_t HostInterface::read32(uint32_t offset, sc_time&) {
+  if (offset == HIF_LBA_LIST_ADDR) return lba_list_addr_;
   const uint32_t bank = offset / HIF_BANK_STRIDE, reg = offset % HIF_BANK_STRIDE;
   if (reg == HIF_ENABLE) return enabled_;
   if (reg == HIF_NSECTORS_LO) return uint32_t(nsectors_);
@@ -146,6 +163,10 @@ uint32_t HostInterface::read32(uint32_t offset, sc_time&) {
 }
 
 void HostInterface::write32(uint32_t offset, uint32_t value, sc_time& delay) {
+  if (offset == HIF_LBA_LIST_ADDR) {
+    lba_list_addr_ = value;
+    return;
+  }
   const uint32_t bank = offset / HIF_BANK_STRIDE, reg = offset % HIF_BANK_STRIDE;
   switch (reg) {
     case HIF_NSECTORS_LO: nsectors_ = (nsectors_ & ~0xFFFFFFFFull) | value; return;
@@ -205,7 +226,7 @@ void HostInterface::sector_list(const ssd_hif_dma& d, std::vector<uint32_t>& out
   } else {
     for (uint32_t i = 0; i < d.nsect; i++) out[i] = d.dram_addr + i * 4096u;
   }
-  for (uint32_t a : out) dram_.at(a, payload_ ? 4096 : sizeof(ssd_sector_tag));
+  for (uint32_t a : out) dram_.at(a, payload_ || (d.flags & SSD_DMAF_BYTES) ? 4096 : sizeof(ssd_sector_tag));
 }
 
 void HostInterface::run_dma(uint32_t bank, sc_time at) {
@@ -235,6 +256,12 @@ void HostInterface::run_dma(uint32_t bank, sc_time at) {
       report_fatal("host interface: bad DMA descriptor (firmware bug): " + err);
       return;
     }
+    if ((d.flags & SSD_DMAF_BYTES) && d.dir != SSD_DMA_NONE && !c->payload) {
+      free_jobs_.push_back(j);
+      report_fatal("host interface: opcode " + std::to_string(c->opcode) +
+                   " moves control data, but the host gave it no byte buffer (host bug)");
+      return;
+    }
     if (d.flags & SSD_DMAF_COMPLETE) slots_[d.slot].completion_posted = true;
     const uint64_t bytes = uint64_t(d.nsect) * 4096;
     sc_time data_done = at;
@@ -258,7 +285,7 @@ void HostInterface::finish_dma(uint32_t j) {
     // The tag is the sector's first 8 bytes: with payloads it is copied last so the two agree.
     if (d.dir == SSD_DMA_TO_HOST) {
       if (c->payload) std::memcpy(c->payload + size_t(s) * 4096, dram_.at(job.sectors[i], 4096), 4096);
-      std::memcpy(&c->data[s], dram_.at(job.sectors[i]), sizeof(ssd_sector_tag));
+      if (c->data) std::memcpy(&c->data[s], dram_.at(job.sectors[i]), sizeof(ssd_sector_tag));
     } else {
       if (c->payload) std::memcpy(dram_.at(job.sectors[i], 4096), c->payload + size_t(s) * 4096, 4096);
       std::memcpy(dram_.at(job.sectors[i]), &c->data[s], sizeof(ssd_sector_tag));
@@ -266,7 +293,7 @@ void HostInterface::finish_dma(uint32_t j) {
   }
   const uint8_t flags = d.flags;
   const uint16_t slot = d.slot, status = d.status, info = d.info;
-  if ((flags & SSD_DMAF_COMPLETE) && status == SSD_ST_MEDIA_ERROR) {   // the device's error log
+  if ((flags & SSD_DMAF_COMPLETE) && status >> 8 == 2u) {   // the device's error log, an OC bitmap
     c->unreadable_listed = d.error_map != 0;
     if (d.error_map) {
       const uint32_t words = (c->nsect + 31) / 32;

@@ -7,6 +7,8 @@
 // controller; a DMA engine executing the firmware's HIF DMA descriptors (host <-> DRAM data
 // with DRAM and link bandwidth, scatter lists, optional completion entry and notification
 // of the posting core); completion entries (16 bytes) and the interrupt to the host thread.
+// Open-Channel vector commands: their LBA lists fetched over the link (8 bytes an LBA) into the
+// slot's list in DRAM (HIF_LBA_LIST_ADDR) before the command reaches the firmware.
 // Leaves out: admin queues and identify (the platform knows the geometry), PRP/SGL parsing,
 // arbitration bursts between submission queues, interrupt coalescing.
 #pragma once
@@ -39,11 +41,16 @@ struct HostCommand {
   uint64_t lba = 0;                 // 4 KiB sectors
   uint32_t nsect = 0;
   uint32_t cdw[4] = {0, 0, 0, 0};
+  // Open-Channel vector commands (SSD_HOP_OC_*) of more than one LBA: the host's LBA list
+  // (nsect entries), which the controller fetches over the link; nullptr: `lba` is the one.
+  const uint64_t* lba_list = nullptr;
   ssd_sector_tag* data = nullptr;   // host buffer: one tag per sector
-  uint8_t* payload = nullptr;       // with sim.payload: nsect * 4096 bytes
+  uint8_t* payload = nullptr;       // with sim.payload, or for control data (SSD_DMAF_BYTES):
+                                    // nsect * 4096 bytes
   uint16_t status = 0;
   uint16_t info = 0;                // SSD_CPLI_* from the device (reads: extra work waited for)
-  // A read that failed with a media error: the sectors the device named as unreadable (bit k:
+  // A command that failed with a media status (type 2: a read's media error, the Open-Channel
+  // statuses): the sectors (vector commands: the LBAs) the device named as failed (bit k:
   // sector k of the command); unreadable_listed = false: it named none, the whole command failed.
   uint32_t unreadable[SSD_MDTS_SECTORS / 32] = {};
   bool unreadable_listed = false;
@@ -136,6 +143,8 @@ class HostInterface : public MmioDevice {
 
   bool enabled_ = false;
   uint64_t nsectors_ = 0;
+  uint32_t lba_list_addr_ = 0;                 // HIF_LBA_LIST_ADDR
+  void copy_lba_list(const HostCommand* c, uint16_t slot);
 };
 
 }  // namespace ssdvp

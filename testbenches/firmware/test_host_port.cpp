@@ -21,7 +21,7 @@ void owner_start(ftl* f, uint16_t slot) {
 }
 void owner_dma_done(ftl*, uint16_t slot) { g_dma_done.push_back(slot); }
 void owner_arrived(ftl*) { g_arrivals++; }
-const host_owner kOwner = {owner_start, owner_dma_done, owner_arrived};
+const host_owner kOwner = {owner_start, owner_dma_done, owner_arrived, nullptr};
 
 constexpr uint32_t kRing = 64;   // entries; the consumer index is reported every 16
 

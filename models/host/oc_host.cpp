@@ -1,0 +1,124 @@
+// The host's side of the Open-Channel command set: see oc_host.h.
+#include "models/host/oc_host.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace ssdvp {
+
+OcHost::OcHost(HostInterface& hif) : hif_(hif) {
+  hif_.on_complete = [this](HostCommand* c) {
+    const auto it = in_flight_.find(c);
+    if (it == in_flight_.end()) throw std::logic_error("Open-Channel host: a completion for no command it sent");
+    it->second->finished = true;
+    it->second->done.notify(sc_core::SC_ZERO_TIME);
+    in_flight_.erase(it);
+  };
+}
+
+OcHost::Result OcHost::send(Pending& p) {
+  if (!hif_.ready()) sc_core::wait(hif_.ready_event());
+  p.cmd.t_submit = sc_core::sc_time_stamp();
+  in_flight_[&p.cmd] = &p;
+  hif_.submit(&p.cmd);
+  hif_.ring_doorbell(p.cmd.queue, sc_core::SC_ZERO_TIME);
+  while (!p.finished) sc_core::wait(p.done);
+  commands_++;
+  Result r;
+  r.status = p.cmd.status;
+  r.failed_listed = p.cmd.unreadable_listed;
+  if (p.cmd.unreadable_listed) r.failed = uint64_t(p.cmd.unreadable[0]) | uint64_t(p.cmd.unreadable[1]) << 32;
+  r.submitted = p.cmd.t_submit;
+  r.completed = p.cmd.t_complete;
+  return r;
+}
+
+ssd_oc_geometry OcHost::geometry(uint16_t queue) {
+  Pending p;
+  std::vector<uint8_t> bytes(4096);
+  p.cmd.opcode = SSD_HOP_OC_GEOMETRY;
+  p.cmd.queue = queue;
+  p.cmd.nsect = 1;
+  p.cmd.payload = bytes.data();
+  const Result r = send(p);
+  if (r.status != SSD_ST_OK) throw std::runtime_error("Open-Channel geometry: status " + std::to_string(r.status));
+  ssd_oc_geometry g;
+  static_assert(sizeof(g) == 4096, "the spec's geometry is 4 KiB");
+  std::memcpy(&g, bytes.data(), sizeof(g));
+  return g;
+}
+
+std::vector<ssd_oc_chunk> OcHost::chunk_log(uint32_t first, uint32_t count, uint16_t queue) {
+  constexpr uint32_t kPer = 4096 / sizeof(ssd_oc_chunk);
+  const uint32_t s0 = first / kPer, s1 = (first + count + kPer - 1) / kPer;
+  Pending p;
+  std::vector<uint8_t> bytes(size_t(s1 - s0) * 4096);
+  p.cmd.opcode = SSD_HOP_OC_CHUNK_LOG;
+  p.cmd.queue = queue;
+  p.cmd.lba = uint64_t(s0) * 4096;   // the log's byte offset
+  p.cmd.nsect = s1 - s0;
+  p.cmd.payload = bytes.data();
+  const Result r = send(p);
+  if (r.status != SSD_ST_OK) throw std::runtime_error("Open-Channel chunk log: status " + std::to_string(r.status));
+  std::vector<ssd_oc_chunk> out(count);
+  std::memcpy(out.data(), bytes.data() + size_t(first - s0 * kPer) * sizeof(ssd_oc_chunk), count * sizeof(ssd_oc_chunk));
+  return out;
+}
+
+uint64_t OcHost::lba(const ssd_oc_geometry& g, uint32_t grp, uint32_t pu, uint32_t chk, uint32_t sec) {
+  const ssd_oc_lbaf& f = g.lbaf;
+  return uint64_t(sec) | uint64_t(chk) << f.lba_len | uint64_t(pu) << (f.lba_len + f.chk_len) |
+         uint64_t(grp) << (f.lba_len + f.chk_len + f.pu_len);
+}
+
+OcHost::Result OcHost::reset(const std::vector<uint64_t>& lbas, uint16_t queue) {
+  Pending p;
+  p.cmd.opcode = SSD_HOP_OC_RESET;
+  p.cmd.queue = queue;
+  p.cmd.nsect = uint32_t(lbas.size());
+  p.cmd.lba = lbas.empty() ? 0 : lbas[0];
+  if (lbas.size() > 1) p.cmd.lba_list = lbas.data();
+  return send(p);
+}
+
+OcHost::Result OcHost::write(const std::vector<uint64_t>& lbas, const std::vector<ssd_sector_tag>& tags, uint16_t queue) {
+  if (tags.size() != lbas.size()) throw std::invalid_argument("OcHost::write: a tag per LBA");
+  Pending p;
+  std::vector<ssd_sector_tag> data(tags);
+  p.cmd.opcode = SSD_HOP_OC_WRITE;
+  p.cmd.queue = queue;
+  p.cmd.nsect = uint32_t(lbas.size());
+  p.cmd.lba = lbas.empty() ? 0 : lbas[0];
+  if (lbas.size() > 1) p.cmd.lba_list = lbas.data();
+  p.cmd.data = data.data();
+  return send(p);
+}
+
+OcHost::Result OcHost::read(const std::vector<uint64_t>& lbas, std::vector<ssd_sector_tag>& tags, uint16_t queue) {
+  Pending p;
+  tags.assign(lbas.size(), ssd_sector_tag{0xFFFFFFFFu, 0xFFFFFFFFu});
+  p.cmd.opcode = SSD_HOP_OC_READ;
+  p.cmd.queue = queue;
+  p.cmd.nsect = uint32_t(lbas.size());
+  p.cmd.lba = lbas.empty() ? 0 : lbas[0];
+  if (lbas.size() > 1) p.cmd.lba_list = lbas.data();
+  p.cmd.data = tags.data();
+  return send(p);
+}
+
+OcHost::Result OcHost::raw(uint8_t opcode, uint64_t lba, uint32_t nsect, uint16_t queue) {
+  Pending p;
+  std::vector<ssd_sector_tag> data(std::min<uint32_t>(nsect, 4096));   // should the device move data
+  std::vector<uint8_t> bytes(opcode == SSD_HOP_OC_GEOMETRY || opcode == SSD_HOP_OC_CHUNK_LOG ? 4096ull * nsect : 0);
+  p.cmd.data = data.data();
+  p.cmd.payload = bytes.empty() ? nullptr : bytes.data();
+  p.cmd.opcode = opcode;
+  p.cmd.queue = queue;
+  p.cmd.lba = lba;
+  p.cmd.nsect = nsect;
+  return send(p);
+}
+
+}  // namespace ssdvp
