@@ -268,7 +268,7 @@ static void program_done(struct ftl *f, uint32_t tag, const struct flash_result 
   f->stats->flash_prog_sectors += op->nsect;
   if (r->status == SSD_FST_PROGRAM_FAIL) {   /* the chunk closes early; its reset retires it */
     for (uint32_t k = 0; k < op->nsect; k++) fail_lba(f, slot, op->gc_index + k, SSD_OC_ST_EARLY_CLOSE);
-    if (!d->grown_bad[c]) oc_mark_bad(f, c);
+    if (!d->grown_bad[c]) oc_mark_bad(f, c, 0);
     oc_note_closed(&d->chunks, c);
   }
   fop_release(f, tag);
@@ -285,7 +285,7 @@ static void reset_done(struct ftl *f, uint32_t tag, const struct flash_result *r
   f->stats->erases++;
   if (r->status == SSD_FST_ERASE_FAIL) {
     fail_lba(f, slot, op->gc_index, SSD_OC_ST_OFFLINE_CHUNK);
-    if (!d->grown_bad[c]) oc_mark_bad(f, c);
+    oc_mark_bad(f, c, 1);
     oc_note_offline(&d->chunks, c);
   } else {
     f->sb_erases[sb]++;
@@ -293,7 +293,10 @@ static void reset_done(struct ftl *f, uint32_t tag, const struct flash_result *r
     oc_note_reset(&d->chunks, c);
     d->chunks.desc[c].wli = f->sb_erases[sb] < 255u ? (uint8_t)f->sb_erases[sb] : 255u;
     d->programmed[c] = 0;
-    if (d->grown_bad[c]) oc_note_offline(&d->chunks, c);   /* retired once its data is gone */
+    if (d->grown_bad[c]) {   /* retired once its data is gone */
+      oc_mark_bad(f, c, 1);
+      oc_note_offline(&d->chunks, c);
+    }
   }
   fop_release(f, tag);
   if (--f->hc[slot].pending == 0) finish(f, slot);

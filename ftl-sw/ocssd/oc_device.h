@@ -72,7 +72,9 @@ void oc_commands_init(struct ftl *f);
 int  oc_commands_retry(struct ftl *f);   /* commands waiting for a buffer */
 /* oc_power_on.c: a new device's factory scan, a used one's tables and write pointers. */
 void oc_power_on(struct ftl *f);
-/* A chunk went bad: persisted in the NOR (grown: a program or erase failed). */
-void oc_mark_bad(struct ftl *f, uint32_t c);
+/* A chunk went bad, persisted in the NOR before the host hears of it: closed early with its
+ * data (offline = 0: a program failed) or offline for good (1: an erase failed, or it was
+ * reset after a program failed). */
+void oc_mark_bad(struct ftl *f, uint32_t c, int offline);
 
 #endif /* SSDVP_OCSSD_OC_DEVICE_H */

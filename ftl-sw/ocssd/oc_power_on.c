@@ -32,10 +32,14 @@ static uint32_t geometry_hash(const struct ssd_oc_geometry *g) {
   return h;
 }
 
-void oc_mark_bad(struct ftl *f, uint32_t c) {
+/* The NOR's two tables (media/bad_blocks.h's layout) as this device reads them: a chunk marked
+ * in the first only went bad while holding data (a program failed: closed early, readable);
+ * one marked in both is offline for good (bad from the factory, or retired: its erase failed,
+ * or it was reset after its program failed). */
+void oc_mark_bad(struct ftl *f, uint32_t c, int offline) {
+  if (!f->oc->grown_bad[c]) f->stats->grown_bad_superblocks++;
   f->oc->grown_bad[c] = 1;
-  bbt_nor_mark_bad(f->bb.nor_bytes, oc_chunk_sb(f->oc, c), 0);   /* before the host hears of it */
-  f->stats->grown_bad_superblocks++;
+  bbt_nor_mark_bad(f->bb.nor_bytes, oc_chunk_sb(f->oc, c), offline);   /* before the host hears of it */
 }
 
 /* A probe: sector 0 of plane `plane` of page `page` of chunk c. */
@@ -75,6 +79,7 @@ static void scan_done(struct ftl *f, uint32_t tag, const struct flash_result *r)
  * of the interval for a write pointer) until it is empty and every probe is back. */
 static void run_scan(struct ftl *f, struct oc_scan *s) {
   const uint32_t per = s->factory ? f->geo.planes : 1u;
+  hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, SSD_IRQ_FCTL);   /* its completions wake it */
   for (;;) {
     while (s->qhead != s->qtail && FOP_MAX - f->fops_inflight >= per && flash_ring_space(f, per) >= per) {
       const uint32_t c = s->queue[s->qhead++ % s->qsize];
@@ -122,7 +127,7 @@ static void restore(struct ftl *f) {
     const uint32_t sb = oc_chunk_sb(d, c);
     const uint32_t bit = 1u << (sb % 32u);
     if (!(bbt_nor_bad_word(f->bb.nor_bytes, 0, sb) & bit)) continue;
-    if (bbt_nor_bad_word(f->bb.nor_bytes, 1, sb) & bit) {
+    if (bbt_nor_bad_word(f->bb.nor_bytes, 1, sb) & bit) {   /* the factory's, or retired */
       oc_note_offline(&d->chunks, c);
       f->stats->factory_bad_superblocks++;
     } else {

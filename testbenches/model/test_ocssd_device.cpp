@@ -83,7 +83,8 @@ void fill(OcHost& h, const ssd_oc_geometry& g, uint32_t grp, uint32_t pu, uint32
 void expect_reads(OcHost& h, const std::vector<uint64_t>& lbas, uint32_t seq) {
   std::vector<ssd_sector_tag> got;
   const auto r = h.read(lbas, got);
-  ASSERT_EQ(r.status, SSD_ST_OK);
+  ASSERT_EQ(r.status, SSD_ST_OK) << "reading " << lbas.size() << " LBAs from " << lbas[0] << ": failed 0x" << std::hex
+                                 << r.failed;
   for (size_t i = 0; i < lbas.size(); i++) {
     EXPECT_EQ(got[i].lba, uint32_t(lbas[i])) << "LBA " << lbas[i];
     EXPECT_EQ(got[i].seq, seq) << "LBA " << lbas[i];
@@ -217,3 +218,145 @@ TEST(OcssdDevice, OnTheIss) {
     command_faults(h, p);
   });
 }
+
+namespace {
+
+// Runs `fn` in a child process (a platform each: SystemC elaborates once per process); returns
+// whether it passed (its gtest failures are printed by the child).
+bool in_child(const std::function<void()>& fn) {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    fn();
+    std::fflush(nullptr);
+    _exit(::testing::Test::HasFailure() ? 1 : 0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+}  // namespace
+
+// Faults the NAND injects reach the host as the spec says: a failed program closes its chunk
+// early (the unit's LBAs named) and its reset takes it offline; a failed erase takes the chunk
+// offline; a factory bad block is an offline chunk from the format on; an offline chunk
+// answers every command with its status.  Die d = way x channels + channel: (grp 0, pu 0) is
+// die 0, (grp 1, pu 0) die 1.
+TEST(OcssdDevice, NandFaultsReachTheHostAsTheSpecSays) {
+  run_host(oc_sets({"nand.fail_at=program:0:3,erase:1:4", "nand.factory_bad_permille=60", "nand.fault_seed=5"}),
+           [](OcHost& h, SsdPlatform&) {
+             const ssd_oc_geometry g = h.geometry();
+             const uint32_t chunks = 2u * 2u * 16u;
+             auto log = h.chunk_log(0, chunks);
+             uint32_t offline = 0, usable = 0xFFFFFFFFu;
+             for (uint32_t c = 0; c < chunks; c++) {
+               if (log[c].cs == SSD_OC_CHUNK_OFFLINE) offline++;
+               else if (usable == 0xFFFFFFFFu && c != chunk_index(g, 0, 0, 3) && c != chunk_index(g, 1, 0, 4)) usable = c;
+             }
+             EXPECT_GT(offline, 0u) << "6% of 4 planes' blocks bad from the factory: some chunk is offline";
+             for (uint32_t c = 0; c < chunks; c++) {
+               if (log[c].cs != SSD_OC_CHUNK_OFFLINE) continue;
+               const uint64_t lba = log[c].slba;
+               std::vector<ssd_sector_tag> got;
+               EXPECT_EQ(h.read({lba}, got).status, SSD_OC_ST_OFFLINE_CHUNK);
+               EXPECT_EQ(h.reset({lba}).status, SSD_OC_ST_OFFLINE_CHUNK);
+               std::vector<uint64_t> unit;
+               for (uint32_t i = 0; i < g.ws_min; i++) unit.push_back(lba + i);
+               EXPECT_EQ(h.write(unit, tags_for(unit, 1)).status, SSD_OC_ST_OFFLINE_CHUNK);
+               break;
+             }
+             // The program failure, if its chunk is not bad from the factory already.
+             if (log[chunk_index(g, 0, 0, 3)].cs == SSD_OC_CHUNK_FREE) {
+               const auto unit = run_of(g, 0, 0, 3, 0, g.ws_min);
+               const auto r = h.write(unit, tags_for(unit, 2));
+               EXPECT_EQ(r.status, SSD_OC_ST_EARLY_CLOSE);
+               EXPECT_TRUE(r.failed_listed);
+               EXPECT_EQ(r.failed, 0xFFFFu);
+               EXPECT_EQ(h.chunk_log(chunk_index(g, 0, 0, 3), 1)[0].cs, SSD_OC_CHUNK_CLOSED);
+               // Its reset retires it: the erase of the bad block fails too (the die's), or the
+               // device retires it after a good one.
+               const uint16_t st = h.reset({unit[0]}).status;
+               EXPECT_TRUE(st == SSD_ST_OK || st == SSD_OC_ST_OFFLINE_CHUNK) << st;
+               EXPECT_EQ(h.chunk_log(chunk_index(g, 0, 0, 3), 1)[0].cs, SSD_OC_CHUNK_OFFLINE);
+             } else {
+               ADD_FAILURE() << "chunk 0/0/3 is bad from the factory with this seed: pick another block";
+             }
+             if (log[chunk_index(g, 1, 0, 4)].cs == SSD_OC_CHUNK_FREE) {
+               fill(h, g, 1, 0, 4, g.clba / g.ws_min, 3);   // closed: a chunk that may be reset
+               const auto r = h.reset({OcHost::lba(g, 1, 0, 4, 0)});
+               EXPECT_EQ(r.status, SSD_OC_ST_OFFLINE_CHUNK);
+               EXPECT_EQ(h.chunk_log(chunk_index(g, 1, 0, 4), 1)[0].cs, SSD_OC_CHUNK_OFFLINE);
+             } else {
+               ADD_FAILURE() << "chunk 1/0/4 is bad from the factory with this seed: pick another block";
+             }
+             ASSERT_NE(usable, 0xFFFFFFFFu);
+           });
+}
+
+// Chunk state after a power cut: closed, open (at its write pointer), reset (free, its wear),
+// closed early after a failed program, offline after a failed erase; written data reads back
+// and an open chunk goes on at its write pointer.  The cut comes while a write is in flight:
+// its unit may be on the NAND or not (its chunk's write pointer says which), never half.
+static void power_cut_case(const std::string& mode) {
+  const std::string dir = ::testing::TempDir() + "ocssd-power-cut-" + mode;
+  const auto sets = oc_sets({"ftl.wear_record_step=1", "nand.fail_at=program:0:3,erase:1:4", "firmware.mode=" + mode});
+  struct Chunk { uint32_t grp, pu, chk; };
+  const Chunk closed{0, 0, 0}, open{0, 1, 0}, reset{1, 0, 0}, early{0, 0, 3}, gone{1, 0, 4}, cut{1, 1, 1};
+  ASSERT_TRUE(in_child([&] {
+    RunOptions opt;
+    opt.power_cut_dir = dir;
+    run_host(sets, [&](OcHost& h, SsdPlatform& p) {
+      const ssd_oc_geometry g = h.geometry();
+      fill(h, g, closed.grp, closed.pu, closed.chk, g.clba / g.ws_min, 1);
+      fill(h, g, open.grp, open.pu, open.chk, 3, 2);
+      fill(h, g, reset.grp, reset.pu, reset.chk, g.clba / g.ws_min, 3);
+      ASSERT_EQ(h.reset({OcHost::lba(g, reset.grp, reset.pu, reset.chk, 0)}).status, SSD_ST_OK);
+      ASSERT_EQ(h.reset({OcHost::lba(g, reset.grp, reset.pu, reset.chk, 0)}).status, SSD_ST_OK);   // twice: wear 2
+      const auto u = run_of(g, early.grp, early.pu, early.chk, 0, g.ws_min);
+      ASSERT_EQ(h.write(u, tags_for(u, 4)).status, SSD_OC_ST_EARLY_CLOSE);
+      fill(h, g, gone.grp, gone.pu, gone.chk, g.clba / g.ws_min, 5);
+      ASSERT_EQ(h.reset({OcHost::lba(g, gone.grp, gone.pu, gone.chk, 0)}).status, SSD_OC_ST_OFFLINE_CHUNK);
+      fill(h, g, cut.grp, cut.pu, cut.chk, 2, 6);
+      // A third unit in flight when the power goes.
+      sc_core::sc_spawn([&h, g] {
+        const auto lbas = run_of(g, 1, 1, 1, 32, g.ws_min);
+        h.write(lbas, tags_for(lbas, 6));
+      });
+      sc_core::wait(sc_core::sc_time(200, sc_core::SC_US));
+      p.cut_power_now("the test cuts the power");
+      sc_core::wait();   // the simulation stops
+    }, opt);
+  })) << "the run before the cut";
+  ASSERT_TRUE(in_child([&] {
+    RunOptions opt;
+    opt.power_on_dir = dir;
+    run_host(sets, [&](OcHost& h, SsdPlatform&) {
+      const ssd_oc_geometry g = h.geometry();
+      auto at = [&](const Chunk& c) { return h.chunk_log(chunk_index(g, c.grp, c.pu, c.chk), 1)[0]; };
+      EXPECT_EQ(at(closed).cs, SSD_OC_CHUNK_CLOSED);
+      EXPECT_EQ(at(closed).wp, at(closed).slba + g.clba);
+      EXPECT_EQ(at(open).cs, SSD_OC_CHUNK_OPEN);
+      EXPECT_EQ(at(open).wp, at(open).slba + 3 * g.ws_min);
+      EXPECT_EQ(at(reset).cs, SSD_OC_CHUNK_FREE);
+      EXPECT_EQ(at(reset).wli, 2);
+      EXPECT_EQ(at(early).cs, SSD_OC_CHUNK_CLOSED);
+      EXPECT_EQ(at(gone).cs, SSD_OC_CHUNK_OFFLINE);
+      const ssd_oc_chunk c = at(cut);
+      EXPECT_EQ(c.cs, SSD_OC_CHUNK_OPEN);
+      EXPECT_TRUE(c.wp == c.slba + 2 * g.ws_min || c.wp == c.slba + 3 * g.ws_min) << "write pointer " << c.wp - c.slba;
+      expect_reads(h, run_of(g, closed.grp, closed.pu, closed.chk, 0, 64), 1);
+      expect_reads(h, run_of(g, closed.grp, closed.pu, closed.chk, g.clba - 64, 64), 1);
+      expect_reads(h, run_of(g, open.grp, open.pu, open.chk, 0, 2 * g.ws_min), 2);
+      expect_reads(h, run_of(g, cut.grp, cut.pu, cut.chk, 0, g.ws_min), 6);
+      // The open chunk goes on at its write pointer; the free one is written anew.
+      const auto next = run_of(g, open.grp, open.pu, open.chk, 3 * g.ws_min, g.ws_min);
+      EXPECT_EQ(h.write(next, tags_for(next, 7)).status, SSD_ST_OK);
+      fill(h, g, reset.grp, reset.pu, reset.chk, 2, 8);   // the first unit readable once the second is in
+      expect_reads(h, run_of(g, reset.grp, reset.pu, reset.chk, 0, g.ws_min), 8);
+    }, opt);
+  })) << "the run after the cut";
+}
+
+TEST(OcssdDevice, ChunkStateSurvivesAPowerCut) { power_cut_case("native"); }
+TEST(OcssdDevice, ChunkStateSurvivesAPowerCutOnTheIss) { power_cut_case("iss"); }
