@@ -13,12 +13,6 @@ extern "C" {
 
 namespace ssdvp {
 
-namespace {
-NativeCore* g_current = nullptr;
-}
-
-NativeCore* NativeCore::current() { return g_current; }
-
 NativeCore::NativeCore(sc_core::sc_module_name name, uint32_t core_id, const FirmwareParams& p,
                        Dram& dram, SysCtl& sysctl, void (*entry)(void))
     : sc_core::sc_module(name),
@@ -35,13 +29,13 @@ NativeCore::NativeCore(sc_core::sc_module_name name, uint32_t core_id, const Fir
 }
 
 void NativeCore::run() {
-  g_current = this;
+  make_current(this);
   qk_.reset();
   entry_();
 }
 
 void NativeCore::access(tlm::tlm_command cmd, uint32_t addr, uint32_t* data) {
-  g_current = this;
+  make_current(this);
   sysctl_.set_current_core(id_);
   prepare_register_access(trans_, cmd, addr, data);
   sc_core::sc_time delay = qk_.get_local_time();
@@ -55,7 +49,7 @@ void NativeCore::access(tlm::tlm_command cmd, uint32_t addr, uint32_t* data) {
   }
   if (!fatal_errors().empty()) halt_forever();
   if (qk_.need_sync()) qk_.sync();
-  g_current = this;
+  make_current(this);
 }
 
 // After a fatal error the simulation is stopping: the core must yield and never run on in a
@@ -90,7 +84,7 @@ void NativeCore::sleep(bool clear_on_wake) {
   if (clear_on_wake) sysctl_.clear_enabled(id_);
   wakeups_++;
   qk_.reset();
-  g_current = this;
+  make_current(this);
 }
 
 void NativeCore::cost(unsigned kind, uint32_t count) {
@@ -100,7 +94,7 @@ void NativeCore::cost(unsigned kind, uint32_t count) {
   qk_.inc(t);
   if (qk_.need_sync()) {
     qk_.sync();
-    g_current = this;
+    make_current(this);
   }
 }
 
@@ -112,26 +106,31 @@ void NativeCore::relax() {
   qk_.inc(t);
   if (qk_.need_sync()) {
     qk_.sync();
-    g_current = this;
+    make_current(this);
   }
 }
 
 }  // namespace ssdvp
 
 // ---------------------------------------------------------------- the HAL, native flavour
+// Every call goes to the current HalContext (models/cpu/hal_context.h): a controller core running
+// the device firmware, or a host thread running the FTL on the host.  (In this file, which every
+// platform links, so that the static firmware library finds it.)
+using ssdvp::HalContext;
+
 extern "C" {
 
-uint32_t hal_read32(uint32_t addr) { return ssdvp::NativeCore::current()->read32(addr); }
-void hal_write32(uint32_t addr, uint32_t value) { ssdvp::NativeCore::current()->write32(addr, value); }
-void* hal_dram_ptr(uint32_t addr) { return ssdvp::NativeCore::current()->dram().at(addr); }
+uint32_t hal_read32(uint32_t addr) { return HalContext::current()->read32(addr); }
+void hal_write32(uint32_t addr, uint32_t value) { HalContext::current()->write32(addr, value); }
+void* hal_dram_ptr(uint32_t addr) { return HalContext::current()->dram().at(addr); }
 uint32_t hal_dram_addr(const void* ptr) {
-  auto& d = ssdvp::NativeCore::current()->dram();
+  auto& d = HalContext::current()->dram();
   return uint32_t(static_cast<const uint8_t*>(ptr) - d.base()) + SSD_DRAM_BASE;
 }
-void* hal_sram(void) { return ssdvp::NativeCore::current()->sram(); }
-void hal_sleep(void) { ssdvp::NativeCore::current()->sleep(false); }
-void hal_wait_for_event(void) { ssdvp::NativeCore::current()->sleep(true); }
-void hal_cost(enum hal_cost kind, uint32_t count) { ssdvp::NativeCore::current()->cost(unsigned(kind), count); }
-void hal_relax(void) { ssdvp::NativeCore::current()->relax(); }
+void* hal_sram(void) { return HalContext::current()->sram(); }
+void hal_sleep(void) { HalContext::current()->sleep(false); }
+void hal_wait_for_event(void) { HalContext::current()->sleep(true); }
+void hal_cost(enum hal_cost kind, uint32_t count) { HalContext::current()->cost(unsigned(kind), count); }
+void hal_relax(void) { HalContext::current()->relax(); }
 
 }  // extern "C"

@@ -1,5 +1,6 @@
 // Native firmware core: the firmware built for the host, run in an SC_THREAD.  The native
-// flavour of the HAL (hal_read32, hal_cost, ...) is at the end of native_core.cpp.
+// flavour of the HAL (hal_read32, hal_cost, ...) is at the end of native_core.cpp: it calls the
+// current HalContext, which a NativeCore is while it runs.
 //
 // Models: one controller core executing the firmware's event loop; firmware time from the
 // documented cost model (firmware.cost.*, charged through hal_cost) accumulated in a
@@ -20,29 +21,28 @@
 
 #include "models/common/params.h"
 #include "models/cpu/firmware_core.h"
+#include "models/cpu/hal_context.h"
 
 namespace ssdvp {
 
 class Dram;
 class SysCtl;
 
-class NativeCore : public sc_core::sc_module, public FirmwareCore {
+class NativeCore : public sc_core::sc_module, public FirmwareCore, public HalContext {
  public:
   tlm_utils::simple_initiator_socket<NativeCore> socket;
 
   NativeCore(sc_core::sc_module_name name, uint32_t core_id, const FirmwareParams& p, Dram& dram,
              SysCtl& sysctl, void (*entry)(void));
 
-  // HAL services (the native HAL calls these on the current core).
-  uint32_t read32(uint32_t addr);
-  void write32(uint32_t addr, uint32_t value);
-  void sleep(bool clear_on_wake);
-  void cost(unsigned kind, uint32_t count);
-  void relax();
-  Dram& dram() { return dram_; }
-  uint8_t* sram() { return sram_.data(); }
-
-  static NativeCore* current();
+  // HAL services (the native HAL calls these on the current context).
+  uint32_t read32(uint32_t addr) override;
+  void write32(uint32_t addr, uint32_t value) override;
+  void sleep(bool clear_on_wake) override;
+  void cost(unsigned kind, uint32_t count) override;
+  void relax() override;
+  Dram& dram() override { return dram_; }
+  uint8_t* sram() override { return sram_.data(); }
 
   // Statistics.
   sc_core::sc_time busy_time() const override { return busy_; }
