@@ -489,6 +489,9 @@ void flash_commit(struct ftl *f);
 /* host interface (core/host_queue.c) */
 void hif_dma(struct ftl *f, uint16_t slot, uint8_t dir, uint8_t flags, uint32_t nsect,
              uint32_t dram_addr, uint16_t status, uint32_t cookie);
+/* ... with the sectors' metadata (SSD_DMAF_META: nsect struct ssd_oob at meta_addr) */
+void hif_dma_meta(struct ftl *f, uint16_t slot, uint8_t dir, uint8_t flags, uint32_t nsect,
+                  uint32_t dram_addr, uint32_t meta_addr, uint16_t status, uint32_t cookie);
 int  hif_poll_done(struct ftl *f, struct fw_core *c);   /* c's DMA done entries */
 int  hif_poll_cmds(struct ftl *f);
 void hif_commit(struct ftl *f);                     /* rings the doorbells of every core's DMA ring posted to */

@@ -15,6 +15,11 @@ static const struct host_owner *host_owner(const struct ftl *f) {
 
 void hif_dma(struct ftl *f, uint16_t slot, uint8_t dir, uint8_t flags, uint32_t nsect,
              uint32_t dram_addr, uint16_t status, uint32_t cookie) {
+  hif_dma_meta(f, slot, dir, flags, nsect, dram_addr, 0, status, cookie);
+}
+
+void hif_dma_meta(struct ftl *f, uint16_t slot, uint8_t dir, uint8_t flags, uint32_t nsect,
+                  uint32_t dram_addr, uint32_t meta_addr, uint16_t status, uint32_t cookie) {
   struct fw_core *c = f->core[f->hc[slot].core];
   struct ring_pos *p = &c->dma_pos;
   if (p->tail - p->head >= p->size - 1u) {
@@ -37,6 +42,7 @@ void hif_dma(struct ftl *f, uint16_t slot, uint8_t dir, uint8_t flags, uint32_t 
   d->info = (flags & SSD_DMAF_COMPLETE) ? (uint16_t)(f->hc[slot].waited & 0x0Fu) : 0u;
   d->cookie = cookie;
   d->error_map = (flags & SSD_DMAF_COMPLETE) && status >> 8 == 2u ? hal_dram_addr(f->hc[slot].unreadable) : 0u;
+  d->meta_addr = meta_addr;
   p->tail++;
   c->dma_dirty = 1;
   hal_cost(HAL_COST_DMA_SUBMIT, 1);

@@ -269,7 +269,8 @@ struct ssd_hif_dma {
                            (the host's view of NVMe's error log, or of an Open-Channel
                            completion's LBA bitmap: every other one is intact); 0: the whole
                            command failed */
-  uint32_t rsvd2;
+  uint32_t meta_addr;   /* with SSD_DMAF_META: DRAM address of nsect struct ssd_oob, the
+                           sectors' metadata (an Open-Channel LBA's 8 bytes), moved with them */
 };
 #endif
 #define SSD_DMA_NONE        0u
@@ -279,6 +280,10 @@ struct ssd_hif_dma {
 #define SSD_DMAF_NOTIFY     (1u << 1)   /* post an ssd_hif_done entry + SSD_IRQ_HIF      */
 #define SSD_DMAF_SGL        (1u << 2)   /* dram_addr names a scatter list (see above)    */
 #define SSD_DMAF_IRQ        (1u << 3)
+#define SSD_DMAF_META       (1u << 5)   /* the sectors' metadata moves too (meta_addr): from
+                                           the host's metadata buffer if it gave one (else the
+                                           DRAM keeps what the firmware put there), to it if
+                                           it gave one */
 #define SSD_DMAF_BYTES      (1u << 4)   /* to the host: every byte of the sectors goes to the
                                            command's byte buffer whatever sim.payload says
                                            (control data: a geometry, a log page) */

@@ -65,14 +65,24 @@ static void buf_put(struct oc_device *d, uint32_t b) {
   d->buf_free = b;
 }
 
-/* The command's sector list: its buffer's sectors in order. */
+/* The command's sector list: its buffer's sectors in order; each LBA's metadata as a write
+ * without the host's keeps it (the LBA's low 32 bits). */
 static void take_buf(struct ftl *f, uint16_t slot) {
   struct oc_device *d = f->oc;
   const uint32_t b = d->buf_free;
   d->buf_free = d->buf_next[b];
   d->slot[slot].buf = b;
   const uint32_t base = d->buf_base + b * OC_BUF_BYTES;
-  for (uint32_t i = 0; i < f->hc[slot].nsect; i++) f->hc[slot].sgl[i] = base + i * SECTOR_BYTES;
+  struct ssd_oob *meta = &d->meta[b * SSD_OC_MAX_LBAS];
+  for (uint32_t i = 0; i < f->hc[slot].nsect; i++) {
+    f->hc[slot].sgl[i] = base + i * SECTOR_BYTES;
+    meta[i].lpa = (uint32_t)lba_of(d, slot, i);
+    meta[i].seq = 0;
+  }
+}
+
+static struct ssd_oob *slot_meta(const struct ftl *f, uint16_t slot) {
+  return &f->oc->meta[f->oc->slot[slot].buf * SSD_OC_MAX_LBAS];
 }
 
 /* ------------------------------------------------------------------ checks */
@@ -166,7 +176,8 @@ static void submit_reads(struct ftl *f, uint16_t slot) {
     op->host_slot = slot;
     op->gc_index = i;
     for (uint32_t k = 0; k < n; k++) op->sgl[k] = h->sgl[i + k];
-    flash_submit(f, tag, SSD_FOP_READ, chunk_ppa(f, c, sec), n, hal_dram_addr(op->sgl), hal_dram_addr(op->oob), SSD_FDF_SGL);
+    flash_submit(f, tag, SSD_FOP_READ, chunk_ppa(f, c, sec), n, hal_dram_addr(op->sgl), hal_dram_addr(&slot_meta(f, slot)[i]),
+                 SSD_FDF_SGL);
     h->pending++;
     i += n;
   }
@@ -184,10 +195,10 @@ static void submit_programs(struct ftl *f, uint16_t slot) {
     struct fop *op = &f->fop[tag];
     op->host_slot = slot;
     op->gc_index = i;
+    const struct ssd_oob *meta = slot_meta(f, slot);
     for (uint32_t k = 0; k < unit; k++) {
       op->sgl[k] = h->sgl[i + k];
-      op->oob[k].lpa = (uint32_t)lba_of(d, slot, i + k);   /* never all ones: the scan's mark */
-      op->oob[k].seq = 0;
+      op->oob[k] = meta[i + k];   /* the LBA's metadata goes to the spare area */
     }
     flash_submit(f, tag, SSD_FOP_PROGRAM, chunk_ppa(f, c, sec), unit, hal_dram_addr(op->sgl), hal_dram_addr(op->oob), SSD_FDF_SGL);
     h->pending++;
@@ -238,8 +249,8 @@ static void finish(struct ftl *f, uint16_t slot) {
     h->state = OC_DMA_OUT;
     f->stats->host_read_cmds++;
     f->stats->host_read_sectors += h->nsect;
-    hif_dma(f, slot, SSD_DMA_TO_HOST, SSD_DMAF_COMPLETE | SSD_DMAF_NOTIFY | SSD_DMAF_IRQ | SSD_DMAF_SGL, h->nsect,
-            hal_dram_addr(h->sgl), h->status, slot);
+    hif_dma_meta(f, slot, SSD_DMA_TO_HOST, SSD_DMAF_COMPLETE | SSD_DMAF_NOTIFY | SSD_DMAF_IRQ | SSD_DMAF_SGL | SSD_DMAF_META,
+                 h->nsect, hal_dram_addr(h->sgl), hal_dram_addr(slot_meta(f, slot)), h->status, slot);
     return;
   }
   if (d->slot[slot].buf != NONE32) buf_put(d, d->slot[slot].buf);
@@ -321,8 +332,8 @@ static void with_buffer(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   if (h->opcode == SSD_HOP_OC_WRITE) {
     h->state = OC_DMA_IN;
-    hif_dma(f, slot, SSD_DMA_FROM_HOST, SSD_DMAF_NOTIFY | SSD_DMAF_IRQ | SSD_DMAF_SGL, h->nsect, hal_dram_addr(h->sgl),
-            SSD_ST_OK, slot);
+    hif_dma_meta(f, slot, SSD_DMA_FROM_HOST, SSD_DMAF_NOTIFY | SSD_DMAF_IRQ | SSD_DMAF_SGL | SSD_DMAF_META, h->nsect,
+                 hal_dram_addr(h->sgl), hal_dram_addr(slot_meta(f, slot)), SSD_ST_OK, slot);
   } else if (f->oc->flash_head != NONE32 || !start_flash(f, slot)) {
     h->state = OC_WAIT_FLASH;
     wait_push(f, &f->oc->flash_head, &f->oc->flash_tail, slot);

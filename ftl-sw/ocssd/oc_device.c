@@ -50,6 +50,7 @@ static void command_tables(struct ftl *f, struct oc_device *d) {
   d->nbufs = room < most ? room : most;
   if (d->nbufs < 2u) hal_fatal("fw: no DRAM for the Open-Channel command buffers\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_OC_BUFFERS);
   d->buf_next = fw_alloc(f, d->nbufs * 4u, 16);
+  d->meta = fw_alloc(f, d->nbufs * SSD_OC_MAX_LBAS * (uint32_t)sizeof(struct ssd_oob), 64);
   d->buf_base = hal_dram_addr(fw_alloc(f, d->nbufs * OC_BUF_BYTES, SECTOR_BYTES));
   d->buf_free = NONE32;
   for (uint32_t b = d->nbufs; b-- > 0;) {

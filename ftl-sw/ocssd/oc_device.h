@@ -15,9 +15,14 @@
  * (SSD_OC_ST_EARLY_CLOSE, the failed LBAs in the completion's bitmap; its next reset takes it
  * offline), a failed erase takes the chunk offline (SSD_OC_ST_OFFLINE_CHUNK), a factory bad
  * block is an offline chunk, an uncorrectable read is SSD_ST_MEDIA_ERROR with its LBAs.
+ * Each LBA carries 8 bytes of metadata (struct ssd_oob, the host's: a host FTL keeps its
+ * reverse map's entries there), stored in the sector's spare area; a write without metadata
+ * stores the LBA's low 32 bits.  As a real controller, which scrambles data so that no
+ * programmed page reads all ones, the device takes a page whose data and metadata both read
+ * all ones for erased.
  * Leaves out: NVMe's plain read and write (answered as invalid opcodes), vector copy, the
- * open-chunk limit's enforcement (maxocpu is reported), the spec's optional LBA metadata,
- * chunk notifications (log page D0h), drive-state snapshots. */
+ * open-chunk limit's enforcement (maxocpu is reported), chunk notifications (log page D0h),
+ * drive-state snapshots. */
 #ifndef SSDVP_OCSSD_OC_DEVICE_H
 #define SSDVP_OCSSD_OC_DEVICE_H
 
@@ -45,6 +50,7 @@ struct oc_device {
   uint64_t *lba_list;              /* [SSD_HOST_SLOTS][SSD_OC_MAX_LBAS]: the HIF fills it */
   struct oc_slot *slot;            /* [SSD_HOST_SLOTS] */
   uint32_t buf_base, nbufs;        /* command buffers: OC_BUF_BYTES each */
+  struct ssd_oob *meta;            /* [nbufs][SSD_OC_MAX_LBAS]: each buffered LBA's metadata */
   uint32_t *buf_next;              /* free list */
   uint32_t buf_free;
   /* Waiting, in arrival order (linked by hc[].next): for a buffer; for room in the flash

@@ -21,9 +21,12 @@
 struct oc_scan {
   uint32_t *queue, qhead, qtail, qsize;
   uint16_t *lo, *hi;               /* the first erased page lies in [lo, hi] */
-  uint32_t scratch;                /* where probed sectors land (their data is not looked at) */
+  uint32_t scratch;                /* SCAN_BUFS sectors where probed sectors land */
+  uint16_t *free_bufs, nfree;      /* which of them are free */
   uint8_t  factory;                /* 1: factory markers; 0: write pointers */
 };
+
+#define SCAN_BUFS 256u             /* probes in flight at most */
 
 static uint32_t geometry_hash(const struct ssd_oc_geometry *g) {
   uint32_t h = 2166136261u;
@@ -48,7 +51,8 @@ static void probe(struct ftl *f, struct oc_scan *s, uint32_t c, uint32_t page, u
   struct fop *op = &f->fop[tag];
   op->gc_index = c;
   op->host_slot = (uint16_t)plane;
-  op->sgl[0] = s->scratch;
+  op->prog_id = s->free_bufs[--s->nfree];
+  op->sgl[0] = s->scratch + op->prog_id * SECTOR_BYTES;
   flash_submit(f, tag, SSD_FOP_READ, oc_chunk_sb(f->oc, c) * f->geo.sb_sectors + page * f->geo.unit + plane * f->geo.spp, 1,
                hal_dram_addr(op->sgl), hal_dram_addr(op->oob), SSD_FDF_SGL);
   if (s->factory) f->stats->flash_reads--;   /* the factory's, not the device's */
@@ -59,7 +63,12 @@ static void scan_done(struct ftl *f, uint32_t tag, const struct flash_result *r)
   struct oc_scan *s = d->scan;
   const struct fop *op = &f->fop[tag];
   const uint32_t c = op->gc_index;
-  const int erased = r->status != SSD_FST_UNCORRECTABLE && op->oob[0].lpa == NONE32 && op->oob[0].seq == NONE32;
+  /* All ones in the spare area and in the data: erased (a written page never is: data is
+   * scrambled on a real controller; a factory marker is a spare area that is not all ones). */
+  const struct ssd_sector_tag *data = hal_dram_ptr(op->sgl[0]);
+  const int blank_oob = op->oob[0].lpa == NONE32 && op->oob[0].seq == NONE32;
+  const int erased = r->status != SSD_FST_UNCORRECTABLE && blank_oob && (s->factory || (data->lba == NONE32 && data->seq == NONE32));
+  s->free_bufs[s->nfree++] = (uint16_t)op->prog_id;
   fop_release(f, tag);
   if (s->factory) {   /* a block never written reads all ones; the factory's marker is anything else */
     if (!erased && d->chunks.desc[c].cs != SSD_OC_CHUNK_OFFLINE) {
@@ -81,7 +90,7 @@ static void run_scan(struct ftl *f, struct oc_scan *s) {
   const uint32_t per = s->factory ? f->geo.planes : 1u;
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_IRQ_ENABLE, SSD_IRQ_FCTL);   /* its completions wake it */
   for (;;) {
-    while (s->qhead != s->qtail && FOP_MAX - f->fops_inflight >= per && flash_ring_space(f, per) >= per) {
+    while (s->qhead != s->qtail && s->nfree >= per && FOP_MAX - f->fops_inflight >= per && flash_ring_space(f, per) >= per) {
       const uint32_t c = s->queue[s->qhead++ % s->qsize];
       for (uint32_t pl = 0; pl < per; pl++) probe(f, s, c, s->factory ? 0u : (s->lo[c] + s->hi[c]) / 2u, pl);
     }
@@ -99,7 +108,9 @@ static struct oc_scan *scan_new(struct ftl *f, int factory) {
   s->qhead = s->qtail = 0;
   s->lo = fw_alloc(f, chunks * 2u, 16);
   s->hi = fw_alloc(f, chunks * 2u, 16);
-  s->scratch = hal_dram_addr(fw_alloc(f, SECTOR_BYTES, SECTOR_BYTES));
+  s->scratch = hal_dram_addr(fw_alloc(f, SCAN_BUFS * SECTOR_BYTES, SECTOR_BYTES));
+  s->free_bufs = fw_alloc(f, SCAN_BUFS * 2u, 16);
+  for (s->nfree = 0; s->nfree < SCAN_BUFS; s->nfree++) s->free_bufs[s->nfree] = s->nfree;
   s->factory = (uint8_t)factory;
   for (uint32_t c = 0; c < chunks; c++)
     if (f->oc->chunks.desc[c].cs != SSD_OC_CHUNK_OFFLINE) {

@@ -263,7 +263,7 @@ void HostInterface::run_dma(uint32_t bank, sc_time at) {
       return;
     }
     if (d.flags & SSD_DMAF_COMPLETE) slots_[d.slot].completion_posted = true;
-    const uint64_t bytes = uint64_t(d.nsect) * 4096;
+    const uint64_t bytes = uint64_t(d.nsect) * (4096 + ((d.flags & SSD_DMAF_META) ? sizeof(ssd_oob) : 0));
     sc_time data_done = at;
     if (d.dir == SSD_DMA_TO_HOST) {
       data_done = std::max(dram_.transfer(at, bytes), link_.send(PcieLink::DeviceToHost, at, bytes));
@@ -289,6 +289,16 @@ void HostInterface::finish_dma(uint32_t j) {
     } else {
       if (c->payload) std::memcpy(dram_.at(job.sectors[i], 4096), c->payload + size_t(s) * 4096, 4096);
       std::memcpy(dram_.at(job.sectors[i]), &c->data[s], sizeof(ssd_sector_tag));
+    }
+  }
+  if ((d.flags & SSD_DMAF_META) && c->meta && d.dir != SSD_DMA_NONE) {   // the LBAs' metadata with them
+    try {
+      auto* m = reinterpret_cast<ssd_oob*>(dram_.at(d.meta_addr, uint64_t(d.nsect) * sizeof(ssd_oob)));
+      if (d.dir == SSD_DMA_TO_HOST) std::memcpy(c->meta + d.sect_off, m, d.nsect * sizeof(ssd_oob));
+      else std::memcpy(m, c->meta + d.sect_off, d.nsect * sizeof(ssd_oob));
+    } catch (const std::exception& e) {
+      report_fatal(std::string("host interface: bad DMA descriptor (firmware bug): its metadata: ") + e.what());
+      return;
     }
   }
   const uint8_t flags = d.flags;

@@ -45,6 +45,7 @@ struct HostCommand {
   // (nsect entries), which the controller fetches over the link; nullptr: `lba` is the one.
   const uint64_t* lba_list = nullptr;
   ssd_sector_tag* data = nullptr;   // host buffer: one tag per sector
+  ssd_oob* meta = nullptr;          // Open-Channel: each sector's metadata (8 bytes), or none
   uint8_t* payload = nullptr;       // with sim.payload, or for control data (SSD_DMAF_BYTES):
                                     // nsect * 4096 bytes
   uint16_t status = 0;

@@ -12,26 +12,39 @@ OcHost::OcHost(HostInterface& hif) : hif_(hif) {
   hif_.on_complete = [this](HostCommand* c) {
     const auto it = in_flight_.find(c);
     if (it == in_flight_.end()) throw std::logic_error("Open-Channel host: a completion for no command it sent");
-    it->second->finished = true;
-    it->second->done.notify(sc_core::SC_ZERO_TIME);
+    auto done = std::move(it->second);
     in_flight_.erase(it);
+    commands_++;
+    done(c, result_of(*c));
   };
+}
+
+OcHost::Result OcHost::result_of(const HostCommand& c) {
+  Result r;
+  r.status = c.status;
+  r.failed_listed = c.unreadable_listed;
+  if (c.unreadable_listed) r.failed = uint64_t(c.unreadable[0]) | uint64_t(c.unreadable[1]) << 32;
+  r.submitted = c.t_submit;
+  r.completed = c.t_complete;
+  return r;
+}
+
+void OcHost::submit(HostCommand* cmd, sc_core::sc_time delay, std::function<void(HostCommand*, const Result&)> done) {
+  cmd->t_submit = sc_core::sc_time_stamp() + delay;
+  in_flight_[cmd] = std::move(done);
+  hif_.submit(cmd);
+  hif_.ring_doorbell(cmd->queue, delay);
 }
 
 OcHost::Result OcHost::send(Pending& p) {
   if (!hif_.ready()) sc_core::wait(hif_.ready_event());
-  p.cmd.t_submit = sc_core::sc_time_stamp();
-  in_flight_[&p.cmd] = &p;
-  hif_.submit(&p.cmd);
-  hif_.ring_doorbell(p.cmd.queue, sc_core::SC_ZERO_TIME);
-  while (!p.finished) sc_core::wait(p.done);
-  commands_++;
   Result r;
-  r.status = p.cmd.status;
-  r.failed_listed = p.cmd.unreadable_listed;
-  if (p.cmd.unreadable_listed) r.failed = uint64_t(p.cmd.unreadable[0]) | uint64_t(p.cmd.unreadable[1]) << 32;
-  r.submitted = p.cmd.t_submit;
-  r.completed = p.cmd.t_complete;
+  submit(&p.cmd, sc_core::SC_ZERO_TIME, [&p, &r](HostCommand*, const Result& res) {
+    r = res;
+    p.finished = true;
+    p.done.notify(sc_core::SC_ZERO_TIME);
+  });
+  while (!p.finished) sc_core::wait(p.done);
   return r;
 }
 
@@ -83,8 +96,11 @@ OcHost::Result OcHost::reset(const std::vector<uint64_t>& lbas, uint16_t queue) 
   return send(p);
 }
 
-OcHost::Result OcHost::write(const std::vector<uint64_t>& lbas, const std::vector<ssd_sector_tag>& tags, uint16_t queue) {
-  if (tags.size() != lbas.size()) throw std::invalid_argument("OcHost::write: a tag per LBA");
+OcHost::Result OcHost::write(const std::vector<uint64_t>& lbas, const std::vector<ssd_sector_tag>& tags, uint16_t queue,
+                             const std::vector<ssd_oob>* meta) {
+  if (tags.size() != lbas.size() || (meta && meta->size() != lbas.size()))
+    throw std::invalid_argument("OcHost::write: a tag (and metadata) per LBA");
+  std::vector<ssd_oob> m(meta ? *meta : std::vector<ssd_oob>());
   Pending p;
   std::vector<ssd_sector_tag> data(tags);
   p.cmd.opcode = SSD_HOP_OC_WRITE;
@@ -93,12 +109,16 @@ OcHost::Result OcHost::write(const std::vector<uint64_t>& lbas, const std::vecto
   p.cmd.lba = lbas.empty() ? 0 : lbas[0];
   if (lbas.size() > 1) p.cmd.lba_list = lbas.data();
   p.cmd.data = data.data();
+  p.cmd.meta = meta ? m.data() : nullptr;
   return send(p);
 }
 
-OcHost::Result OcHost::read(const std::vector<uint64_t>& lbas, std::vector<ssd_sector_tag>& tags, uint16_t queue) {
+OcHost::Result OcHost::read(const std::vector<uint64_t>& lbas, std::vector<ssd_sector_tag>& tags, uint16_t queue,
+                            std::vector<ssd_oob>* meta) {
   Pending p;
   tags.assign(lbas.size(), ssd_sector_tag{0xFFFFFFFFu, 0xFFFFFFFFu});
+  if (meta) meta->assign(lbas.size(), ssd_oob{0xFFFFFFFFu, 0xFFFFFFFFu});
+  p.cmd.meta = meta ? meta->data() : nullptr;
   p.cmd.opcode = SSD_HOP_OC_READ;
   p.cmd.queue = queue;
   p.cmd.nsect = uint32_t(lbas.size());

@@ -12,6 +12,7 @@
 #include <systemc>
 
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -43,14 +44,23 @@ class OcHost {
   static uint64_t lba(const ssd_oc_geometry& g, uint32_t grp, uint32_t pu, uint32_t chk, uint32_t sec);
 
   // Vector commands (1 .. SSD_OC_MAX_LBAS LBAs; more are sent as the device would see them,
-  // for its answer).  write: tags[i] goes to lbas[i]; read fills tags.
+  // for its answer).  write: tags[i] goes to lbas[i] (with meta[i], the LBA's metadata, if
+  // given); read fills tags (and meta, if given).
   Result reset(const std::vector<uint64_t>& lbas, uint16_t queue = 0);
-  Result write(const std::vector<uint64_t>& lbas, const std::vector<ssd_sector_tag>& tags, uint16_t queue = 0);
-  Result read(const std::vector<uint64_t>& lbas, std::vector<ssd_sector_tag>& tags, uint16_t queue = 0);
+  Result write(const std::vector<uint64_t>& lbas, const std::vector<ssd_sector_tag>& tags, uint16_t queue = 0,
+               const std::vector<ssd_oob>* meta = nullptr);
+  Result read(const std::vector<uint64_t>& lbas, std::vector<ssd_sector_tag>& tags, uint16_t queue = 0,
+              std::vector<ssd_oob>* meta = nullptr);
   // A command as built (its status), for the statuses of commands a well-behaved host never sends.
   Result raw(uint8_t opcode, uint64_t lba, uint32_t nsect, uint16_t queue = 0);
 
   uint64_t commands() const { return commands_; }
+
+  // Without blocking (a host FTL's flash side, models/host/oc_flash_backend.h): `cmd` (built
+  // by the caller, its LBA list, tags and metadata alive until `done`) goes on its queue at
+  // now + delay; `done` runs when its completion is seen.
+  void submit(HostCommand* cmd, sc_core::sc_time delay, std::function<void(HostCommand*, const Result&)> done);
+  static Result result_of(const HostCommand& c);
 
  private:
   struct Pending {
@@ -60,7 +70,7 @@ class OcHost {
   };
   Result send(Pending& p);
   HostInterface& hif_;
-  std::unordered_map<const HostCommand*, Pending*> in_flight_;
+  std::unordered_map<const HostCommand*, std::function<void(HostCommand*, const Result&)>> in_flight_;
   uint64_t commands_ = 0;
 };
 

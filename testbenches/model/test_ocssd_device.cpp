@@ -138,6 +138,23 @@ void command_set(OcHost& h, SsdPlatform& p) {
   }
   // A single-LBA read (the LBA inline in the command).
   expect_reads(h, {OcHost::lba(g, 1, 0, 5, 3)}, 7);
+  // Each LBA's metadata: the host's, or the LBA's low 32 bits when it gave none.
+  {
+    const auto with = run_of(g, 1, 1, 6, 0, 32);
+    std::vector<ssd_oob> meta;
+    for (uint32_t i = 0; i < 32; i++) meta.push_back({1000 + i, 77 + i});
+    ASSERT_EQ(h.write(with, tags_for(with, 8), 0, &meta).status, SSD_ST_OK);
+    std::vector<ssd_sector_tag> got;
+    std::vector<ssd_oob> back;
+    ASSERT_EQ(h.read(run_of(g, 1, 1, 6, 2, 4), got, 0, &back).status, SSD_ST_OK);
+    for (uint32_t i = 0; i < 4; i++) {
+      EXPECT_EQ(back[i].lpa, 1002 + i);
+      EXPECT_EQ(back[i].seq, 79 + i);
+    }
+    ASSERT_EQ(h.read(run_of(g, 1, 0, 5, 0, 2), got, 0, &back).status, SSD_ST_OK);
+    EXPECT_EQ(back[1].lpa, uint32_t(OcHost::lba(g, 1, 0, 5, 1)));
+    EXPECT_EQ(back[1].seq, 0u);
+  }
 
   // Filled, the chunk closes and all of it reads.
   fill(h, g, 0, 0, 0, g.clba / g.ws_min, 9);
