@@ -32,6 +32,9 @@
 #include "models/flash/rtl_channel.h"
 #include "models/flash/tlm_channel.h"
 #include "models/host/host_driver.h"
+#include "models/host/host_cpus.h"
+#include "models/host/host_ftl.h"
+#include "models/host/oc_host.h"
 #include "models/host/host_interface.h"
 #include "models/nand/die.h"
 #include "models/nand/nand_image.h"
@@ -57,10 +60,10 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   // A bad workload is named now, before anything is built: its spec, or its file and line.
   // The namespace is not known until the firmware boots; the raw capacity bounds it.
   workload_spec_ = opt.workload_spec.empty() ? cfg.get_string("workload.spec") : opt.workload_spec;
-  if (p_.device.interface == DeviceInterface::OpenChannel && !opt.external_host)
+  if (p_.device.interface == DeviceInterface::OpenChannel && !opt.external_host && !p_.host_ftl.on())
     throw ConfigError(cfg.origin("device.interface") +
-                      ": device.interface = \"ocssd\": an Open-Channel device needs a host FTL to drive it, and ssdvp "
-                      "run has none yet (docs/ocssd.md); its command set is exercised by the tests");
+                      ": device.interface = \"ocssd\": an Open-Channel device needs a host FTL to drive it: host.ftl = "
+                      "\"pblk\" or \"mtftl\" (docs/host-ftl.md)");
   if (!opt.external_host) {
     workload::WorkloadContext ctx;
     ctx.capacity_bytes = n.physical_bytes();
@@ -215,7 +218,17 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
   o.cpu.migration_period = sc_core::sc_time(p_.host.migration_ms, sc_core::SC_MS);
   const std::string spec = workload_spec_;
   const uint64_t seed = uint64_t(cfg.get_int("sim.seed"));
-  driver_ = std::make_unique<HostDriver>("host", p_.host, *hif_,
+  BlockTarget* target = hif_.get();
+  if (p_.host_ftl.on()) {   // the FTL on the host's CPUs, the device's Open-Channel commands below it
+    host_cpus_ = std::make_unique<HostCpus>(p_.host.cpus, p_.host_ftl.sockets, HostFtl::categories());
+    oc_host_ = std::make_unique<OcHost>(*hif_);
+    host_ftl_ = std::make_unique<HostFtl>("host_ftl", p_, *host_cpus_, *oc_host_, p_.host.queues,
+                                          [](Dram& mem, const PlatformParams& view, uint32_t config_addr, uint32_t geometry_addr) {
+                                            write_firmware_boot_config(mem, view, config_addr, geometry_addr);
+                                          });
+    target = host_ftl_.get();
+  }
+  driver_ = std::make_unique<HostDriver>("host", p_.host, *target,
                                          [spec, seed](uint64_t capacity) {
                                            workload::WorkloadContext ctx;
                                            ctx.capacity_bytes = capacity;
@@ -341,7 +354,10 @@ void SsdPlatform::register_sections() {
   sections_.add("firmware: placement", placement_section(p_.ftl));
   sections_.add("firmware: write buffer", write_buffer_section(p_.ftl));
   sections_.add("firmware: read-ahead", readahead_section(p_.ftl));
-  sections_.add("firmware: FTL totals", ftl_section(p_, dies_, *fctl_, *dram_, fw_now));
+  sections_.add("firmware: FTL totals", ftl_section(p_, dies_, *fctl_, host_ftl_ ? host_ftl_->memory() : *dram_, fw_now));
+  if (host_ftl_) sections_.add("host: the FTL on the host", [this](nlohmann::json& r, const MeasuredWindow&) {
+      r["host_ftl"] = host_ftl_->results();
+    });
   sections_.add("device: utilisation", utilisation_section());
   if (p_.channel.model == "rtl") sections_.add("device: RTL channels", rtl_channel_section(channels_, p_.channel));
   sections_.add("device: firmware cores", firmware_cores_section(cores_, p_.firmware, *uart_, *mailbox_));
@@ -349,6 +365,7 @@ void SsdPlatform::register_sections() {
 }
 
 const ssd_fw_stats* SsdPlatform::firmware_stats() {
+  if (host_ftl_) return host_ftl_->stats();
   const uint32_t a = sysctl_->debug_addr();
   if (!a) return nullptr;
   const auto* s = dram_->as<ssd_fw_stats>(a);

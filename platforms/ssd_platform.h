@@ -34,6 +34,9 @@ class FlashController;
 class ChannelIf;
 class HostInterface;
 class HostDriver;
+class HostCpus;
+class OcHost;
+class HostFtl;
 class FirmwareCore;
 class DeviceSeries;
 namespace nand { class Die; }
@@ -87,7 +90,7 @@ class SsdPlatform {
   FlashController& flash_controller() { return *fctl_; }
   nand::Die& die(uint32_t i) { return *dies_.at(i); }
   Dram& dram() { return *dram_; }
-  // The firmware's statistics block (valid after boot).
+  // The FTL's statistics block (valid after boot): the device firmware's, or the host FTL's.
   const ssd_fw_stats* firmware_stats();
   // The firmware's logical-to-physical map (valid after boot).
   std::vector<uint32_t> firmware_map();
@@ -125,6 +128,11 @@ class SsdPlatform {
   std::vector<FirmwareCore*> cores_;
   FirmwareCore* core_ = nullptr;   // core 0
   std::unique_ptr<HostDriver> driver_;
+  // The FTL on the host (host.ftl), over the Open-Channel device: its CPUs, the device's command
+  // set as the host sees it, the FTL.  None of them with a device FTL.
+  std::unique_ptr<HostCpus> host_cpus_;
+  std::unique_ptr<OcHost> oc_host_;
+  std::unique_ptr<HostFtl> host_ftl_;
   std::unique_ptr<DeviceSeries> device_series_;
   std::unique_ptr<RunTimeline> timeline_;
   nlohmann::json timeline_report();   // writes the timeline's file; run.json's timeline

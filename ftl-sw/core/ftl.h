@@ -499,6 +499,7 @@ void hif_commit(struct ftl *f);                     /* rings the doorbells of ev
 /* host commands (core/host_cmd.c) */
 void hcmd_init(struct ftl *f);   /* owns host commands (core/host_port.h) and host reads' flash completions */
 int  hcmd_retry_waiting(struct ftl *f);
+int  hcmd_flushes_done(struct ftl *f);   /* the flushes whose data is on flash complete */
 void hcmd_complete(struct ftl *f, uint16_t slot, uint16_t status);
 void hcmd_map_ready(struct ftl *f, uint16_t slot);   /* a read's translation pages are in */
 void hcmd_trim_done(struct ftl *f, uint16_t slot);   /* one part of a trim is in the map */

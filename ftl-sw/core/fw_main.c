@@ -9,6 +9,7 @@
 #include "recovery/recovery.h"
 #include "snapshot/resume.h"
 #include "ocssd/oc_device.h"
+#include "core/host_roles.h"
 
 
 
@@ -264,6 +265,18 @@ void fw_main(void) {
       return;
   }
   event_loop(f, f->core[0]);
+}
+
+/* The FTL as a host FTL (core/host_roles.h): the same boot on the host's thread; the host's
+ * threads then run its work by role. */
+struct ftl *host_ftl_boot(void) {
+  const struct ssd_fw_config *cfg = hal_dram_ptr(hal_read32(SSD_SYSCTL_BASE + SYSCTL_CONFIG_ADDR));
+  if (cfg->magic != SSD_FW_CONFIG_MAGIC) hal_fatal("fw: bad configuration block\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_BLOCK);
+  if (cfg->interface != SSD_IF_CONVENTIONAL || cfg->resume)
+    hal_fatal("fw: a host FTL boots as a block device's FTL, new\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_INTERFACE);
+  struct ftl *f = boot(cfg);
+  f->dev = &conventional_ops;
+  return go_live(f);
 }
 
 /* Cores 1..N-1: wait for core 0's message with the firmware state, then the event loop. */

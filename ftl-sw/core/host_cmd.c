@@ -413,7 +413,12 @@ int hcmd_retry_waiting(struct ftl *f) {
     n++;
   }
   if (f->wait_read_head == NONE32) set_done_irq_all(f, 0);
-  /* Flushes: complete once what was buffered before them is on flash. */
+  return n + hcmd_flushes_done(f);
+}
+
+/* Flushes: complete once what was buffered before them is on flash. */
+int hcmd_flushes_done(struct ftl *f) {
+  int n = 0;
   uint32_t *link = &f->flush_head;
   while (*link != NONE32) {
     struct hcmd *h = &f->hc[*link];

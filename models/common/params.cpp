@@ -248,6 +248,33 @@ PlatformParams PlatformParams::from(const Config& c) {
     throw ConfigError(c.origin("host.max_transfer_kib") + ": host.max_transfer_kib = " +
                       std::to_string(kib) + " is not a multiple of 4");
   h.max_transfer_sectors = uint32_t(kib / 4);
+  {
+    HostFtlParams& hf = p.host_ftl;
+    hf.kind = c.get_string("host.ftl");
+    hf.writeback_cpu = uint32_t(c.get_int("host.ftl.writeback_cpu"));
+    hf.gc_cpu = uint32_t(c.get_int("host.ftl.gc_cpu"));
+    hf.memory_bytes = uint64_t(c.get_int("host.ftl.memory_mib")) << 20;
+    hf.copy_gbps = c.get_double("host.ftl.copy_gbps");
+    hf.sockets = uint32_t(c.get_int("host.cpu.sockets"));
+    hf.socket_handoff = time_of(c, "host.cpu.socket_handoff_ns", SC_NS);
+    hf.clock_mhz = c.get_double("host.cpu.clock_mhz");
+    hf.ipc = c.get_double("host.cpu.ipc");
+    for (const char* k : {"loop", "host_cmd", "sector", "flash_submit", "flash_done", "dma_submit", "gc_sector", "spin"})
+      hf.cost_instructions.push_back(c.get_double(std::string("host.ftl.cost.") + k + "_instructions"));
+    if (h.cpus % hf.sockets)
+      throw ConfigError(c.origin("host.cpu.sockets") + ": host.cpu.sockets = " + std::to_string(hf.sockets) +
+                        " does not divide the " + std::to_string(h.cpus) + " host CPUs (host.cpus) evenly");
+    for (const char* k : {"host.ftl.writeback_cpu", "host.ftl.gc_cpu"})
+      if (hf.on() && uint32_t(c.get_int(k)) >= h.cpus)
+        throw ConfigError(c.origin(k) + ": " + k + " = " + std::to_string(c.get_int(k)) + " is not one of the " +
+                          std::to_string(h.cpus) + " host CPUs (host.cpus)");
+    if (hf.kind == "mtftl" && h.cpus > SSD_MAX_CORES)
+      throw ConfigError(c.origin("host.ftl") + ": host.ftl = \"mtftl\" keeps a ring per CPU, at most " +
+                        std::to_string(SSD_MAX_CORES) + " (host.cpus = " + std::to_string(h.cpus) + ")");
+    if (hf.on() && !h.cpu_types.empty())
+      throw ConfigError(c.origin("host.cpu.types") + ": the threads' I/O and CPU phases (host.cpu.types) do not run "
+                        "beside a host FTL yet (host.ftl = \"" + hf.kind + "\")");
+  }
 
   DramParams& d = p.dram;
   d.size_bytes = uint64_t(c.get_int("dram.size_mib")) << 20;
@@ -623,7 +650,44 @@ PlatformParams PlatformParams::from(const Config& c) {
                         std::to_string(kib));
     }
   }
+  const bool ocssd = p.device.interface == DeviceInterface::OpenChannel;
+  if (p.host_ftl.on() && !ocssd)
+    throw ConfigError(c.origin("host.ftl") + ": host.ftl = \"" + p.host_ftl.kind +
+                      "\" runs the FTL on the host over an Open-Channel device: it needs device.interface = \"ocssd\" "
+                      "(a conventional device runs its own FTL)");
+  if (p.host_ftl.on()) {
+    if (p.ftl.mapping != "opt")
+      throw ConfigError(c.origin("ftl.mapping") + ": a host FTL keeps its whole map in host memory (ftl.mapping = \"opt\"; "
+                        "now \"" + p.ftl.mapping + "\")");
+    if (p.precondition.fill > 0 || p.precondition.overwrite > 0)
+      throw ConfigError(c.origin("precondition.fill") + ": a host FTL starts on a new device: it is not preconditioned "
+                        "(precondition.fill = 0, precondition.overwrite = 0)");
+    if (p.ftl.write_buffer != "ring")
+      throw ConfigError(c.origin("ftl.write_buffer") + ": a host FTL buffers writes in pblk's ring: ftl.write_buffer = \"ring\" "
+                        "(now \"" + p.ftl.write_buffer + "\")");
+    if (p.ftl.placement != "none")
+      throw ConfigError(c.origin("ftl.placement") + ": an Open-Channel device has one cell type: ftl.placement = \"none\"");
+    const PlatformParams view = p.host_ftl_view();
+    const uint64_t need = view.firmware_dram_estimate() + view.dram.reserved_bytes;
+    if (need > p.host_ftl.memory_bytes)
+      throw ConfigError(c.origin("host.ftl.memory_mib") + ": host.ftl.memory_mib = " + std::to_string(p.host_ftl.memory_bytes >> 20) +
+                        " is too small: the host FTL needs about " + std::to_string((need + (1 << 20) - 1) >> 20) +
+                        " MiB for this device and ring (map, reverse map, ring, tables)");
+  }
   return p;
+}
+
+PlatformParams PlatformParams::host_ftl_view() const {
+  PlatformParams v = *this;
+  v.device.interface = DeviceInterface::Conventional;
+  v.host_ftl = HostFtlParams{};
+  v.nand.sectors_per_page = nand.planes * nand.sectors_per_page;   // a write unit
+  v.nand.page_bytes = v.nand.sectors_per_page * 4096u;
+  v.nand.planes = 1;
+  v.dram.size_bytes = host_ftl.memory_bytes;
+  v.firmware.cores = host_ftl.cores(host.cpus);
+  v.firmware.mode = "native";
+  return v;
 }
 
 uint64_t PlatformParams::firmware_dram_estimate() const {

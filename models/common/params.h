@@ -112,6 +112,21 @@ struct HostParams {
   bool migration = false;
 };
 
+// The FTL on the host (host.ftl; models/host/host_ftl.h) and the host CPUs it runs on.
+struct HostFtlParams {
+  std::string kind = "none";              // none | pblk | mtftl
+  uint32_t writeback_cpu = 0, gc_cpu = 0; // pblk's write-back thread, the GC thread
+  uint64_t memory_bytes = 0;              // host memory for its tables and rings
+  double copy_gbps = 0;                   // one CPU's memory copy bandwidth
+  uint32_t sockets = 1;                   // host.cpu.sockets
+  sc_core::sc_time socket_handoff;        // a lock handed to another socket
+  double clock_mhz = 0, ipc = 0;          // host.cpu.clock_mhz, host.cpu.ipc
+  std::vector<double> cost_instructions;  // per hal_cost kind (ftl-sw/hal/hal.h)
+  bool on() const { return kind != "none"; }
+  // The FTL's ring parts: pblk one, MT-FTL one per CPU.
+  uint32_t cores(uint32_t cpus) const { return kind == "mtftl" ? cpus : 1u; }
+};
+
 struct DramParams {
   uint64_t size_bytes = 0;
   double bandwidth_mbps = 0;
@@ -187,6 +202,7 @@ struct PlatformParams {
   std::string name;
   DeviceParams device;
   HostParams host;
+  HostFtlParams host_ftl;
   DramParams dram;
   NandParams nand;
   ChannelParams channel;
@@ -202,6 +218,10 @@ struct PlatformParams {
   // DRAM bytes the firmware will allocate for this configuration (an estimate from the same
   // formulas the firmware uses); from() checks it fits.
   uint64_t firmware_dram_estimate() const;
+  // The FTL as a host FTL sees the Open-Channel device (models/host/oc_flash_backend.h): a die
+  // per parallel unit of one plane, a page per write unit, its DRAM the host memory, its cores
+  // its ring parts, a conventional drive's firmware.
+  PlatformParams host_ftl_view() const;
 };
 
 // The smallest SPI NOR (device.nor_kib: a power of two from 64 to 65536) that holds the

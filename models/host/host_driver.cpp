@@ -25,7 +25,7 @@ uint8_t opcode_of(Op op) {
 }
 }  // namespace
 
-HostDriver::HostDriver(sc_core::sc_module_name name, const HostParams& p, HostInterface& hif,
+HostDriver::HostDriver(sc_core::sc_module_name name, const HostParams& p, BlockTarget& hif,
                        WorkloadFactory make_workload, const DriverOptions& o)
     : sc_core::sc_module(name),
       p_(p),
@@ -132,7 +132,7 @@ void HostDriver::main_thread() {
     admin_.cdw[2] = o_.precond.seed;
     admin_.user = uint64_t(UINT32_MAX) << 16;   // marks the admin command
     hif_.submit(&admin_);
-    hif_.ring_doorbell(0, sc_core::SC_ZERO_TIME);
+    hif_.ring_doorbell(0, sc_core::SC_ZERO_TIME, 0);
     wait(admin_done_);
     if (admin_.status == SSD_ST_WRITE_PROTECTED) {
       report_fatal("preconditioning stopped: the drive went read-only (its spare blocks ran out: the bad blocks "
@@ -178,7 +178,7 @@ void HostDriver::main_thread() {
     admin_.user = uint64_t(UINT32_MAX) << 16;
     admin_submit_ns_ = ns_of(sc_core::sc_time_stamp());
     hif_.submit(&admin_);
-    hif_.ring_doorbell(0, sc_core::SC_ZERO_TIME);
+    hif_.ring_doorbell(0, sc_core::SC_ZERO_TIME, 0);
     wait(admin_done_);
   }
   finished_ = true;
@@ -299,7 +299,7 @@ void HostDriver::pump(unsigned s) {
     issue(rq, delay);
     rang = true;
   }
-  if (rang) hif_.ring_doorbell(queue, delay);
+  if (rang) hif_.ring_doorbell(queue, delay, st.cpu);
   if (st.exhausted && st.outstanding == 0 && !st.finished) {
     st.finished = true;
     if (--streams_running_ == 0) all_done_.notify(sc_core::SC_ZERO_TIME);
@@ -311,8 +311,10 @@ void HostDriver::stream_thread(unsigned s) {
   Stream& st = streams_[s];
   const bool closed = wl_->closed_loop();
   for (;;) {
+    st.woken = false;
     pump(s);
     if (st.finished) return;
+    if (st.woken) continue;   // completions came while it submitted
     if (!closed && st.pending && !st.exhausted) {
       const sc_time arrival = t_start_ + sc_time(double(st.pending->arrival_ns), sc_core::SC_NS);
       const sc_time now = sc_core::sc_time_stamp();
@@ -488,9 +490,13 @@ void HostDriver::request_done(Request* rq) {
   // Every thread submitting on this queue may have been waiting for room in it (the request's
   // own thread too, wherever it runs now).  Closed-loop threads refill at once (no host think
   // time); open-loop ones wake.
-  auto refill = [this](unsigned t) {
-    if (wl_->closed_loop() && started_) pump(t);
-    else streams_[t].wake.notify(sc_core::SC_ZERO_TIME);
+  auto refill = [this](unsigned t) {   // (a host FTL submits in the thread's own context)
+    if (wl_->closed_loop() && started_ && !hif_.submits_in_caller()) {
+      pump(t);
+    } else {
+      streams_[t].woken = true;
+      streams_[t].wake.notify(sc_core::SC_ZERO_TIME);
+    }
   };
   if (queue_of_cpu(s.cpu) != queue) refill(rq->stream);
   for (unsigned t : queue_threads_[queue]) refill(t);

@@ -76,7 +76,7 @@ class HostDriver : public sc_core::sc_module {
  public:
   // The workload is built once the firmware has told the host interface the capacity.
   using WorkloadFactory = std::function<std::unique_ptr<workload::Workload>(uint64_t capacity_bytes)>;
-  HostDriver(sc_core::sc_module_name name, const HostParams& p, HostInterface& hif,
+  HostDriver(sc_core::sc_module_name name, const HostParams& p, BlockTarget& hif,
              WorkloadFactory make_workload, const DriverOptions& o);
   ~HostDriver() override;
   const workload::Workload* workload() const { return wl_.get(); }
@@ -188,6 +188,8 @@ class HostDriver : public sc_core::sc_module {
     bool exhausted = false, finished = false;
     std::optional<workload::Request> pending;   // fetched from the workload, not yet issued
     sc_core::sc_event wake;
+    bool woken = false;                         // wake was notified (while the thread may not
+                                                // have been waiting: it was submitting)
   };
 
   void main_thread();
@@ -207,7 +209,7 @@ class HostDriver : public sc_core::sc_module {
   bool may_issue_more() const;
 
   HostParams p_;
-  HostInterface& hif_;
+  BlockTarget& hif_;
   WorkloadFactory make_workload_;
   std::unique_ptr<workload::Workload> wl_;
   DriverOptions o_;

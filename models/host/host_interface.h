@@ -23,6 +23,7 @@
 #include "models/bus/mmio_device.h"
 #include "models/common/event_queue.h"
 #include "models/common/params.h"
+#include "models/host/block_target.h"
 #include "models/host/pcie_link.h"
 
 extern "C" {
@@ -59,27 +60,28 @@ struct HostCommand {
   uint64_t user = 0;                // the driver's bookkeeping
 };
 
-class HostInterface : public MmioDevice {
+class HostInterface : public MmioDevice, public BlockTarget {
  public:
   HostInterface(sc_core::sc_module_name name, const HostParams& p, Dram& dram, SysCtl& irq, bool payload,
                 EventQueue& events);
 
   // Host side.  The host rings a submission queue's doorbell after putting commands on it;
   // `delay` is the host thread's local time offset.
-  void submit(HostCommand* cmd);                       // places cmd on its queue (host memory)
+  void submit(HostCommand* cmd) override;              // places cmd on its queue (host memory)
   void ring_doorbell(uint16_t queue, sc_core::sc_time delay);
-  // Called at the time the host thread sees the completion (entry + interrupt).
-  std::function<void(HostCommand*)> on_complete;
-  // Notified when the firmware enables command fetch; logical size known from then.
-  const sc_core::sc_event& ready_event() const { return ready_; }
-  bool ready() const { return enabled_; }
+  void ring_doorbell(uint16_t queue, sc_core::sc_time delay, uint32_t) override { ring_doorbell(queue, delay); }
+  // on_complete (BlockTarget) is called at the time the host thread sees the completion
+  // (entry + interrupt).  Notified when the firmware enables command fetch; logical size known
+  // from then.
+  const sc_core::sc_event& ready_event() const override { return ready_; }
+  bool ready() const override { return enabled_; }
 
   // Drive-state snapshots (platforms/drive_snapshot.h): every core bank's ring registers and
   // positions, as words; restored into a newly built interface before the firmware resumes.
   // Only at a quiet point (nothing in transit).
   std::vector<uint32_t> ring_state() const;
   void restore_ring_state(const std::vector<uint32_t>& words);
-  uint64_t namespace_sectors() const { return nsectors_; }
+  uint64_t namespace_sectors() const override { return nsectors_; }
 
   PcieLink& link() { return link_; }
   // Commands the controller fetched from each submission queue so far.

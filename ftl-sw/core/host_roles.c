@@ -1,0 +1,82 @@
+/* The FTL's work by host thread: see host_roles.h. */
+#include "core/host_roles.h"
+#include "core/ftl.h"
+#include "hal/hal.h"
+
+static struct fw_core *on_core(struct ftl *f, uint32_t k) {
+  f->cur = f->core[k];
+  return f->cur;
+}
+
+static int done_waiting(const struct fw_core *c) {
+  return c->done_ring[c->done_pos.head & (c->done_pos.size - 1u)].phase == c->done_pos.phase;
+}
+
+/* Doorbells rung; the host moves data at once (its copies), so their done entries are taken
+ * while the section lasts. */
+static int commit_and_finish(struct ftl *f) {
+  int n = 0;
+  for (;;) {
+    if (f->cur->fsub_dirty) flash_commit(f);
+    hif_commit(f);
+    if (!done_waiting(f->cur)) return n;
+    n += hif_poll_done(f, f->cur);
+  }
+}
+
+static int finish(struct ftl *f, int n) {
+  n += commit_and_finish(f);
+  if (n) hal_cost(HAL_COST_LOOP, 1);
+  return n;
+}
+
+int host_role_submit(struct ftl *f, uint32_t k) {
+  struct fw_core *c = on_core(f, k);
+  int n = 0;
+  if (*c->cmd_tail != c->cmd_pos.head) n += hif_poll_cmds(f);
+  return finish(f, n);
+}
+
+int host_role_retry(struct ftl *f, uint32_t k) {
+  on_core(f, k);
+  int n = 0;
+  if (f->writes_waiting || f->wait_read_head != NONE32) n += hcmd_retry_waiting(f);
+  return finish(f, n);
+}
+
+int host_role_writeback(struct ftl *f, uint32_t k, int idle) {
+  struct fw_core *c = on_core(f, k);
+  int n = 0;
+  if (c->fcpl[c->fcpl_pos.head & (c->fcpl_pos.size - 1u)].phase == c->fcpl_pos.phase) n += flash_poll(f);
+  if (done_waiting(c)) n += hif_poll_done(f, c);
+  const int write_stop = f->cfg.sched == SSD_SCHED_WRITE_STOP && dmap_reads_protected(f) && !f->flushes_draining;
+  const int drain = write_stop ? 0 : wbuf_drain_mode(f, &c->wb);
+  if (drain)
+    while (wbuf_flush_step(f, &c->wb, drain == 2)) n++;
+  if (!n && idle) n += wbuf_idle(f, &c->wb);
+  if (f->flush_head != NONE32) n += hcmd_flushes_done(f);
+  return finish(f, n);
+}
+
+int host_role_background(struct ftl *f) {
+  on_core(f, 0);
+  int n = 0;
+  if (f->ra.queued || f->ra.pend_nsect) n += ra_prefetch_step(f);
+  if (program_retry_busy(&f->pr)) n += program_retry_step(f);
+  if (f->gc_npools) n += gc_step(f);
+  if (f->pl.cache.nlisted) n += slc_cache_step(f);
+  if (trim_log_busy(&f->tl)) n += trim_log_step(f);
+  if (f->demand && dmap_has_work(f)) n += dmap_step(f);
+  return finish(f, n);
+}
+
+int host_role_writeback_due(struct ftl *f, uint32_t k) {
+  struct fw_core *c = f->core[k];
+  return c->fcpl[c->fcpl_pos.head & (c->fcpl_pos.size - 1u)].phase == c->fcpl_pos.phase || done_waiting(c) ||
+         f->flush_head != NONE32 || wbuf_drain_mode(f, &c->wb);
+}
+
+int host_role_background_due(const struct ftl *f) {
+  return f->ra.queued || f->ra.pend_nsect || program_retry_busy(&f->pr) || f->gc_npools || f->pl.cache.nlisted ||
+         trim_log_busy(&f->tl) || (f->demand && dmap_has_work(f));
+}

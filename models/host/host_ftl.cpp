@@ -1,0 +1,234 @@
+// The FTL on the host: see host_ftl.h.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "models/host/host_ftl.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "models/bus/router.h"
+#include "models/common/fatal.h"
+#include "models/cpu/mailbox.h"
+#include "models/cpu/spi_nor.h"
+#include "models/cpu/sysctl.h"
+#include "models/cpu/timer.h"
+#include "models/cpu/uart.h"
+#include "models/dram/dram.h"
+#include "models/host/host_ftl_context.h"
+#include "models/host/host_ftl_front.h"
+#include "models/host/oc_flash_backend.h"
+#include "models/host/oc_host.h"
+
+extern "C" {
+#include "ftl-sw/core/ftl.h"
+#include "ftl-sw/core/host_roles.h"
+#include "ftl-sw/hal/hal.h"
+}
+
+namespace ssdvp {
+
+namespace {
+// Where the FTL finds its configuration and geometry in host memory (as the device platform
+// leaves them in controller DRAM).
+constexpr uint32_t kConfigAddr = SSD_DRAM_BASE;
+constexpr uint32_t kGeometryAddr = SSD_DRAM_BASE + 0x1000;
+}  // namespace
+
+std::vector<std::string> HostFtl::categories() { return {"insert", "retry", "lock_spin", "writeback", "gc"}; }
+
+HostFtl::HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus& cpus, OcHost& oc, uint32_t device_queues,
+                 std::function<void(Dram&, const PlatformParams&, uint32_t, uint32_t)> write_config)
+    : sc_core::sc_module(name),
+      view_(p.host_ftl_view()),
+      hp_(p.host_ftl),
+      cpus_(cpus),
+      oc_(oc),
+      cores_(view_.firmware.cores),
+      device_queues_(device_queues),
+      write_config_(std::move(write_config)),
+      lock_(cpus, p.host_ftl.socket_handoff, cpus.category("lock_spin")),
+      sq_(p.host.queues) {
+  mem_ = std::make_unique<Dram>(view_.dram);
+  sysctl_ = std::make_unique<SysCtl>("ftl_sysctl", cores_, view_.dram.size_bytes, kConfigAddr);
+  timer_ = std::make_unique<Timer>("ftl_timer", *sysctl_);
+  mailbox_ = std::make_unique<Mailbox>("ftl_mailbox", *sysctl_);
+  uart_ = std::make_unique<Uart>("ftl_uart");
+  nor_ = std::make_unique<SpiNor>("ftl_nor", view_.device.nor_bytes);
+  router_ = std::make_unique<Router>("ftl_bus");
+  front_ = std::make_unique<HostFtlFront>("ftl_front", cores_, *mem_, *sysctl_, view_.payload);
+  back_ = std::make_unique<OcFlashBackEnd>("ftl_back", cores_, *mem_, *sysctl_, oc_, kGeometryAddr, view_.payload);
+  // Each kind of the FTL's work: its ISS instructions at the host CPU's speed.
+  std::vector<sc_core::sc_time> cost;
+  const double ns_per_instruction = 1e3 / (hp_.clock_mhz * hp_.ipc);
+  for (double instr : hp_.cost_instructions) cost.push_back(sc_core::sc_time(instr * ns_per_instruction, sc_core::SC_NS));
+  const sc_core::sc_time spin = cost.size() > HAL_COST_SPIN ? cost[HAL_COST_SPIN] : sc_core::SC_ZERO_TIME;
+  ctx_ = std::make_unique<HostFtlContext>("ftl_context", *mem_, *sysctl_, cost, spin);
+  ctx_->socket.bind(router_->target);
+  int port = 0;
+  auto map = [&](uint32_t base, MmioDevice& dev) {
+    router_->initiator.bind(dev.socket);
+    router_->map((base - SSD_PERIPH_BASE) / SSD_PERIPH_SIZE, port++);
+  };
+  map(SSD_HIF_BASE, *front_);
+  map(SSD_FCTL_BASE, *back_);
+  map(SSD_TIMER_BASE, *timer_);
+  map(SSD_MBOX_BASE, *mailbox_);
+  map(SSD_UART_BASE, *uart_);
+  map(SSD_SYSCTL_BASE, *sysctl_);
+  map(SSD_NOR_BASE, *nor_);
+  const double bytes_per_s = hp_.copy_gbps * 1e9;
+  front_->on_copy = [this, bytes_per_s](uint64_t bytes) {
+    ctx_->charge(sc_core::sc_time(double(bytes) / bytes_per_s, sc_core::SC_SEC));
+  };
+  back_->on_copy = front_->on_copy;
+  for (uint32_t k = 0; k < cores_; k++) writeback_kick_.push_back(std::make_unique<sc_core::sc_event>());
+  cat_insert_ = cpus.category("insert");
+  cat_retry_ = cpus.category("retry");
+  cat_writeback_ = cpus.category("writeback");
+  cat_gc_ = cpus.category("gc");
+  SC_HAS_PROCESS(HostFtl);
+  SC_THREAD(boot_thread);
+}
+
+HostFtl::~HostFtl() = default;
+
+uint64_t HostFtl::namespace_sectors() const { return front_->namespace_sectors(); }
+
+const ::ssd_fw_stats* HostFtl::stats() const {
+  const uint32_t a = sysctl_->debug_addr();
+  if (!a) return nullptr;
+  const auto* s = mem_->as<ssd_fw_stats>(a);
+  return s->magic == SSD_FW_STATS_MAGIC ? s : nullptr;
+}
+
+// The device as it is, the FTL's configuration and geometry in host memory, the FTL booted on
+// this thread (not charged: before the workload), then its threads.
+void HostFtl::boot_thread() {
+  const ssd_oc_geometry g = oc_.geometry();
+  const uint32_t chunks = uint32_t(g.num_grp) * g.num_pu * g.num_chk;
+  std::vector<ssd_oc_chunk> log = oc_.chunk_log(0, chunks);
+  for (uint32_t c = 0; c < chunks; c++)
+    if (log[c].cs == SSD_OC_CHUNK_OPEN || log[c].cs == SSD_OC_CHUNK_CLOSED) {
+      report_fatal("host FTL: the Open-Channel device holds data (chunk " + std::to_string(c) +
+                   " is written): a host FTL starts on a new device (its recovery over a used one is not built)");
+      return;
+    }
+  if (g.num_grp != view_.nand.channels || g.num_pu != view_.nand.ways || g.num_chk != view_.nand.blocks_per_plane ||
+      g.ws_min != view_.nand.sectors_per_page) {
+    report_fatal("host FTL: the device's geometry is not the one its configuration describes");
+    return;
+  }
+  write_config_(*mem_, view_, kConfigAddr, kGeometryAddr);
+  back_->attach(g, log);
+  ctx_->enter(0);
+  f_ = host_ftl_boot();
+  ctx_->take_spent();
+  if (!fatal_errors().empty()) return;
+  booted_at_ = sc_core::sc_time_stamp();
+  for (uint32_t k = 0; k < cores_; k++) sc_core::sc_spawn([this, k] { writeback_thread(k); });
+  sc_core::sc_spawn([this] { background_thread(); });
+  ready_.notify(sc_core::SC_ZERO_TIME);
+}
+
+int HostFtl::section(uint32_t cpu, uint32_t core, uint32_t category, const std::function<int()>& fn) {
+  lock_.acquire(cpu);
+  ctx_->enter(core);
+  const int n = fn();
+  const sc_core::sc_time t = ctx_->take_spent();
+  sections_++;
+  cpus_.run(cpu, t, category);
+  lock_.release();
+  back_->launch(uint16_t(cpu % device_queues_), sc_core::SC_ZERO_TIME);
+  for (HostCommand* c : front_->take_completed()) {
+    in_ftl_.erase(c);
+    c->t_complete = sc_core::sc_time_stamp();
+    if (on_complete) on_complete(c);
+  }
+  if (n) {
+    space_.notify(sc_core::SC_ZERO_TIME);
+    if (host_role_background_due(f_)) background_kick_.notify(sc_core::SC_ZERO_TIME);
+  }
+  return n;
+}
+
+void HostFtl::submit(HostCommand* cmd) { sq_.at(cmd->queue).push_back(cmd); }
+
+bool HostFtl::waiting(const HostCommand* c) const {
+  return in_ftl_.count(c) && f_->hc[HostFtlFront::slot_of(c)].state == HC_WAIT_BUF;
+}
+
+// The user thread's submission: its commands onto its FTL core's ring and started on its CPU;
+// it blocks while one of them waits for room, retrying whenever space was freed.
+void HostFtl::ring_doorbell(uint16_t queue, sc_core::sc_time delay, uint32_t cpu) {
+  if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+  std::vector<HostCommand*> mine(sq_.at(queue).begin(), sq_.at(queue).end());
+  sq_[queue].clear();
+  const uint32_t core = core_of_cpu(cpu);
+  for (HostCommand* c : mine) {
+    while (!front_->deliver(c, core)) {   // its ring or the FTL's slots are full: start what is there
+      if (!section(cpu, core, cat_insert_, [this, core] { return host_role_submit(f_, core); })) sc_core::wait(front_->room());
+    }
+    in_ftl_.insert(c);
+  }
+  section(cpu, core, cat_insert_, [this, core] { return host_role_submit(f_, core); });
+  writeback_kick_[core]->notify(sc_core::SC_ZERO_TIME);
+  bool blocked = false;
+  while (std::any_of(mine.begin(), mine.end(), [this](const HostCommand* c) { return waiting(c); })) {
+    blocked = true;
+    sc_core::wait(space_);
+    retries_++;
+    section(cpu, core, cat_retry_, [this, core] { return host_role_retry(f_, core); });
+    writeback_kick_[core]->notify(sc_core::SC_ZERO_TIME);
+  }
+  if (blocked) blocked_submissions_++;
+}
+
+void HostFtl::writeback_thread(uint32_t core) {
+  const uint32_t cpu = hp_.kind == "mtftl" ? core : hp_.writeback_cpu;
+  for (;;) {
+    if (host_role_writeback_due(f_, core) &&
+        section(cpu, core, cat_writeback_, [this, core] { return host_role_writeback(f_, core, 1); }))
+      continue;
+    sc_core::wait(*writeback_kick_[core] | back_->completed(core) | sysctl_->irq_event(core));
+    if (sysctl_->irq_ready(core)) {   // its timer (the ring's idle drain) or another core's call
+      sysctl_->clear_enabled(core);
+      section(cpu, core, cat_writeback_, [this, core] { return host_role_writeback(f_, core, 1); });
+    }
+  }
+}
+
+void HostFtl::background_thread() {
+  for (;;) {
+    if (host_role_background_due(f_) && section(hp_.gc_cpu, 0, cat_gc_, [this] { return host_role_background(f_); }))
+      continue;
+    sc_core::wait(background_kick_);
+  }
+}
+
+nlohmann::json HostFtl::results() const {
+  static const char* kinds[] = {"loop", "host_cmd", "sector", "flash_submit", "flash_done", "dma_submit", "gc_sector", "spin"};
+  nlohmann::json costs = nlohmann::json::object();
+  const double ns_per_instruction = 1e3 / (hp_.clock_mhz * hp_.ipc);
+  for (size_t k = 0; k < hp_.cost_instructions.size() && k < ctx_->units().size(); k++)
+    costs[kinds[k]] = {{"instructions", hp_.cost_instructions[k]},
+                       {"ns", hp_.cost_instructions[k] * ns_per_instruction},
+                       {"units", ctx_->units()[k]}};
+  const auto& n = back_->counts();
+  return {{"kind", hp_.kind},
+          {"rings", cores_},
+          {"sections", sections_},
+          {"blocked_submissions", blocked_submissions_},
+          {"retries", retries_},
+          {"lock",
+           {{"acquisitions", lock_.acquisitions()},
+            {"contended", lock_.contended()},
+            {"socket_handoffs", lock_.socket_handoffs()},
+            {"spin_s", lock_.spin_s()}}},
+          {"costs", costs},
+          {"cpus", cpus_.results()},
+          {"device_commands",
+           {{"writes", n.writes}, {"reads", n.reads}, {"resets", n.resets}, {"lbas_written", n.lbas_written},
+            {"lbas_read", n.lbas_read}, {"reads_from_host_copy", n.reads_from_host_copy}}}};
+}
+
+}  // namespace ssdvp

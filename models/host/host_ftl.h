@@ -1,0 +1,120 @@
+// The FTL on the host (host.ftl = pblk | mtftl; docs/host-ftl.md): the project's own FTL sources
+// (ftl-sw: map, write buffer as pblk's ring, GC, placement) run by host threads on the host's
+// CPUs, over an Open-Channel device, as Linux's pblk and MT-FTL run.
+//
+// Models: the FTL booted as a block device's firmware on the host (core/host_roles.h), its
+// DRAM host memory, its ports bound to the host: above, the block layer's requests from the
+// user threads (models/host/host_ftl_front.h), below, the Open-Channel device's vector
+// commands (models/host/oc_flash_backend.h).  Its work is done by host threads, each on its
+// CPU (models/host/host_cpus.h), one critical section at a time under the FTL's spin lock
+// (held for the section's CPU time; a waiter spins on its own CPU; FIFO; a hand-off to
+// another socket costs extra): a user thread's write is inserted into the ring of its FTL core
+// (pblk: the one ring; MT-FTL: its CPU's) by the user thread itself, on its CPU, copying the
+// data; a read is looked up and served from the ring or sent to the device by the user thread;
+// while its ring is full the user thread blocks, and every blocked thread retries whenever
+// space was freed; each FTL core's write-back thread (pblk: one, on host.ftl.writeback_cpu;
+// MT-FTL: one per CPU, pinned) drains its ring to the device and handles the device's
+// completions for that core; a GC thread (host.ftl.gc_cpu) runs GC.  A section's CPU time is
+// what its code costs in instructions on the ISS at the host CPU's speed
+// (models/host/host_ftl_context.h) plus its copies at host.ftl.copy_gbps; its commands to the
+// device go out once that time has run, on the NVMe queue of its CPU.
+// Leaves out: the host I/O stack's own costs (submission, interrupts), preconditioning, power
+// loss and the FTL's recovery over the device, demand-based maps (whole metadata payloads),
+// the read path's completions on the reader's CPU (they run on the write-back thread's).
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <unordered_set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/common/params.h"
+#include "models/host/block_target.h"
+#include "models/host/host_cpus.h"
+
+struct ftl;
+struct ssd_fw_stats;
+
+namespace ssdvp {
+
+class Dram;
+class SysCtl;
+class Timer;
+class Mailbox;
+class Uart;
+class SpiNor;
+class Router;
+class OcHost;
+class HostFtlFront;
+class OcFlashBackEnd;
+class HostFtlContext;
+struct HostCommand;
+
+class HostFtl : public sc_core::sc_module, public BlockTarget {
+ public:
+  // p: the platform's parameters (its host_ftl_view() is what the FTL boots with); oc: the
+  // device's Open-Channel command set; device_queues: its NVMe queues; write_config: writes
+  // the FTL's configuration and geometry into its memory (the platform's boot config writer).
+  HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus& cpus, OcHost& oc, uint32_t device_queues,
+          std::function<void(Dram&, const PlatformParams&, uint32_t config_addr, uint32_t geometry_addr)> write_config);
+  ~HostFtl() override;
+
+  // BlockTarget: the block layer's side.
+  void submit(HostCommand* cmd) override;
+  void ring_doorbell(uint16_t queue, sc_core::sc_time delay, uint32_t cpu) override;
+  const sc_core::sc_event& ready_event() const override { return ready_; }
+  bool ready() const override { return f_ != nullptr; }
+  uint64_t namespace_sectors() const override;
+  bool submits_in_caller() const override { return true; }
+
+  // The CPU categories of its work (HostCpus).
+  static std::vector<std::string> categories();
+  // The FTL's statistics block (valid once booted) and run.json's host_ftl section.
+  const ::ssd_fw_stats* stats() const;
+  Dram& memory() { return *mem_; }
+  nlohmann::json results() const;
+
+ private:
+  void boot_thread();
+  void writeback_thread(uint32_t core);
+  void background_thread();
+  // One critical section: the lock taken on `cpu`, `fn` run (the FTL's code) on FTL core
+  // `core`, its CPU time run, the lock released, its device commands and completions sent.
+  int section(uint32_t cpu, uint32_t core, uint32_t category, const std::function<int()>& fn);
+  uint32_t core_of_cpu(uint32_t cpu) const { return cpu % cores_; }
+  bool waiting(const HostCommand* c) const;
+
+  PlatformParams view_;
+  HostFtlParams hp_;
+  HostCpus& cpus_;
+  OcHost& oc_;
+  uint32_t cores_, device_queues_;
+  std::function<void(Dram&, const PlatformParams&, uint32_t, uint32_t)> write_config_;
+  std::unique_ptr<Dram> mem_;
+  std::unique_ptr<SysCtl> sysctl_;
+  std::unique_ptr<Timer> timer_;
+  std::unique_ptr<Mailbox> mailbox_;
+  std::unique_ptr<Uart> uart_;
+  std::unique_ptr<SpiNor> nor_;
+  std::unique_ptr<Router> router_;
+  std::unique_ptr<HostFtlFront> front_;
+  std::unique_ptr<OcFlashBackEnd> back_;
+  std::unique_ptr<HostFtlContext> ctx_;
+  HostSpinLock lock_;
+  ::ftl* f_ = nullptr;
+  sc_core::sc_event ready_, space_, background_kick_;
+  std::vector<std::unique_ptr<sc_core::sc_event>> writeback_kick_;
+  std::vector<std::deque<HostCommand*>> sq_;
+  std::unordered_set<const HostCommand*> in_ftl_;
+  uint32_t cat_insert_, cat_retry_, cat_writeback_, cat_gc_;
+  uint64_t sections_ = 0, blocked_submissions_ = 0, retries_ = 0;
+  sc_core::sc_time booted_at_;
+};
+
+}  // namespace ssdvp
