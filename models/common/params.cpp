@@ -557,8 +557,11 @@ PlatformParams PlatformParams::from(const Config& c) {
   f.ring_timeout_us = uint32_t(c.get_int("ftl.ring.timeout_us"));
   const double wbuf_mib = c.get_double("ftl.write_buffer_mib");
   // The buffer is split evenly between the firmware cores: each part must work on its own.
-  const uint32_t cores = p.firmware.cores;
-  const std::string per_core = cores > 1 ? " per firmware core (" + std::to_string(cores) + " cores)" : "";
+  // (A host FTL splits it between its rings: MT-FTL's one per CPU.)
+  const uint32_t cores = p.host_ftl.on() ? p.host_ftl.cores(p.host.cpus) : p.firmware.cores;
+  const std::string per_core = cores > 1 ? (p.host_ftl.on() ? " per ring (" + std::to_string(cores) + " rings, host.ftl = mtftl)"
+                                                            : " per firmware core (" + std::to_string(cores) + " cores)")
+                                         : "";
   if (wbuf_mib > 0) f.wbuf_sectors = uint32_t(wbuf_mib * 256.0);
   const uint32_t min_sectors = 2 * SSD_MDTS_SECTORS + n.planes * n.sectors_per_page;
   if (wbuf_mib > 0) {

@@ -23,7 +23,7 @@ uint32_t HostCpus::category(const std::string& name) const {
 // Service up to now: each of the running jobs received (now - last) / running.
 void HostCpus::advance(Cpu& c) {
   const double now = sc_core::sc_time_stamp().to_seconds();
-  if (c.running && now > c.last_s) {
+  if (c.running && now > c.last_s && !c.frozen) {
     const double each = (now - c.last_s) / double(c.running);
     c.service += each;
     for (const Job& j : c.jobs)
@@ -65,11 +65,30 @@ void HostCpus::run(uint32_t cpu, sc_core::sc_time work, uint32_t category) {
   for (;;) {
     Cpu& c = cpus_[cpu];
     advance(c);
+    if (c.frozen) {   // an exclusive run has the CPU
+      sc_core::wait(c.changed);
+      continue;
+    }
     const double left = (c.jobs[j].target - c.service) * double(c.running);   // at today's share
     if (left < 1e-12) break;                                                    // below a picosecond
     sc_core::wait(sc_core::sc_time(left, sc_core::SC_SEC), c.changed);
   }
   leave(cpu, j);
+}
+
+void HostCpus::run_exclusive(uint32_t cpu, sc_core::sc_time work, uint32_t category) {
+  if (work == sc_core::SC_ZERO_TIME) return;
+  Cpu& c = cpus_.at(cpu);
+  while (c.frozen) sc_core::wait(c.changed);
+  advance(c);
+  c.frozen = true;
+  c.changed.notify();
+  sc_core::wait(work);
+  Cpu& after = cpus_[cpu];
+  after.busy[category] += work.to_seconds();
+  after.last_s = sc_core::sc_time_stamp().to_seconds();   // the others received nothing meanwhile
+  after.frozen = false;
+  after.changed.notify();
 }
 
 double HostCpus::busy_s(uint32_t cpu, uint32_t category) const { return cpus_.at(cpu).busy.at(category); }

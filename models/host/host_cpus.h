@@ -6,7 +6,9 @@
 // share it by processor sharing (each of n gets 1/n of it), as a fair scheduler shares a busy
 // CPU, so a piece of work takes its length times the sharers while it runs.  A thread spinning
 // on a spin lock runs on its CPU the whole time it waits: it takes its share of the CPU like any
-// other thread, and the CPU time it received is the spin's cost.  A spin lock (HostSpinLock) is
+// other thread, and the CPU time it received is the spin's cost.  A spin lock's holder is not
+// preempted: while it runs its section its CPU runs nothing else (so a waiter on the holder's
+// own CPU does not spin: it cannot run).  A spin lock (HostSpinLock) is
 // granted in FIFO order (Linux's queued spin locks); handing it to a CPU of another socket than
 // its last holder's costs the new holder `handoff` of extra CPU time (the lock's and the data's
 // cache lines crossing sockets).  Every piece of work carries a category (user, insert, lock
@@ -40,6 +42,9 @@ class HostCpus {
   // The calling SystemC thread runs `work` of CPU time on `cpu`, sharing it; returns once it
   // received all of it.
   void run(uint32_t cpu, sc_core::sc_time work, uint32_t category);
+  // ... without being preempted (a spin lock's holder: Linux disables preemption while it holds
+  // one): the CPU runs only it for `work`; the others on that CPU, spinners included, wait.
+  void run_exclusive(uint32_t cpu, sc_core::sc_time work, uint32_t category);
   // The calling thread spins on `cpu` until `granted` says so (checked whenever `wake` is
   // notified); returns the CPU time it received meanwhile (charged to `category`).
   template <typename Granted>
@@ -66,6 +71,7 @@ class HostCpus {
   struct Cpu {
     std::vector<Job> jobs;    // slots, reused
     uint32_t running = 0;     // active jobs
+    bool frozen = false;      // an exclusive run has the CPU: the others' service stands still
     double service = 0;       // service each active job received since the start, s
     double last_s = 0;        // simulated time service was last advanced to
     std::vector<double> busy;   // per category, s

@@ -136,7 +136,7 @@ int HostFtl::section(uint32_t cpu, uint32_t core, uint32_t category, const std::
   const int n = fn();
   const sc_core::sc_time t = ctx_->take_spent();
   sections_++;
-  cpus_.run(cpu, t, category);
+  cpus_.run_exclusive(cpu, t, category);   // a spin lock's holder is not preempted
   lock_.release();
   back_->launch(uint16_t(cpu % device_queues_), sc_core::SC_ZERO_TIME);
   for (HostCommand* c : front_->take_completed()) {
@@ -144,8 +144,10 @@ int HostFtl::section(uint32_t cpu, uint32_t core, uint32_t category, const std::
     c->t_complete = sc_core::sc_time_stamp();
     if (on_complete) on_complete(c);
   }
-  if (n) {
+  if (n) {   // what it did may give the others work: freed space, a flush every ring drains for, GC
     space_.notify(sc_core::SC_ZERO_TIME);
+    for (uint32_t k = 0; k < cores_; k++)
+      if (host_role_writeback_due(f_, k)) writeback_kick_[k]->notify(sc_core::SC_ZERO_TIME);
     if (host_role_background_due(f_)) background_kick_.notify(sc_core::SC_ZERO_TIME);
   }
   return n;

@@ -57,7 +57,11 @@ void HostFtlContext::write32(uint32_t addr, uint32_t value) { access(tlm::TLM_WR
 
 void HostFtlContext::sleep(bool clear_on_wake) {
   const uint32_t core = core_;
-  while (!sysctl_.irq_ready(core) && fatal_errors().empty()) sc_core::wait(sysctl_.irq_event(core));
+  if (!fatal_errors().empty()) {   // the FTL halted (a configuration it cannot run): it never goes on
+    sc_core::sc_event never;
+    for (;;) sc_core::wait(never);
+  }
+  while (!sysctl_.irq_ready(core)) sc_core::wait(sysctl_.irq_event(core));
   if (clear_on_wake) sysctl_.clear_enabled(core);
   core_ = core;
   make_current(this);

@@ -118,3 +118,32 @@ TEST(HostCpus, ALockHandedToAnotherSocketCostsTheNewHolder) {
   EXPECT_NEAR(lock.spin_s() * 1e6, 2, 1e-3);
   EXPECT_NEAR(now_us(), 7, 1e-3);
 }
+
+// A spin lock's holder is not preempted: its CPU runs nothing else while it holds, so work
+// beside it waits and a waiter on the holder's own CPU spends nothing spinning.
+TEST(HostCpus, AnExclusiveRunHasItsCpuAlone) {
+  HostCpus cpus(1, 1, {"work", "spin"});
+  HostSpinLock lock(cpus, sc_core::SC_ZERO_TIME, 1);
+  double holder_done = 0, other_done = 0;
+  sc_core::sc_spawn([&] {
+    lock.acquire(0);
+    cpus.run_exclusive(0, sc_time(10, SC_US), 0);
+    holder_done = now_us();
+    lock.release();
+  });
+  sc_core::sc_spawn([&] {
+    sc_core::wait(sc_time(1, SC_US));
+    cpus.run(0, sc_time(10, SC_US), 0);
+    other_done = now_us();
+  });
+  sc_core::sc_spawn([&] {
+    sc_core::wait(sc_time(2, SC_US));
+    lock.acquire(0);
+    lock.release();
+  });
+  sc_core::sc_start();
+  EXPECT_NEAR(holder_done, 10, 1e-3);
+  EXPECT_NEAR(other_done, 20, 1e-3);   // nothing until 10 us, then alone
+  EXPECT_EQ(lock.spin_s(), 0.0);
+  EXPECT_NEAR(cpus.busy_s(0) * 1e6, 20, 1e-3);
+}

@@ -1,0 +1,141 @@
+// The FTL on the host (host.ftl; models/host/host_ftl.h, docs/host-ftl.md) over the
+// Open-Channel device: every read checked and every flush held to durability with 1, 4 and 72
+// host CPUs (four sockets), pblk's one ring and MT-FTL's ring per CPU, GC over the device, the
+// spin lock costing more per insert as more writers wait, each section's CPU time what its
+// documented instruction counts say, and the configurations a host FTL cannot run named.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "model/platform_test_support.h"
+#include "models/common/config.h"
+#include "models/common/params.h"
+
+using namespace ssdvp;
+
+namespace {
+
+// A small Open-Channel device (2 groups x 2 units x 32 chunks of 512 sectors: 128 MiB), pblk on
+// the host, a 4 MiB ring, every flush's durability checked.
+std::vector<std::string> host_ftl_sets(std::vector<std::string> extra) {
+  std::vector<std::string> s = {"device.interface=ocssd",     "host.ftl=pblk",          "nand.channels=2",
+                                "nand.ways=2",                "nand.planes=4",          "nand.blocks_per_plane=32",
+                                "nand.page_bytes=16384",      "nand.mlc.pages_per_block=32",
+                                "ftl.write_buffer=ring",      "ftl.write_buffer_mib=4", "dram.size_mib=256",
+                                "precondition.fill=0",        "precondition.overwrite=0",
+                                "sim.check_flush_durability=true", "ftl.gc_check_victims=true"};
+  s.insert(s.end(), extra.begin(), extra.end());
+  return s;
+}
+
+void expect_host_ftl_run(const nlohmann::json& r, uint32_t rings) {
+  test::expect_clean(r);
+  EXPECT_GT(r["integrity"]["reads_checked"].get<uint64_t>(), 1000u);
+  EXPECT_GT(r["integrity"]["flushes_checked"].get<uint64_t>(), 0u);
+  ASSERT_TRUE(r.contains("host_ftl"));
+  const auto& h = r["host_ftl"];
+  EXPECT_EQ(h["rings"].get<uint32_t>(), rings);
+  EXPECT_GT(h["device_commands"]["writes"].get<uint64_t>(), 0u);
+  EXPECT_GT(h["cpus"]["cpu_time_s_by_category"]["insert"].get<double>(), 0.0);
+  EXPECT_GT(h["cpus"]["cpu_time_s_by_category"]["writeback"].get<double>(), 0.0);
+}
+
+double category_s(const nlohmann::json& r, const char* c) { return r["host_ftl"]["cpus"]["cpu_time_s_by_category"][c].get<double>(); }
+
+}  // namespace
+
+TEST(HostFtl, PblkOnOneCpuChecksEveryReadAndFlushThroughGc) {
+  auto run = test::run_platform(host_ftl_sets({"host.cpus=1", "host.queues=1"}),
+                                "fio:rw=randrw,bs=4k,iodepth=8,io=120000,fsync=256", false);
+  const auto& r = run.results;
+  expect_host_ftl_run(r, 1);
+  EXPECT_GT(r["ftl"]["gc_runs"].get<uint64_t>(), 0u) << "the device filled: GC ran over it";
+  EXPECT_GT(r["host_ftl"]["device_commands"]["resets"].get<uint64_t>(), 0u);
+  // One CPU: a waiter cannot spin while the holder (not preemptible) has the CPU.
+  EXPECT_EQ(category_s(r, "lock_spin"), 0.0);
+}
+
+TEST(HostFtl, PblkOnFourCpus) {
+  auto run = test::run_platform(host_ftl_sets({"host.cpus=4", "host.queues=4"}),
+                                "fio:rw=randrw,bs=4k,iodepth=4,numjobs=4,io=8000,fsync=128", false);
+  expect_host_ftl_run(run.results, 1);
+  EXPECT_GT(category_s(run.results, "lock_spin"), 0.0);
+}
+
+TEST(HostFtl, PblkOnSeventyTwoCpusInFourSockets) {
+  auto run = test::run_platform(host_ftl_sets({"host.cpus=72", "host.queues=8", "host.cpu.sockets=4"}),
+                                "fio:rw=randrw,bs=4k,iodepth=2,numjobs=72,io=500,fsync=64", false);
+  expect_host_ftl_run(run.results, 1);
+  const auto& lock = run.results["host_ftl"]["lock"];
+  EXPECT_GT(lock["socket_handoffs"].get<uint64_t>(), 0u);
+  EXPECT_GT(lock["contended"].get<uint64_t>(), 0u);
+}
+
+TEST(HostFtl, MtftlKeepsARingPerCpuWithItsOwnWriteBackThread) {
+  auto run = test::run_platform(host_ftl_sets({"host.ftl=mtftl", "host.cpus=4", "host.queues=4", "ftl.write_buffer_mib=16"}),
+                                "fio:rw=randrw,bs=4k,iodepth=4,numjobs=4,io=8000,fsync=128", false);
+  expect_host_ftl_run(run.results, 4);
+  // Each CPU drains its own ring: write-back time on every CPU, not on one.
+  const auto& cpus = run.results["host_ftl"]["cpus"];
+  EXPECT_EQ(cpus["cpus"].get<uint32_t>(), 4u);
+}
+
+// Every section's CPU time is what its units of work cost at the documented instruction counts
+// (instructions / (clock x IPC)) plus its copies at host.ftl.copy_gbps, spinning apart.
+TEST(HostFtl, CpuTimeOfEachPathIsItsDocumentedMeasurement) {
+  auto run = test::run_platform(host_ftl_sets({"host.cpus=1", "host.queues=1", "host.cpu.clock_mhz=2000",
+                                               "host.cpu.ipc=2", "host.ftl.copy_gbps=4"}),
+                                "fio:rw=write,bs=16k,iodepth=4,io=2000", false);
+  const auto& r = run.results;
+  test::expect_clean(r);
+  const auto& h = r["host_ftl"];
+  double expect = 0;
+  for (const auto& [kind, c] : h["costs"].items()) {
+    EXPECT_NEAR(c["ns"].get<double>(), c["instructions"].get<double>() * 1e3 / (2000 * 2), 1e-9) << kind;
+    expect += c["units"].get<double>() * c["ns"].get<double>() * 1e-9;
+  }
+  ASSERT_FALSE(r["ops"].contains("read"));
+  const double copied = double(r["ops"]["write"]["bytes"].get<uint64_t>()) +
+                        4096.0 * double(h["device_commands"]["reads_from_host_copy"].get<uint64_t>());
+  expect += copied / 4e9;
+  const double ran = category_s(r, "insert") + category_s(r, "retry") + category_s(r, "writeback") + category_s(r, "gc");
+  EXPECT_NEAR(ran, expect, expect * 1e-6);
+  EXPECT_GT(h["costs"]["host_cmd"]["units"].get<uint64_t>(), 0u);
+}
+
+// pblk's one ring under one spin lock: the more writers wait for it, the more CPU time each
+// insert costs in spinning (measured in two runs: 2 and 16 writers on their own CPUs).
+TEST(HostFtl, MoreWaitingWritersCostMoreSpinPerInsert) {
+  auto spin_per_sector = [](uint32_t writers, const std::string& name) {
+    const std::string n = std::to_string(writers);
+    auto sets = host_ftl_sets({"host.cpus=" + n, "host.queues=" + n});
+    const auto r = test::run_child(sets, "fio:rw=randwrite,bs=4k,iodepth=4,numjobs=" + n + ",io=" + std::to_string(32000 / writers),
+                                   name);
+    return category_s(r, "lock_spin") / double(r["ftl"]["host_write_sectors"].get<uint64_t>());
+  };
+  const double two = spin_per_sector(2, "spin-2"), sixteen = spin_per_sector(16, "spin-16");
+  EXPECT_GT(sixteen, 3 * two) << "2 writers: " << two * 1e9 << " ns of spin per sector; 16: " << sixteen * 1e9;
+}
+
+TEST(HostFtl, ConfigurationsAHostFtlCannotRunNameTheirKeys) {
+  auto error_of = [](std::vector<std::string> sets) {
+    try {
+      PlatformParams::from(Config::load("", sets));
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_NE(error_of({"host.ftl=pblk"}).find("device.interface"), std::string::npos);   // on a conventional device
+  EXPECT_NE(error_of(host_ftl_sets({"host.ftl=mtftl", "host.cpus=16", "host.queues=16"})).find("host.ftl"), std::string::npos);
+  EXPECT_NE(error_of(host_ftl_sets({"host.cpus=4", "host.ftl.writeback_cpu=4"})).find("host.ftl.writeback_cpu"),
+            std::string::npos);
+  EXPECT_NE(error_of(host_ftl_sets({"host.cpus=4", "host.cpu.sockets=3"})).find("host.cpu.sockets"), std::string::npos);
+  EXPECT_NE(error_of(host_ftl_sets({"ftl.write_buffer=slots"})).find("ftl.write_buffer"), std::string::npos);
+  EXPECT_NE(error_of(host_ftl_sets({"ftl.mapping=dftl"})).find("ftl.mapping"), std::string::npos);
+  EXPECT_NE(error_of(host_ftl_sets({"precondition.fill=0.5"})).find("precondition.fill"), std::string::npos);
+  EXPECT_NE(error_of(host_ftl_sets({"host.ftl.memory_mib=16"})).find("host.ftl.memory_mib"), std::string::npos);
+  EXPECT_NE(error_of(host_ftl_sets({"host.cpus=2", "host.thread_cpus=0,5"})).find("host.thread_cpus"), std::string::npos);
+  EXPECT_EQ(error_of(host_ftl_sets({})), "(accepted)");
+}
