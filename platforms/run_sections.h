@@ -35,6 +35,7 @@ struct PlatformSnapshot {
     uint64_t busy_ps = 0, idle_ps = 0;   // integers, so that differences are exact
     double host_s = 0;
     uint64_t wakeups = 0, mmio = 0, instructions = 0, quanta = 0, syncs_skipped = 0;
+    std::vector<uint64_t> cost_units;      // native: units of each kind of work (hal_cost)
   };
   std::vector<Core> cores;
 };

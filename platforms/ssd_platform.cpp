@@ -400,7 +400,7 @@ PlatformSnapshot SsdPlatform::snapshot() {
   for (const FirmwareCore* c : cores_)
     s.cores.push_back({c->busy_time().value(), c->idle_time().value(), c->host_seconds_executing(),
                        c->wakeups(), c->mmio_accesses(), c->instructions(), c->quanta(),
-                       c->syncs_skipped()});
+                       c->syncs_skipped(), c->cost_units()});
   return s;
 }
 

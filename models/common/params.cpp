@@ -259,8 +259,9 @@ PlatformParams PlatformParams::from(const Config& c) {
     hf.socket_handoff = time_of(c, "host.cpu.socket_handoff_ns", SC_NS);
     hf.clock_mhz = c.get_double("host.cpu.clock_mhz");
     hf.ipc = c.get_double("host.cpu.ipc");
-    for (const char* k : {"loop", "host_cmd", "sector", "flash_submit", "flash_done", "dma_submit", "gc_sector", "spin"})
+    for (const char* k : {"loop", "host_cmd", "sector", "flash_submit", "flash_done", "dma_submit", "gc_sector"})
       hf.cost_instructions.push_back(c.get_double(std::string("host.ftl.cost.") + k + "_instructions"));
+    hf.cost_instructions.push_back(0);   // spin turns: a host FTL's spinning is CPU time while it waits (HostSpinLock)
     if (h.cpus % hf.sockets)
       throw ConfigError(c.origin("host.cpu.sockets") + ": host.cpu.sockets = " + std::to_string(hf.sockets) +
                         " does not divide the " + std::to_string(h.cpus) + " host CPUs (host.cpus) evenly");

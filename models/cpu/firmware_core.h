@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace ssdvp {
 
@@ -21,6 +22,10 @@ class FirmwareCore {
   virtual uint64_t quanta() const { return 0; }       // ISS: runs between synchronisations
   virtual uint64_t syncs_skipped() const { return 0; }  // ISS: sync points run through
   virtual bool asleep() const = 0;                    // stopped until an interrupt (SYSCTL_SLEEP)
+  // Native: the units of each kind of work the firmware charged (hal_cost, spin turns as
+  // HAL_COST_SPIN), the counts the host FTL's cost table is fitted to (scripts/host_ftl_costs.py);
+  // empty on the ISS (its instructions are the cost).
+  virtual std::vector<uint64_t> cost_units() const { return {}; }
 
   // Timelines: called each time the core stops to wait for an interrupt, with the spell it
   // ran (from its last wake-up, or power-on).

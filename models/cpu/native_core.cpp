@@ -22,7 +22,8 @@ NativeCore::NativeCore(sc_core::sc_module_name name, uint32_t core_id, const Fir
       dram_(dram),
       sysctl_(sysctl),
       entry_(entry),
-      sram_(SSD_SRAM_PER_CORE) {
+      sram_(SSD_SRAM_PER_CORE),
+      units_(HAL_COST_KINDS, 0) {
   tlm_utils::tlm_quantumkeeper::set_global_quantum(p.quantum);
   SC_HAS_PROCESS(NativeCore);
   SC_THREAD(run);
@@ -89,6 +90,7 @@ void NativeCore::sleep(bool clear_on_wake) {
 
 void NativeCore::cost(unsigned kind, uint32_t count) {
   if (sysctl_.fw_state() == SSD_FW_STATE_PRECOND || kind >= p_.cost.size()) return;
+  units_[kind] += count;
   const sc_core::sc_time t = p_.cost[kind] * double(count);
   busy_ += t;
   qk_.inc(t);
@@ -101,6 +103,7 @@ void NativeCore::cost(unsigned kind, uint32_t count) {
 // A spin turn is charged even while preconditioning (else a core spinning on a lock held
 // across the functional preconditioning would never let the holder run).
 void NativeCore::relax() {
+  units_[HAL_COST_SPIN]++;
   const sc_core::sc_time t = p_.cost[HAL_COST_SPIN];
   busy_ += t;
   qk_.inc(t);

@@ -55,6 +55,7 @@ class NativeCore : public sc_core::sc_module, public FirmwareCore, public HalCon
   uint64_t mmio_accesses() const override { return mmio_; }
   uint64_t instructions() const override { return 0; }
   double host_seconds_executing() const override { return 0; }
+  std::vector<uint64_t> cost_units() const override { return units_; }
 
  private:
   void run();
@@ -73,6 +74,7 @@ class NativeCore : public sc_core::sc_module, public FirmwareCore, public HalCon
   tlm::tlm_generic_payload trans_;
   sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME, idle_ = sc_core::SC_ZERO_TIME;
   uint64_t wakeups_ = 0, mmio_ = 0;
+  std::vector<uint64_t> units_;   // per hal_cost kind
 };
 
 }  // namespace ssdvp

@@ -72,6 +72,13 @@ SectionReporter firmware_cores_section(const std::vector<FirmwareCore*>& cores, 
                       {"syncs_skipped", b.syncs_skipped - a.syncs_skipped},
                       {"host_seconds_executing", host},
                       {"mips_while_executing", host > 0 ? double(b.instructions - a.instructions) / host / 1e6 : 0.0}});
+      if (!b.cost_units.empty()) {   // native: each kind of work's units (scripts/host_ftl_costs.py fits to them)
+        static const char* kinds[] = {"loop", "host_cmd", "sector", "flash_submit", "flash_done", "dma_submit", "gc_sector", "spin"};
+        json units = json::object();
+        for (size_t k = 0; k < b.cost_units.size() && k < 8; k++)
+          units[kinds[k]] = b.cost_units[k] - (k < a.cost_units.size() ? a.cost_units[k] : 0u);
+        list.back()["cost_units"] = units;
+      }
     }
     r["firmware"] = {{"mode", firmware.mode}, {"cores", list}, {"uart", uart.lines()},
                      {"mailbox_messages", mailbox.messages_sent()}};
