@@ -139,20 +139,16 @@ void SsdPlatform::build_controller() {
   hif_ = std::make_unique<HostInterface>("hif", p_.host, *dram_, *sysctl_, p_.payload, *events_);
 
   // Peripheral windows, in the order of the register map.
-  int port = 0;
-  auto map = [&](uint32_t base, MmioDevice& dev) {
-    router_->initiator.bind(dev.socket);
-    router_->map((base - SSD_PERIPH_BASE) / SSD_PERIPH_SIZE, port++);
-  };
-  map(SSD_HIF_BASE, *hif_);
-  map(SSD_FCTL_BASE, *fctl_);
-  map(SSD_TIMER_BASE, *timer_);
+
+  router_->attach(SSD_HIF_BASE, *hif_);
+  router_->attach(SSD_FCTL_BASE, *fctl_);
+  router_->attach(SSD_TIMER_BASE, *timer_);
   mailbox_ = std::make_unique<Mailbox>("mailbox", *sysctl_);
-  map(SSD_MBOX_BASE, *mailbox_);
-  map(SSD_UART_BASE, *uart_);
-  map(SSD_SYSCTL_BASE, *sysctl_);
+  router_->attach(SSD_MBOX_BASE, *mailbox_);
+  router_->attach(SSD_UART_BASE, *uart_);
+  router_->attach(SSD_SYSCTL_BASE, *sysctl_);
   nor_ = std::make_unique<SpiNor>("nor", p_.device.nor_bytes);
-  map(SSD_NOR_BASE, *nor_);
+  router_->attach(SSD_NOR_BASE, *nor_);
 }
 
 // The firmware's cores (firmware.mode, firmware.cores) on the bus, and gdb if asked for.

@@ -431,6 +431,7 @@ void *fw_alloc(struct ftl *f, uint32_t bytes, uint32_t align);
 void fw_main(void);                                 /* core 0: boot, then the event loop; never returns */
 void secondary_main(void);                          /* the other cores: wait for core 0, then the loop */
 int  ftl_poll(struct ftl *f);                       /* one pass; returns work done */
+int  ftl_background_steps(struct ftl *f);           /* its background steps (GC, ...) */
 
 /* map + blocks (map/page_map.c, gc/blocks.c) */
 void map_init(struct ftl *f);

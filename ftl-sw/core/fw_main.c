@@ -175,6 +175,19 @@ static struct ftl *go_live(struct ftl *f) {
   return f;
 }
 
+/* The background steps of a pass: read-ahead, program retries, GC, the SLC cache, the trim log,
+ * the demand map's writes (each only when a cheap look says it has work). */
+int ftl_background_steps(struct ftl *f) {
+  int n = 0;
+  if (f->ra.queued || f->ra.pend_nsect) n += ra_prefetch_step(f);
+  if (program_retry_busy(&f->pr)) n += program_retry_step(f);
+  if (f->gc_npools) n += gc_step(f);
+  if (f->pl.cache.nlisted) n += slc_cache_step(f);
+  if (trim_log_busy(&f->tl)) n += trim_log_step(f);
+  if (f->demand && dmap_has_work(f)) n += dmap_step(f);
+  return n;
+}
+
 /* One pass over everything that may have work, by the core holding the lock (f->cur).  Each
  * poller is called only when a cheap look says it has something to do: on the ISS an idle
  * pass is a few dozen instructions. */
@@ -202,12 +215,7 @@ int ftl_poll(struct ftl *f) {
   const int drain = write_stop ? 0 : wbuf_drain_mode(f, &c->wb);
   if (drain)
     while (wbuf_flush_step(f, &c->wb, drain == 2)) n++;
-  if (f->ra.queued || f->ra.pend_nsect) n += ra_prefetch_step(f);
-  if (program_retry_busy(&f->pr)) n += program_retry_step(f);
-  if (f->gc_npools) n += gc_step(f);
-  if (f->pl.cache.nlisted) n += slc_cache_step(f);
-  if (trim_log_busy(&f->tl)) n += trim_log_step(f);
-  if (f->demand && dmap_has_work(f)) n += dmap_step(f);
+  n += ftl_background_steps(f);
   if (c->fsub_dirty) flash_commit(f);
   hif_commit(f);
   if (n) hal_cost(HAL_COST_LOOP, 1);

@@ -60,14 +60,7 @@ int host_role_writeback(struct ftl *f, uint32_t k, int idle) {
 
 int host_role_background(struct ftl *f) {
   on_core(f, 0);
-  int n = 0;
-  if (f->ra.queued || f->ra.pend_nsect) n += ra_prefetch_step(f);
-  if (program_retry_busy(&f->pr)) n += program_retry_step(f);
-  if (f->gc_npools) n += gc_step(f);
-  if (f->pl.cache.nlisted) n += slc_cache_step(f);
-  if (trim_log_busy(&f->tl)) n += trim_log_step(f);
-  if (f->demand && dmap_has_work(f)) n += dmap_step(f);
-  return finish(f, n);
+  return finish(f, ftl_background_steps(f));
 }
 
 int host_role_writeback_due(struct ftl *f, uint32_t k) {

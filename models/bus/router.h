@@ -31,6 +31,12 @@ class Router : public sc_core::sc_module {
     if (window_port_.size() <= window) window_port_.resize(window + 1, -1);
     window_port_[window] = port;
   }
+  // The device's socket bound to the next initiator binding, its window at `base`.
+  template <class Device>
+  void attach(uint32_t base, Device& dev) {
+    initiator.bind(dev.socket);
+    map((base - SSD_PERIPH_BASE) / SSD_PERIPH_SIZE, ports_++);
+  }
 
  private:
   void b_transport(int, tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
@@ -45,6 +51,7 @@ class Router : public sc_core::sc_module {
     t.set_address(a);
   }
   std::vector<int> window_port_;
+  int ports_ = 0;
 };
 
 }  // namespace ssdvp

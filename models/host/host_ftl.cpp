@@ -64,18 +64,14 @@ HostFtl::HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus
   const sc_core::sc_time spin = cost.size() > HAL_COST_SPIN ? cost[HAL_COST_SPIN] : sc_core::SC_ZERO_TIME;
   ctx_ = std::make_unique<HostFtlContext>("ftl_context", *mem_, *sysctl_, cost, spin);
   ctx_->socket.bind(router_->target);
-  int port = 0;
-  auto map = [&](uint32_t base, MmioDevice& dev) {
-    router_->initiator.bind(dev.socket);
-    router_->map((base - SSD_PERIPH_BASE) / SSD_PERIPH_SIZE, port++);
-  };
-  map(SSD_HIF_BASE, *front_);
-  map(SSD_FCTL_BASE, *back_);
-  map(SSD_TIMER_BASE, *timer_);
-  map(SSD_MBOX_BASE, *mailbox_);
-  map(SSD_UART_BASE, *uart_);
-  map(SSD_SYSCTL_BASE, *sysctl_);
-  map(SSD_NOR_BASE, *nor_);
+
+  router_->attach(SSD_HIF_BASE, *front_);
+  router_->attach(SSD_FCTL_BASE, *back_);
+  router_->attach(SSD_TIMER_BASE, *timer_);
+  router_->attach(SSD_MBOX_BASE, *mailbox_);
+  router_->attach(SSD_UART_BASE, *uart_);
+  router_->attach(SSD_SYSCTL_BASE, *sysctl_);
+  router_->attach(SSD_NOR_BASE, *nor_);
   const double bytes_per_s = hp_.copy_gbps * 1e9;
   front_->on_copy = [this, bytes_per_s](uint64_t bytes) {
     ctx_->charge(sc_core::sc_time(double(bytes) / bytes_per_s, sc_core::SC_SEC));

@@ -7,6 +7,7 @@
 #include "models/cpu/sysctl.h"
 #include "models/dram/dram.h"
 #include "models/host/hif_dma_check.h"
+#include "models/host/hif_ring_registers.h"
 
 namespace ssdvp {
 
@@ -190,20 +191,13 @@ void HostInterface::write32(uint32_t offset, uint32_t value, sc_time& delay) {
   }
   if (bank >= banks_.size()) return;
   Bank& k = banks_[bank];
+  if (set_hif_ring_register(k, reg, value)) return;
   switch (reg) {
-    case HIF_CMD_RING_ADDR: k.cmd_addr = value; break;
-    case HIF_CMD_RING_SIZE: k.cmd_size = value; break;
     case HIF_CMD_HEAD: {
       const sc_time at = sc_core::sc_time_stamp() + delay;
       events_.at(at, [this, bank, value] { banks_[bank].cmd_head = value; fetch(); });
       break;
     }
-    case HIF_DMA_RING_ADDR: k.dma_addr = value; break;
-    case HIF_DMA_RING_SIZE: k.dma_size = value; break;
-    case HIF_DONE_RING_ADDR: k.done_addr = value; break;
-    case HIF_DONE_RING_SIZE: k.done_size = value; break;
-    case HIF_DONE_HEAD: k.done_head = value; break;
-    case HIF_DONE_IRQ_ALL: k.done_irq_all = value & 1u; break;
     case HIF_CMD_TAIL_SHADOW:
       k.cmd_tail_shadow = value;
       if (value) *dram_.as<uint32_t>(value) = k.cmd_tail;

@@ -86,13 +86,18 @@ uint64_t OcHost::lba(const ssd_oc_geometry& g, uint32_t grp, uint32_t pu, uint32
          uint64_t(grp) << (f.lba_len + f.chk_len + f.pu_len);
 }
 
+// A vector command's opcode, queue and LBAs (the one inline, or the list).
+void OcHost::address(HostCommand& c, uint8_t opcode, const std::vector<uint64_t>& lbas, uint16_t queue) {
+  c.opcode = opcode;
+  c.queue = queue;
+  c.nsect = uint32_t(lbas.size());
+  c.lba = lbas.empty() ? 0 : lbas[0];
+  c.lba_list = lbas.size() > 1 ? lbas.data() : nullptr;
+}
+
 OcHost::Result OcHost::reset(const std::vector<uint64_t>& lbas, uint16_t queue) {
   Pending p;
-  p.cmd.opcode = SSD_HOP_OC_RESET;
-  p.cmd.queue = queue;
-  p.cmd.nsect = uint32_t(lbas.size());
-  p.cmd.lba = lbas.empty() ? 0 : lbas[0];
-  if (lbas.size() > 1) p.cmd.lba_list = lbas.data();
+  address(p.cmd, SSD_HOP_OC_RESET, lbas, queue);
   return send(p);
 }
 
@@ -103,11 +108,7 @@ OcHost::Result OcHost::write(const std::vector<uint64_t>& lbas, const std::vecto
   std::vector<ssd_oob> m(meta ? *meta : std::vector<ssd_oob>());
   Pending p;
   std::vector<ssd_sector_tag> data(tags);
-  p.cmd.opcode = SSD_HOP_OC_WRITE;
-  p.cmd.queue = queue;
-  p.cmd.nsect = uint32_t(lbas.size());
-  p.cmd.lba = lbas.empty() ? 0 : lbas[0];
-  if (lbas.size() > 1) p.cmd.lba_list = lbas.data();
+  address(p.cmd, SSD_HOP_OC_WRITE, lbas, queue);
   p.cmd.data = data.data();
   p.cmd.meta = meta ? m.data() : nullptr;
   return send(p);
@@ -119,11 +120,7 @@ OcHost::Result OcHost::read(const std::vector<uint64_t>& lbas, std::vector<ssd_s
   tags.assign(lbas.size(), ssd_sector_tag{0xFFFFFFFFu, 0xFFFFFFFFu});
   if (meta) meta->assign(lbas.size(), ssd_oob{0xFFFFFFFFu, 0xFFFFFFFFu});
   p.cmd.meta = meta ? meta->data() : nullptr;
-  p.cmd.opcode = SSD_HOP_OC_READ;
-  p.cmd.queue = queue;
-  p.cmd.nsect = uint32_t(lbas.size());
-  p.cmd.lba = lbas.empty() ? 0 : lbas[0];
-  if (lbas.size() > 1) p.cmd.lba_list = lbas.data();
+  address(p.cmd, SSD_HOP_OC_READ, lbas, queue);
   p.cmd.data = tags.data();
   return send(p);
 }

@@ -69,6 +69,7 @@ class OcHost {
     bool finished = false;
   };
   Result send(Pending& p);
+  static void address(HostCommand& c, uint8_t opcode, const std::vector<uint64_t>& lbas, uint16_t queue);
   HostInterface& hif_;
   std::unordered_map<const HostCommand*, std::function<void(HostCommand*, const Result&)>> in_flight_;
   uint64_t commands_ = 0;
