@@ -45,11 +45,6 @@ extern "C" {
 
 namespace ssdvp {
 
-namespace {
-constexpr uint32_t kConfigAddr = SSD_DRAM_BASE;
-constexpr uint32_t kGeometryAddr = SSD_DRAM_BASE + 0x1000;
-
-}  // namespace
 
 SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     : cfg_(cfg), p_(PlatformParams::from(cfg)), opt_(opt) {
@@ -79,7 +74,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   dram_ = std::make_unique<Dram>(p_.dram);
   for (uint32_t d = 0; d < n.dies(); d++)
     dies_.push_back(std::make_unique<nand::Die>(d, n.cell_of(d), n, p_.payload));
-  write_firmware_boot_config(*dram_, p_, kConfigAddr, kGeometryAddr);   // what the firmware finds at boot
+  write_firmware_boot_config(*dram_, p_, SSD_BOOT_CONFIG_ADDR, SSD_BOOT_GEOMETRY_ADDR);   // what the firmware finds at boot
   build_controller();          // system control, timer, UART, flash controller and channels, host interface, bus
   build_cores(opt);            // the firmware's cores: RV32 on the ISS, or host-compiled
   if (opt.external_host) {     // the caller is the host (RunOptions::external_host)
@@ -95,7 +90,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
 // The controller's blocks and the bus between them and the cores.
 void SsdPlatform::build_controller() {
   const NandParams& n = p_.nand;
-  sysctl_ = std::make_unique<SysCtl>("sysctl", p_.firmware.cores, p_.dram.size_bytes, kConfigAddr);
+  sysctl_ = std::make_unique<SysCtl>("sysctl", p_.firmware.cores, p_.dram.size_bytes, SSD_BOOT_CONFIG_ADDR);
   sysctl_->on_power_dumped = [this] {
     if (!power_failing_ || power_dumped_at_ != sc_core::SC_ZERO_TIME) return;
     power_dumped_at_ = sc_core::sc_time_stamp();
@@ -113,7 +108,7 @@ void SsdPlatform::build_controller() {
   router_ = std::make_unique<Router>("bus");
   std::vector<nand::Die*> die_ptrs;
   for (auto& d : dies_) die_ptrs.push_back(d.get());
-  fctl_ = std::make_unique<FlashController>("fctl", p_.fctl, n, *dram_, *sysctl_, die_ptrs, kGeometryAddr, p_.payload,
+  fctl_ = std::make_unique<FlashController>("fctl", p_.fctl, n, *dram_, *sysctl_, die_ptrs, SSD_BOOT_GEOMETRY_ADDR, p_.payload,
                                            *events_);
   for (uint32_t c = 0; c < n.channels; c++) {
     std::vector<nand::Die*> on_channel;
@@ -422,7 +417,7 @@ void SsdPlatform::power_fails(const std::string& cause) {
   }
   power_failing_ = true;
   power_failed_at_ = sc_core::sc_time_stamp();
-  dram_->as<ssd_fw_config>(kConfigAddr)->power_failing = 1;
+  dram_->as<ssd_fw_config>(SSD_BOOT_CONFIG_ADDR)->power_failing = 1;
   sysctl_->raise(SSD_IRQ_IPI, 0);
   sc_core::sc_spawn([this, cause, holdup] {
     sc_core::wait(holdup, power_dumped_);

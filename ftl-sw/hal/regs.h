@@ -491,6 +491,10 @@ struct ssd_fw_config {
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
+/* Where a platform leaves the configuration (SYSCTL_CONFIG_ADDR) and the geometry
+ * (FCTL_GEOMETRY_ADDR) in the firmware's DRAM: the device's platform and a host FTL both. */
+#define SSD_BOOT_CONFIG_ADDR   SSD_DRAM_BASE
+#define SSD_BOOT_GEOMETRY_ADDR (SSD_DRAM_BASE + 0x1000u)
 #define SSD_IF_CONVENTIONAL   0u   /* a block device: the FTL in the firmware */
 #define SSD_IF_OCSSD          1u   /* Open-Channel SSD 2.0: the host runs the FTL (ocssd/oc_device.h) */
 #define SSD_DEFECT_NONE               0u

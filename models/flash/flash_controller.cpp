@@ -1,5 +1,7 @@
 #include "models/flash/flash_controller.h"
 
+#include "models/flash/fctl_ring_registers.h"
+
 #include <algorithm>
 #include <cstring>
 #include <sstream>
@@ -71,12 +73,8 @@ void FlashController::write32(uint32_t offset, uint32_t value, sc_time& delay) {
   }
   if (bank >= banks_.size()) return;
   Bank& k = banks_[bank];
+  if (set_fctl_ring_register(k, reg, value)) return;
   switch (reg) {
-    case FCTL_SUB_RING_ADDR: k.sub_addr = value; break;
-    case FCTL_SUB_RING_SIZE: k.sub_size = value; break;
-    case FCTL_CPL_RING_ADDR: k.cpl_addr = value; break;
-    case FCTL_CPL_RING_SIZE: k.cpl_size = value; break;
-    case FCTL_CPL_HEAD: k.cpl_head = value; break;
     case FCTL_SUB_TAIL: {
       k.sub_tail = value;
       if (k.sub_size == 0 || (k.sub_size & (k.sub_size - 1u)) || k.cpl_size == 0 || (k.cpl_size & (k.cpl_size - 1u))) {

@@ -27,12 +27,6 @@ extern "C" {
 
 namespace ssdvp {
 
-namespace {
-// Where the FTL finds its configuration and geometry in host memory (as the device platform
-// leaves them in controller DRAM).
-constexpr uint32_t kConfigAddr = SSD_DRAM_BASE;
-constexpr uint32_t kGeometryAddr = SSD_DRAM_BASE + 0x1000;
-}  // namespace
 
 std::vector<std::string> HostFtl::categories() { return {"insert", "retry", "lock_spin", "writeback", "gc"}; }
 
@@ -49,14 +43,14 @@ HostFtl::HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus
       lock_(cpus, p.host_ftl.socket_handoff, cpus.category("lock_spin")),
       sq_(p.host.queues) {
   mem_ = std::make_unique<Dram>(view_.dram);
-  sysctl_ = std::make_unique<SysCtl>("ftl_sysctl", cores_, view_.dram.size_bytes, kConfigAddr);
+  sysctl_ = std::make_unique<SysCtl>("ftl_sysctl", cores_, view_.dram.size_bytes, SSD_BOOT_CONFIG_ADDR);
   timer_ = std::make_unique<Timer>("ftl_timer", *sysctl_);
   mailbox_ = std::make_unique<Mailbox>("ftl_mailbox", *sysctl_);
   uart_ = std::make_unique<Uart>("ftl_uart");
   nor_ = std::make_unique<SpiNor>("ftl_nor", view_.device.nor_bytes);
   router_ = std::make_unique<Router>("ftl_bus");
   front_ = std::make_unique<HostFtlFront>("ftl_front", cores_, *mem_, *sysctl_, view_.payload);
-  back_ = std::make_unique<OcFlashBackEnd>("ftl_back", cores_, *mem_, *sysctl_, oc_, kGeometryAddr, view_.payload);
+  back_ = std::make_unique<OcFlashBackEnd>("ftl_back", cores_, *mem_, *sysctl_, oc_, SSD_BOOT_GEOMETRY_ADDR, view_.payload);
   // Each kind of the FTL's work: its ISS instructions at the host CPU's speed.
   std::vector<sc_core::sc_time> cost;
   const double ns_per_instruction = 1e3 / (hp_.clock_mhz * hp_.ipc);
@@ -114,7 +108,7 @@ void HostFtl::boot_thread() {
     report_fatal("host FTL: the device's geometry is not the one its configuration describes");
     return;
   }
-  write_config_(*mem_, view_, kConfigAddr, kGeometryAddr);
+  write_config_(*mem_, view_, SSD_BOOT_CONFIG_ADDR, SSD_BOOT_GEOMETRY_ADDR);
   back_->attach(g, log);
   ctx_->enter(0);
   f_ = host_ftl_boot();

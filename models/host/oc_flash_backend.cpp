@@ -1,6 +1,8 @@
 // The host FTL's flash side over an Open-Channel device: see oc_flash_backend.h.
 #include "models/host/oc_flash_backend.h"
 
+#include "models/flash/fctl_ring_registers.h"
+
 #include <cstring>
 #include <sstream>
 
@@ -85,12 +87,8 @@ void OcFlashBackEnd::write32(uint32_t offset, uint32_t value, sc_core::sc_time&)
   const uint32_t bank = offset / FCTL_BANK_STRIDE, reg = offset % FCTL_BANK_STRIDE;
   if (bank >= banks_.size()) return;
   Bank& k = banks_[bank];
+  if (set_fctl_ring_register(k, reg, value)) return;
   switch (reg) {
-    case FCTL_SUB_RING_ADDR: k.sub_addr = value; break;
-    case FCTL_SUB_RING_SIZE: k.sub_size = value; break;
-    case FCTL_CPL_RING_ADDR: k.cpl_addr = value; break;
-    case FCTL_CPL_RING_SIZE: k.cpl_size = value; break;
-    case FCTL_CPL_HEAD: k.cpl_head = value; break;
     case FCTL_SUB_TAIL:
       k.sub_tail = value;
       take(bank);
