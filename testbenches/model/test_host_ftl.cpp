@@ -63,6 +63,16 @@ TEST(HostFtl, PblkOnFourCpus) {
   EXPECT_GT(category_s(run.results, "lock_spin"), 0.0);
 }
 
+// With the data mode's bytes, every byte of every sector goes through the ring, the device's
+// NAND, GC's copies and the host's copy of a chunk's last units, and is checked when read.
+TEST(HostFtl, EveryByteTravelsThroughTheRingTheDeviceAndGc) {
+  auto run = test::run_platform(host_ftl_sets({"host.cpus=4", "host.queues=4", "sim.payload=true"}),
+                                "fio:rw=randrw,bs=4k,iodepth=8,numjobs=4,io=40000", false);
+  test::expect_clean(run.results);
+  EXPECT_GT(run.results["integrity"]["reads_checked"].get<uint64_t>(), 70000u);
+  EXPECT_GT(run.results["ftl"]["gc_runs"].get<uint64_t>(), 0u);
+}
+
 TEST(HostFtl, PblkOnSeventyTwoCpusInFourSockets) {
   auto run = test::run_platform(host_ftl_sets({"host.cpus=72", "host.queues=8", "host.cpu.sockets=4"}),
                                 "fio:rw=randrw,bs=4k,iodepth=2,numjobs=72,io=500,fsync=64", false);
