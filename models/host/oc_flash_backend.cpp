@@ -161,23 +161,26 @@ void OcFlashBackEnd::take(uint32_t bank) {
     op->cmd.nsect = uint32_t(op->lbas.size());
     op->cmd.lba = op->lbas[0];
     op->cmd.lba_list = op->lbas.size() > 1 ? op->lbas.data() : nullptr;
-    if (functional_) {
-      functional(op);
-    } else if (d.opcode == SSD_FOP_READ && from_host_copy(op)) {
-    } else {
-      if (d.opcode == SSD_FOP_PROGRAM && mw_units_) {   // kept until the device can read it
-        KeptUnit u;
-        u.unit = d.page;
-        u.tags = op->tags;
-        u.meta = op->meta;
-        u.payload = op->payload;
-        kept_.at(chunk_of(d)).units.push_back(std::move(u));
-      } else if (d.opcode == SSD_FOP_ERASE) {
-        kept_.at(chunk_of(d)) = Kept{};
-      }
-      to_launch_.push_back(op);
-    }
+    if (functional_) functional(op);
+    else if (!(d.opcode == SSD_FOP_READ && from_host_copy(op))) send_later(op);
   }
+}
+
+// A command for launch(); a program's data is kept on the host until the device can read it,
+// a reset forgets what was kept of the chunk.
+void OcFlashBackEnd::send_later(Op* op) {
+  const ssd_flash_desc& d = op->d;
+  if (d.opcode == SSD_FOP_PROGRAM && mw_units_) {
+    KeptUnit u;
+    u.unit = d.page;
+    u.tags = op->tags;
+    u.meta = op->meta;
+    u.payload = op->payload;
+    kept_.at(chunk_of(d)).units.push_back(std::move(u));
+  } else if (d.opcode == SSD_FOP_ERASE) {
+    kept_.at(chunk_of(d)) = Kept{};
+  }
+  to_launch_.push_back(op);
 }
 
 // The format's factory scan: a chunk's first unit read as the chunk log says.

@@ -99,6 +99,7 @@ class OcFlashBackEnd : public MmioDevice {
   uint32_t mw_units_ = 0, units_per_chunk_ = 0;
   uint32_t chunk_of(const ssd_flash_desc& d) const { return (uint32_t(d.channel) * geo_.num_pu + d.way) * geo_.num_chk + d.block; }
   bool from_host_copy(Op* op);
+  void send_later(Op* op);
   void take(uint32_t bank);
   void functional(Op* op);
   void done(Op* op, uint16_t oc_status);
