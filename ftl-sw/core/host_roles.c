@@ -24,8 +24,22 @@ static int commit_and_finish(struct ftl *f) {
   }
 }
 
+static int completions_waiting(const struct fw_core *c) {
+  return c->fcpl[c->fcpl_pos.head & (c->fcpl_pos.size - 1u)].phase == c->fcpl_pos.phase;
+}
+
 static int finish(struct ftl *f, int n) {
   n += commit_and_finish(f);
+  if (n) hal_cost(HAL_COST_LOOP, 1);
+  return n;
+}
+
+
+/* Completions the section answered on the host (a read of a chunk's last units from the host's
+ * copy) are in the ring at once: the section takes them itself. */
+static int own_completions(struct ftl *f, int n) {
+  n += commit_and_finish(f);
+  if (completions_waiting(f->cur)) n += flash_poll(f) + commit_and_finish(f);
   if (n) hal_cost(HAL_COST_LOOP, 1);
   return n;
 }
@@ -34,20 +48,27 @@ int host_role_submit(struct ftl *f, uint32_t k) {
   struct fw_core *c = on_core(f, k);
   int n = 0;
   if (*c->cmd_tail != c->cmd_pos.head) n += hif_poll_cmds(f);
-  return finish(f, n);
+  return own_completions(f, n);
 }
 
 int host_role_retry(struct ftl *f, uint32_t k) {
   on_core(f, k);
   int n = 0;
   if (f->writes_waiting || f->wait_read_head != NONE32) n += hcmd_retry_waiting(f);
+  return own_completions(f, n);
+}
+
+int host_role_completions(struct ftl *f, uint32_t k) {
+  struct fw_core *c = on_core(f, k);
+  int n = 0;
+  if (completions_waiting(c)) n += flash_poll(f);
+  if (f->flush_head != NONE32) n += hcmd_flushes_done(f);
   return finish(f, n);
 }
 
 int host_role_writeback(struct ftl *f, uint32_t k, int idle) {
   struct fw_core *c = on_core(f, k);
   int n = 0;
-  if (c->fcpl[c->fcpl_pos.head & (c->fcpl_pos.size - 1u)].phase == c->fcpl_pos.phase) n += flash_poll(f);
   if (done_waiting(c)) n += hif_poll_done(f, c);
   const int write_stop = f->cfg.sched == SSD_SCHED_WRITE_STOP && dmap_reads_protected(f) && !f->flushes_draining;
   const int drain = write_stop ? 0 : wbuf_drain_mode(f, &c->wb);
@@ -65,8 +86,7 @@ int host_role_background(struct ftl *f) {
 
 int host_role_writeback_due(struct ftl *f, uint32_t k) {
   struct fw_core *c = f->core[k];
-  return c->fcpl[c->fcpl_pos.head & (c->fcpl_pos.size - 1u)].phase == c->fcpl_pos.phase || done_waiting(c) ||
-         f->flush_head != NONE32 || wbuf_drain_mode(f, &c->wb);
+  return done_waiting(c) || f->flush_head != NONE32 || wbuf_drain_mode(f, &c->wb);
 }
 
 int host_role_background_due(const struct ftl *f) {

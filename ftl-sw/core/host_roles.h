@@ -9,9 +9,11 @@
  *     looked up, served from the ring or sent to the flash), and their data moves;
  *   - host_role_retry: a user thread whose command waits (its ring part full, read buffers)
  *     tries again; every waiter does whenever space was freed, as pblk's do;
- *   - host_role_writeback: core k's write-back thread: the flash completions on its ring (the
- *     device's interrupts, handled on its CPU), its part drained to flash, its idle timer, the
- *     flushes whose data is on flash;
+ *   - host_role_completions: the device's interrupt on the CPU whose queue a command went on:
+ *     the flash completions on core k's ring (a read's data to its user, a program's map
+ *     updates), the flushes whose data is now on flash;
+ *   - host_role_writeback: core k's write-back thread: its part drained to flash, its idle
+ *     timer, the flushes whose data is on flash;
  *   - host_role_background: GC and the other background steps, on core 0's rings.
  * Leaves out: the event loop's sleeping and waking (the host threads wait on their own events),
  * power-loss protection, preconditioning (a host FTL starts on a new device). */
@@ -28,6 +30,7 @@ struct ftl *host_ftl_boot(void);
 
 int host_role_submit(struct ftl *f, uint32_t k);
 int host_role_retry(struct ftl *f, uint32_t k);
+int host_role_completions(struct ftl *f, uint32_t k);
 int host_role_writeback(struct ftl *f, uint32_t k, int idle);
 int host_role_background(struct ftl *f);
 /* Whether a write-back or background section would find work (a look, no cost). */

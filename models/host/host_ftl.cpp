@@ -28,7 +28,7 @@ extern "C" {
 namespace ssdvp {
 
 
-std::vector<std::string> HostFtl::categories() { return {"insert", "retry", "lock_spin", "writeback", "gc"}; }
+std::vector<std::string> HostFtl::categories() { return {"insert", "retry", "lock_spin", "writeback", "completion", "gc"}; }
 
 HostFtl::HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus& cpus, OcHost& oc, uint32_t device_queues,
                  std::function<void(Dram&, const PlatformParams&, uint32_t, uint32_t)> write_config)
@@ -75,6 +75,13 @@ HostFtl::HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus
   cat_insert_ = cpus.category("insert");
   cat_retry_ = cpus.category("retry");
   cat_writeback_ = cpus.category("writeback");
+  cat_completion_ = cpus.category("completion");
+  for (uint32_t c = 0; c < cpus.cpus(); c++) interrupts_.push_back(std::make_unique<Interrupt>());
+  back_->on_interrupt = [this](uint32_t cpu, uint32_t core) {
+    Interrupt& i = *interrupts_.at(cpu);
+    i.cores |= 1u << core;
+    i.raised.notify(sc_core::SC_ZERO_TIME);
+  };
   cat_gc_ = cpus.category("gc");
   SC_HAS_PROCESS(HostFtl);
   SC_THREAD(boot_thread);
@@ -116,6 +123,7 @@ void HostFtl::boot_thread() {
   if (!fatal_errors().empty()) return;
   booted_at_ = sc_core::sc_time_stamp();
   for (uint32_t k = 0; k < cores_; k++) sc_core::sc_spawn([this, k] { writeback_thread(k); });
+  for (uint32_t c = 0; c < interrupts_.size(); c++) sc_core::sc_spawn([this, c] { interrupt_thread(c); });
   sc_core::sc_spawn([this] { background_thread(); });
   ready_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -128,7 +136,7 @@ int HostFtl::section(uint32_t cpu, uint32_t core, uint32_t category, const std::
   sections_++;
   cpus_.run_exclusive(cpu, t, category);   // a spin lock's holder is not preempted
   lock_.release();
-  back_->launch(uint16_t(cpu % device_queues_), sc_core::SC_ZERO_TIME);
+  back_->launch(uint16_t(cpu % device_queues_), sc_core::SC_ZERO_TIME, cpu);
   for (HostCommand* c : front_->take_completed()) {
     in_ftl_.erase(c);
     c->t_complete = sc_core::sc_time_stamp();
@@ -181,10 +189,24 @@ void HostFtl::writeback_thread(uint32_t core) {
     if (host_role_writeback_due(f_, core) &&
         section(cpu, core, cat_writeback_, [this, core] { return host_role_writeback(f_, core, 1); }))
       continue;
-    sc_core::wait(*writeback_kick_[core] | back_->completed(core) | sysctl_->irq_event(core));
+    sc_core::wait(*writeback_kick_[core] | sysctl_->irq_event(core));
     if (sysctl_->irq_ready(core)) {   // its timer (the ring's idle drain) or another core's call
       sysctl_->clear_enabled(core);
       section(cpu, core, cat_writeback_, [this, core] { return host_role_writeback(f_, core, 1); });
+    }
+  }
+}
+
+// The device's interrupt on `cpu` (its completion queue's CPU): the completions of the FTL
+// cores it was raised for, handled there.
+void HostFtl::interrupt_thread(uint32_t cpu) {
+  Interrupt& i = *interrupts_[cpu];
+  for (;;) {
+    while (!i.cores) sc_core::wait(i.raised);
+    for (uint32_t k = 0; k < cores_; k++) {
+      if (!(i.cores >> k & 1u)) continue;
+      i.cores &= ~(1u << k);
+      section(cpu, k, cat_completion_, [this, k] { return host_role_completions(f_, k); });
     }
   }
 }

@@ -13,14 +13,17 @@
 // data; a read is looked up and served from the ring or sent to the device by the user thread;
 // while its ring is full the user thread blocks, and every blocked thread retries whenever
 // space was freed; each FTL core's write-back thread (pblk: one, on host.ftl.writeback_cpu;
-// MT-FTL: one per CPU, pinned) drains its ring to the device and handles the device's
-// completions for that core; a GC thread (host.ftl.gc_cpu) runs GC.  A section's CPU time is
+// MT-FTL: one per CPU, pinned) drains its ring to the device; the device's completions are
+// handled by its interrupt on the CPU whose NVMe queue the command went on (a read's on its
+// reader's CPU, a program's on the write-back thread's, as pblk's end_io functions run); a GC
+// thread (host.ftl.gc_cpu) runs GC.  A section's CPU time is
 // what its code costs in instructions on the ISS at the host CPU's speed
 // (models/host/host_ftl_context.h) plus its copies at host.ftl.copy_gbps; its commands to the
 // device go out once that time has run, on the NVMe queue of its CPU.
-// Leaves out: the host I/O stack's own costs (submission, interrupts), preconditioning, power
+// Leaves out: the host I/O stack's own costs (submission, the interrupt's entry), preconditioning, power
 // loss and the FTL's recovery over the device, demand-based maps (whole metadata payloads),
-// the read path's completions on the reader's CPU (they run on the write-back thread's).
+// the spread of an interrupt's work: one handles every completion its FTL core's ring holds,
+// other CPUs' too.
 #pragma once
 
 #include <systemc>
@@ -84,6 +87,7 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   void boot_thread();
   void writeback_thread(uint32_t core);
   void background_thread();
+  void interrupt_thread(uint32_t cpu);
   // One critical section: the lock taken on `cpu`, `fn` run (the FTL's code) on FTL core
   // `core`, its CPU time run, the lock released, its device commands and completions sent.
   int section(uint32_t cpu, uint32_t core, uint32_t category, const std::function<int()>& fn);
@@ -112,7 +116,12 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   std::vector<std::unique_ptr<sc_core::sc_event>> writeback_kick_;
   std::vector<std::deque<HostCommand*>> sq_;
   std::unordered_set<const HostCommand*> in_ftl_;
-  uint32_t cat_insert_, cat_retry_, cat_writeback_, cat_gc_;
+  uint32_t cat_insert_, cat_retry_, cat_writeback_, cat_completion_, cat_gc_;
+  struct Interrupt {
+    uint32_t cores = 0;               // FTL cores with completions for this CPU to handle
+    sc_core::sc_event raised;
+  };
+  std::vector<std::unique_ptr<Interrupt>> interrupts_;   // per host CPU
   uint64_t sections_ = 0, blocked_submissions_ = 0, retries_ = 0;
   sc_core::sc_time booted_at_;
 };

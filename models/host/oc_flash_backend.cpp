@@ -12,6 +12,12 @@
 
 namespace ssdvp {
 
+namespace {
+// A completion posted while the FTL's section runs (answered on the host, no device command):
+// the section's own look finds it, no interrupt.
+constexpr uint32_t kNoInterrupt = UINT32_MAX;
+}  // namespace
+
 OcFlashBackEnd::OcFlashBackEnd(sc_core::sc_module_name name, uint32_t cores, Dram& mem, SysCtl& irq, OcHost& oc,
                                uint32_t geometry_addr, bool payload)
     : MmioDevice(name), mem_(mem), irq_(irq), oc_(oc), geometry_addr_(geometry_addr), payload_(payload), banks_(cores) {}
@@ -45,7 +51,7 @@ bool OcFlashBackEnd::from_host_copy(Op* op) {
     }
     if (on_copy) on_copy(uint64_t(op->sectors.size()) * 4096);
     counts_.reads_from_host_copy++;
-    post(op->bank, op->d.tag, SSD_FST_OK);
+    post(op->bank, op->d.tag, SSD_FST_OK, kNoInterrupt);
     free_ops_.push_back(op);
     return true;
   }
@@ -117,7 +123,7 @@ void OcFlashBackEnd::take(uint32_t bank) {
       s << "host FTL: a flash descriptor outside the Open-Channel device (group " << grp << ", unit " << pu << ", chunk "
         << chk << ", unit of the chunk " << d.page << ", plane mask " << unsigned(d.plane_mask) << ")";
       report_fatal(s.str());
-      post(bank, d.tag, SSD_FST_BAD_DESC);
+      post(bank, d.tag, SSD_FST_BAD_DESC, kNoInterrupt);
       free_ops_.push_back(op);
       continue;
     }
@@ -139,7 +145,7 @@ void OcFlashBackEnd::take(uint32_t bank) {
       if ((d.flags & SSD_FDF_PAYLOAD) && !payload_) {
         report_fatal("host FTL: the FTL stores a metadata page (a demand-based map's) that needs whole payloads: "
                      "a host FTL runs with ftl.mapping = \"opt\" (its map in host memory)");
-        post(bank, d.tag, SSD_FST_BAD_DESC);
+        post(bank, d.tag, SSD_FST_BAD_DESC, kNoInterrupt);
         free_ops_.push_back(op);
         continue;
       }
@@ -187,7 +193,7 @@ void OcFlashBackEnd::send_later(Op* op) {
 void OcFlashBackEnd::functional(Op* op) {
   if (op->d.opcode != SSD_FOP_READ) {
     report_fatal("host FTL: a program or erase in functional mode (a host FTL is not preconditioned)");
-    post(op->bank, op->d.tag, SSD_FST_BAD_DESC);
+    post(op->bank, op->d.tag, SSD_FST_BAD_DESC, kNoInterrupt);
     free_ops_.push_back(op);
     return;
   }
@@ -198,13 +204,14 @@ void OcFlashBackEnd::functional(Op* op) {
     if (op->d.oob_addr) *mem_.as<ssd_oob>(op->d.oob_addr + i * uint32_t(sizeof(ssd_oob))) = o;
     std::memset(mem_.at(op->sectors[i], sizeof(ssd_sector_tag)), bad ? 0 : 0xFF, sizeof(ssd_sector_tag));
   }
-  post(op->bank, op->d.tag, SSD_FST_OK);
+  post(op->bank, op->d.tag, SSD_FST_OK, kNoInterrupt);
   free_ops_.push_back(op);
 }
 
-void OcFlashBackEnd::launch(uint16_t queue, sc_core::sc_time delay) {
+void OcFlashBackEnd::launch(uint16_t queue, sc_core::sc_time delay, uint32_t cpu) {
   for (Op* op : to_launch_) {
     op->cmd.queue = queue;
+    op->cpu = cpu;
     if (op->cmd.opcode == SSD_HOP_OC_WRITE) {
       counts_.writes++;
       counts_.lbas_written += op->cmd.nsect;
@@ -246,11 +253,11 @@ void OcFlashBackEnd::done(Op* op, uint16_t oc_status) {
       << ", chunk " << d.block << ") with status 0x" << std::hex << oc_status << " (an FTL bug)";
     report_fatal(s.str());
   }
-  post(op->bank, d.tag, st);
+  post(op->bank, d.tag, st, op->cpu);
   free_ops_.push_back(op);
 }
 
-void OcFlashBackEnd::post(uint32_t bank, uint32_t tag, uint16_t status) {
+void OcFlashBackEnd::post(uint32_t bank, uint32_t tag, uint16_t status, uint32_t cpu) {
   Bank& k = banks_[bank];
   if (k.cpl_tail - k.cpl_head >= k.cpl_size) {
     report_fatal("host FTL: the flash completion ring of FTL core " + std::to_string(bank) + " overflows");
@@ -265,7 +272,7 @@ void OcFlashBackEnd::post(uint32_t bank, uint32_t tag, uint16_t status) {
   e->phase = uint16_t(k.cpl_phase);
   if (++k.cpl_tail % k.cpl_size == 0) k.cpl_phase ^= 1u;
   irq_.raise(SSD_IRQ_FCTL, bank);
-  k.completed.notify(sc_core::SC_ZERO_TIME);
+  if (on_interrupt && cpu != kNoInterrupt) on_interrupt(cpu, bank);
 }
 
 }  // namespace ssdvp

@@ -8,7 +8,7 @@
 // metadata (the FTL's spare-area words: its reverse map, its versions), a read the LBAs of its
 // sectors, an erase a chunk reset.  The commands a section built go out once its CPU time has
 // run (launch), on the NVMe queue of the CPU that ran it.  A completion lands in the FTL core's
-// completion ring (the device's interrupt, handled by that core's write-back thread): a media
+// completion ring and raises the interrupt of that CPU (the host FTL runs its handler there): a media
 // error as uncorrectable, a failed program (chunk early close) as a program failure, a failed
 // reset (offline chunk) as an erase failure; any other status is an FTL bug and stops the run.
 // What the spec makes the host keep, it keeps: the data of each chunk's last mw_cunits written
@@ -51,10 +51,12 @@ class OcFlashBackEnd : public MmioDevice {
   // The device as read at boot: its geometry and chunk log (the FTL's flash geometry is
   // written to geometry_addr from it).
   void attach(const ssd_oc_geometry& g, std::vector<ssd_oc_chunk> log);
-  // The commands the last section built go out, `delay` from now, on NVMe queue `queue`.
-  void launch(uint16_t queue, sc_core::sc_time delay);
-  // Completions arrived for core k (its write-back thread looks).
-  const sc_core::sc_event& completed(uint32_t core) const { return banks_.at(core).completed; }
+  // The commands the last section built go out, `delay` from now, on NVMe queue `queue` of
+  // host CPU `cpu` (whose interrupt their completions raise).
+  void launch(uint16_t queue, sc_core::sc_time delay, uint32_t cpu);
+  // A completion landed in FTL core `core`'s ring: the interrupt of the CPU whose queue the
+  // command went on.
+  std::function<void(uint32_t cpu, uint32_t core)> on_interrupt;
 
   struct Counts {
     uint64_t writes = 0, reads = 0, resets = 0, lbas_written = 0, lbas_read = 0;
@@ -72,7 +74,6 @@ class OcFlashBackEnd : public MmioDevice {
   struct Bank {
     uint32_t sub_addr = 0, sub_size = 0, sub_tail = 0, sub_head = 0;
     uint32_t cpl_addr = 0, cpl_size = 0, cpl_head = 0, cpl_tail = 0, cpl_phase = 1;
-    sc_core::sc_event completed;
   };
   struct Op {
     ssd_flash_desc d{};
@@ -83,6 +84,7 @@ class OcFlashBackEnd : public MmioDevice {
     std::vector<ssd_oob> meta;
     std::vector<uint8_t> payload;
     std::vector<uint32_t> sectors;   // host-memory address of each sector's buffer
+    uint32_t cpu = 0;                // whose queue it went on
   };
   // The last mw_cunits of a chunk, kept on the host (by the chunk's log index).
   struct KeptUnit {
@@ -103,7 +105,7 @@ class OcFlashBackEnd : public MmioDevice {
   void take(uint32_t bank);
   void functional(Op* op);
   void done(Op* op, uint16_t oc_status);
-  void post(uint32_t bank, uint32_t tag, uint16_t status);
+  void post(uint32_t bank, uint32_t tag, uint16_t status, uint32_t cpu);
   uint64_t lba(uint32_t grp, uint32_t pu, uint32_t chk, uint32_t sec) const;
   Op* new_op();
 

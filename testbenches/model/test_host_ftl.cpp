@@ -109,7 +109,8 @@ TEST(HostFtl, CpuTimeOfEachPathIsItsDocumentedMeasurement) {
   const double copied = double(r["ops"]["write"]["bytes"].get<uint64_t>()) +
                         4096.0 * double(h["device_commands"]["reads_from_host_copy"].get<uint64_t>());
   expect += copied / 4e9;
-  const double ran = category_s(r, "insert") + category_s(r, "retry") + category_s(r, "writeback") + category_s(r, "gc");
+  const double ran = category_s(r, "insert") + category_s(r, "retry") + category_s(r, "writeback") +
+                     category_s(r, "completion") + category_s(r, "gc");
   EXPECT_NEAR(ran, expect, expect * 1e-6);
   EXPECT_GT(h["costs"]["host_cmd"]["units"].get<uint64_t>(), 0u);
 }
