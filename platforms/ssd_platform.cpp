@@ -34,6 +34,7 @@
 #include "models/host/host_driver.h"
 #include "models/host/host_cpus.h"
 #include "models/host/host_ftl.h"
+#include "models/host/host_io_stack.h"
 #include "models/host/oc_host.h"
 #include "models/host/host_interface.h"
 #include "models/nand/die.h"
@@ -210,14 +211,28 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
   const std::string spec = workload_spec_;
   const uint64_t seed = uint64_t(cfg.get_int("sim.seed"));
   BlockTarget* target = hif_.get();
+  const bool stack = p_.host.stack != HostParams::Stack::None;
+  if (stack || p_.host_ftl.on()) {   // the host CPUs: the stack's work and the host FTL's
+    std::vector<std::string> cpu_work = HostIoStack::categories();
+    for (const std::string& k : HostFtl::categories()) cpu_work.push_back(k);
+    host_cpus_ = std::make_unique<HostCpus>(p_.host.cpus, p_.host_ftl.sockets, cpu_work);
+  }
   if (p_.host_ftl.on()) {   // the FTL on the host's CPUs, the device's Open-Channel commands below it
-    host_cpus_ = std::make_unique<HostCpus>(p_.host.cpus, p_.host_ftl.sockets, HostFtl::categories());
     oc_host_ = std::make_unique<OcHost>(*hif_);
     host_ftl_ = std::make_unique<HostFtl>("host_ftl", p_, *host_cpus_, *oc_host_, p_.host.queues,
                                           [](Dram& mem, const PlatformParams& view, uint32_t config_addr, uint32_t geometry_addr) {
                                             write_firmware_boot_config(mem, view, config_addr, geometry_addr);
                                           });
     target = host_ftl_.get();
+  }
+  if (stack) {   // the modelled host I/O stack between the threads and the target
+    HostStackParams sp;
+    sp.submit = p_.host.stack_submit;
+    sp.interrupt = p_.host.stack_irq;
+    sp.poll = p_.host.stack_poll;
+    sp.polled = p_.host.stack == HostParams::Stack::Poll;
+    host_stack_ = std::make_unique<HostIoStack>("host_stack", sp, *host_cpus_, *target);
+    target = host_stack_.get();
   }
   driver_ = std::make_unique<HostDriver>("host", p_.host, *target,
                                          [spec, seed](uint64_t capacity) {
@@ -235,6 +250,7 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
     if (auto* iss = dynamic_cast<IssCore*>(core_)) iss->reset_profile();   // profile the measured phase
     start_ = snapshot();
     started_ = true;
+    if (host_stack_) host_stack_->start_measuring();
     device_series_->start();
     if (timeline_) timeline_->start();
     ops_before_start_ = ops_since_power_on_;
@@ -346,6 +362,9 @@ void SsdPlatform::register_sections() {
   sections_.add("firmware: write buffer", write_buffer_section(p_.ftl));
   sections_.add("firmware: read-ahead", readahead_section(p_.ftl));
   sections_.add("firmware: FTL totals", ftl_section(p_, dies_, *fctl_, host_ftl_ ? host_ftl_->memory() : *dram_, fw_now));
+  if (host_stack_) sections_.add("host: the I/O stack", [this](nlohmann::json& r, const MeasuredWindow&) {
+    r["host_stack"] = host_stack_->results();
+  });
   if (host_ftl_) sections_.add("host: the FTL on the host", [this](nlohmann::json& r, const MeasuredWindow&) {
       r["host_ftl"] = host_ftl_->results();
     });

@@ -37,6 +37,7 @@ class HostDriver;
 class HostCpus;
 class OcHost;
 class HostFtl;
+class HostIoStack;
 class FirmwareCore;
 class DeviceSeries;
 namespace nand { class Die; }
@@ -133,6 +134,7 @@ class SsdPlatform {
   std::unique_ptr<HostCpus> host_cpus_;
   std::unique_ptr<OcHost> oc_host_;
   std::unique_ptr<HostFtl> host_ftl_;
+  std::unique_ptr<HostIoStack> host_stack_;
   std::unique_ptr<DeviceSeries> device_series_;
   std::unique_ptr<RunTimeline> timeline_;
   nlohmann::json timeline_report();   // writes the timeline's file; run.json's timeline

@@ -238,6 +238,14 @@ PlatformParams PlatformParams::from(const Config& c) {
   h.link_latency = time_of(c, "host.link_latency_ns", SC_NS);
   h.irq = time_of(c, "host.irq_ns", SC_NS);
   h.submit = time_of(c, "host.submit_ns", SC_NS);
+  {
+    const std::string stack = c.get_string("host.stack");
+    h.stack = stack == "poll" ? HostParams::Stack::Poll : stack == "interrupt" ? HostParams::Stack::Interrupt : HostParams::Stack::None;
+  }
+  h.stack_submit = time_of(c, "host.stack.submit_ns", SC_NS);
+  h.stack_irq = time_of(c, "host.stack.irq_ns", SC_NS);
+  h.stack_poll = time_of(c, "host.stack.poll_ns", SC_NS);
+  if (h.stack != HostParams::Stack::None) h.submit = h.irq = sc_core::SC_ZERO_TIME;   // the stack's CPU time replaces them
   h.tlp_overhead_bytes = uint32_t(c.get_int("host.tlp_overhead_bytes"));
   h.max_payload_bytes = uint32_t(c.get_int("host.max_payload_bytes"));
   if (h.max_payload_bytes & (h.max_payload_bytes - 1u))
@@ -272,6 +280,10 @@ PlatformParams PlatformParams::from(const Config& c) {
     if (hf.kind == "mtftl" && h.cpus > SSD_MAX_CORES)
       throw ConfigError(c.origin("host.ftl") + ": host.ftl = \"mtftl\" keeps a ring per CPU, at most " +
                         std::to_string(SSD_MAX_CORES) + " (host.cpus = " + std::to_string(h.cpus) + ")");
+    if (hf.on() && h.stack == HostParams::Stack::Poll)
+      throw ConfigError(c.origin("host.stack") + ": host.stack = \"poll\" with host.ftl = \"" + hf.kind +
+                        "\": the host FTL completes its requests itself (a write in its submitter's context, a read "
+                        "in the device's interrupt), as pblk's bios are; there is no queue to poll");
     if (hf.on() && !h.cpu_types.empty())
       throw ConfigError(c.origin("host.cpu.types") + ": the threads' I/O and CPU phases (host.cpu.types) do not run "
                         "beside a host FTL yet (host.ftl = \"" + hf.kind + "\")");

@@ -102,7 +102,13 @@ struct HostParams {
   uint32_t cpus = 0;                     // host CPUs (host.cpus; 0 in the TOML = queues)
   std::vector<uint32_t> thread_cpus;     // CPU of each thread at the start; empty: t mod cpus
   double link_mbps = 0;
-  sc_core::sc_time link_latency, irq, submit;
+  sc_core::sc_time link_latency;
+  // host.submit_ns, host.irq_ns: fixed delays (host.stack = none; 0 with a modelled stack).
+  sc_core::sc_time submit, irq;
+  // The modelled host I/O stack (host.stack; models/host/host_io_stack.h): CPU time per command
+  // submitted, per interrupt-driven completion, per polled completion reaped.
+  enum class Stack { None, Interrupt, Poll } stack = Stack::None;
+  sc_core::sc_time stack_submit, stack_irq, stack_poll;
   uint32_t tlp_overhead_bytes = 0;
   uint32_t max_payload_bytes = 4096;   // PCIe Max_Payload_Size
   uint32_t max_transfer_sectors = 0;

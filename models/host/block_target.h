@@ -29,6 +29,17 @@ class BlockTarget {
   // true: ring_doorbell does the submission's work in the calling thread (it may wait, on its
   // CPU): a caller must not ring from a completion callback.
   virtual bool submits_in_caller() const { return false; }
+  // true: it completes commands in its own threads and pays for that itself (the host FTL);
+  // false: its completions are a device's, which the host's interrupt or poller must handle
+  // (models/host/host_io_stack.h).
+  virtual bool completes_in_own_threads() const { return false; }
+  // The calling thread, on `cpu`, waits for a completion of one of its commands (or another
+  // reason to look again): `wake` is notified and `done` says so.  Sleeping here, one wait; a
+  // polling I/O stack spins until `done`.
+  virtual void wait_for_completion(uint32_t cpu, sc_core::sc_event& wake, const std::function<bool()>& done) {
+    (void)cpu;
+    if (!done()) sc_core::wait(wake);
+  }
 };
 
 }  // namespace ssdvp

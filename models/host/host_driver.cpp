@@ -103,6 +103,7 @@ void HostDriver::main_thread() {
     for (const Stream& st : streams_) cpus.push_back(st.cpu);
     sched_ = std::make_unique<CpuScheduler>(o_.cpu, p_.cpus, cpus, [this](unsigned t, uint32_t cpu) {
       set_thread_cpu(t, cpu);
+      streams_[t].woken = true;
       streams_[t].wake.notify(sc_core::SC_ZERO_TIME);
     });
     for (unsigned s = 0; s < streams_.size(); s++) {
@@ -157,7 +158,10 @@ void HostDriver::main_thread() {
     sc_core::sc_spawn([this] {
       wait(o_.max_sim_time);
       stop_issuing_ = true;
-      for (Stream& st : streams_) st.wake.notify(sc_core::SC_ZERO_TIME);   // also those between I/O phases
+      for (Stream& st : streams_) {   // also those between I/O phases
+        st.woken = true;
+        st.wake.notify(sc_core::SC_ZERO_TIME);
+      }
     });
   }
   if (on_measure_start) on_measure_start();
@@ -248,7 +252,7 @@ void HostDriver::issue(Request* rq, sc_time& delay) {
     checker_->trim_submitted(rq->lba, rq->nsect, ns_of(now));
   }
   for (HostCommand& c : rq->cmds) {
-    delay += p_.submit;
+    delay += p_.submit;   // a fixed delay (host.stack = "none"); a modelled stack charges its CPU time
     c.t_submit = sc_core::sc_time_stamp() + delay;
     hif_.submit(&c);
   }
@@ -322,6 +326,8 @@ void HostDriver::stream_thread(unsigned s) {
       else wait(st.wake);
     } else if (sched_ && !sched_->in_io_phase(s)) {
       wait(sched_->next_io_phase(s), st.wake);
+    } else if (st.outstanding) {   // asleep, or polling on its CPU (host.completion)
+      hif_.wait_for_completion(st.cpu, st.wake, [&st] { return st.woken; });
     } else {
       wait(st.wake);
     }

@@ -76,6 +76,8 @@ HostFtl::HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus
   cat_retry_ = cpus.category("retry");
   cat_writeback_ = cpus.category("writeback");
   cat_completion_ = cpus.category("completion");
+  cat_interrupt_ = cpus.category("interrupt");
+  irq_ = p.host.stack == HostParams::Stack::None ? sc_core::SC_ZERO_TIME : p.host.stack_irq;   // (none: host.irq_ns delays each completion instead)
   for (uint32_t c = 0; c < cpus.cpus(); c++) interrupts_.push_back(std::make_unique<Interrupt>());
   back_->on_interrupt = [this](uint32_t cpu, uint32_t core) {
     Interrupt& i = *interrupts_.at(cpu);
@@ -203,6 +205,8 @@ void HostFtl::interrupt_thread(uint32_t cpu) {
   Interrupt& i = *interrupts_[cpu];
   for (;;) {
     while (!i.cores) sc_core::wait(i.raised);
+    cpus_.run_exclusive(cpu, irq_, cat_interrupt_);   // the interrupt's entry and handler (host.irq_ns)
+    interrupts_taken_++;
     for (uint32_t k = 0; k < cores_; k++) {
       if (!(i.cores >> k & 1u)) continue;
       i.cores &= ~(1u << k);
@@ -233,6 +237,7 @@ nlohmann::json HostFtl::results() const {
           {"sections", sections_},
           {"blocked_submissions", blocked_submissions_},
           {"retries", retries_},
+          {"device_interrupts", interrupts_taken_},
           {"lock",
            {{"acquisitions", lock_.acquisitions()},
             {"contended", lock_.contended()},

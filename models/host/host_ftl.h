@@ -20,7 +20,10 @@
 // what its code costs in instructions on the ISS at the host CPU's speed
 // (models/host/host_ftl_context.h) plus its copies at host.ftl.copy_gbps; its commands to the
 // device go out once that time has run, on the NVMe queue of its CPU.
-// Leaves out: the host I/O stack's own costs (submission, the interrupt's entry), preconditioning, power
+// The host I/O stack's costs (host.stack): a user's command its submission (models/host/host_io_stack.h),
+// each interrupt of the device host.stack.irq_ns on its CPU; the FTL's own device commands go to the
+// NVMe driver directly, as pblk's do (no block layer): their building is the FTL's cost.
+// Leaves out: preconditioning, power
 // loss and the FTL's recovery over the device, demand-based maps (whole metadata payloads),
 // the spread of an interrupt's work: one handles every completion its FTL core's ring holds,
 // other CPUs' too.
@@ -75,6 +78,7 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   bool ready() const override { return f_ != nullptr; }
   uint64_t namespace_sectors() const override;
   bool submits_in_caller() const override { return true; }
+  bool completes_in_own_threads() const override { return true; }
 
   // The CPU categories of its work (HostCpus).
   static std::vector<std::string> categories();
@@ -116,13 +120,14 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   std::vector<std::unique_ptr<sc_core::sc_event>> writeback_kick_;
   std::vector<std::deque<HostCommand*>> sq_;
   std::unordered_set<const HostCommand*> in_ftl_;
-  uint32_t cat_insert_, cat_retry_, cat_writeback_, cat_completion_, cat_gc_;
+  uint32_t cat_insert_, cat_retry_, cat_writeback_, cat_completion_, cat_gc_, cat_interrupt_ = 0;
+  sc_core::sc_time irq_;   // host.stack.irq_ns: one interrupt's entry and handler (0: host.stack = none)
   struct Interrupt {
     uint32_t cores = 0;               // FTL cores with completions for this CPU to handle
     sc_core::sc_event raised;
   };
   std::vector<std::unique_ptr<Interrupt>> interrupts_;   // per host CPU
-  uint64_t sections_ = 0, blocked_submissions_ = 0, retries_ = 0;
+  uint64_t sections_ = 0, blocked_submissions_ = 0, retries_ = 0, interrupts_taken_ = 0;
   sc_core::sc_time booted_at_;
 };
 

@@ -336,7 +336,7 @@ void HostInterface::complete(uint16_t slot, uint16_t status, uint16_t info, sc_t
   free_slots_.push_back(slot);
   c->status = status;
   c->info = info;
-  const sc_time seen = link_.send(PcieLink::DeviceToHost, at, kCqeBytes) + p_.irq;
+  const sc_time seen = link_.send(PcieLink::DeviceToHost, at, kCqeBytes) + p_.irq;   // (0 with a modelled stack: HostIoStack)
   events_.at(seen, [this, c] {
     c->t_complete = sc_core::sc_time_stamp();
     if (on_complete) on_complete(c);

@@ -39,6 +39,16 @@ void expect_host_ftl_run(const nlohmann::json& r, uint32_t rings) {
   EXPECT_GT(h["device_commands"]["writes"].get<uint64_t>(), 0u);
   EXPECT_GT(h["cpus"]["cpu_time_s_by_category"]["insert"].get<double>(), 0.0);
   EXPECT_GT(h["cpus"]["cpu_time_s_by_category"]["writeback"].get<double>(), 0.0);
+  EXPECT_GT(h["device_interrupts"].get<uint64_t>(), 0u);
+  if (!r.contains("host_stack")) return;
+  // With a modelled stack, the device's interrupts are the FTL's (host.stack.irq_ns each); the
+  // users' requests complete in the FTL's threads, not through a second interrupt of the
+  // stack, and each costs its submission.
+  EXPECT_NEAR(h["cpus"]["cpu_time_s_by_category"]["interrupt"].get<double>(),
+              h["device_interrupts"].get<double>() * 4630e-9, 1e-9);
+  EXPECT_GT(r["host_stack"]["completions_passed_through"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r["host_stack"]["interrupts"].get<uint64_t>(), 0u);
+  EXPECT_NEAR(r["host_stack"]["cpu_time_s"]["submit"].get<double>(), r["host_stack"]["commands"].get<double>() * 2000e-9, 1e-9);
 }
 
 double category_s(const nlohmann::json& r, const char* c) { return r["host_ftl"]["cpus"]["cpu_time_s_by_category"][c].get<double>(); }
@@ -57,9 +67,10 @@ TEST(HostFtl, PblkOnOneCpuChecksEveryReadAndFlushThroughGc) {
 }
 
 TEST(HostFtl, PblkOnFourCpus) {
-  auto run = test::run_platform(host_ftl_sets({"host.cpus=4", "host.queues=4"}),
+  auto run = test::run_platform(host_ftl_sets({"host.cpus=4", "host.queues=4", "host.stack=\"interrupt\""}),
                                 "fio:rw=randrw,bs=4k,iodepth=4,numjobs=4,io=8000,fsync=128", false);
   expect_host_ftl_run(run.results, 1);
+  EXPECT_TRUE(run.results.contains("host_stack"));
   EXPECT_GT(category_s(run.results, "lock_spin"), 0.0);
 }
 
@@ -148,5 +159,6 @@ TEST(HostFtl, ConfigurationsAHostFtlCannotRunNameTheirKeys) {
   EXPECT_NE(error_of(host_ftl_sets({"precondition.fill=0.5"})).find("precondition.fill"), std::string::npos);
   EXPECT_NE(error_of(host_ftl_sets({"host.ftl.memory_mib=16"})).find("host.ftl.memory_mib"), std::string::npos);
   EXPECT_NE(error_of(host_ftl_sets({"host.cpus=2", "host.thread_cpus=0,5"})).find("host.thread_cpus"), std::string::npos);
+  EXPECT_NE(error_of(host_ftl_sets({"host.stack=\"poll\""})).find("host.stack"), std::string::npos);
   EXPECT_EQ(error_of(host_ftl_sets({})), "(accepted)");
 }

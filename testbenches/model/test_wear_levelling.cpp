@@ -22,12 +22,16 @@ test::Run hot_fifth_run(const std::string& spread) {
 }
 
 // The firmware's erase counts against the NAND's own: the same (every block of a superblock
-// is erased together, and nothing failed).
+// is erased together, and nothing failed), but for one superblock whose erase may still be in
+// flight when the run ends: the NAND counts an erase when it starts, the firmware when it
+// completes.
 void expect_counts_match_nand(const nlohmann::json& r) {
   const auto& fw = r["ftl"]["wear_levelling"]["superblock_erases"];
   EXPECT_EQ(fw["min"], r["wear"]["block_erases_min"]);
   EXPECT_EQ(fw["max"], r["wear"]["block_erases_max"]);
-  EXPECT_DOUBLE_EQ(fw["mean"].get<double>(), r["wear"]["block_erases_mean"].get<double>());
+  const double in_flight = r["wear"]["block_erases_mean"].get<double>() - fw["mean"].get<double>();
+  EXPECT_GE(in_flight, -1e-12);
+  EXPECT_LE(in_flight, 1.0 / 64 + 1e-12) << "more than one superblock's erase (of 64) unaccounted";
 }
 
 uint64_t spread(const nlohmann::json& r) {
