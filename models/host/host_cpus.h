@@ -38,7 +38,6 @@ class HostCpus {
   uint32_t sockets() const { return sockets_; }
   uint32_t socket_of(uint32_t cpu) const { return cpu / per_socket_; }
   uint32_t category(const std::string& name) const;   // its index (throws if unknown)
-  uint32_t categories() const { return uint32_t(categories_.size()); }
 
   // The calling SystemC thread runs `work` of CPU time on `cpu`, sharing it; returns once it
   // received all of it.

@@ -23,6 +23,7 @@
 
 #include <systemc>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -66,8 +67,10 @@ class HostIoStack : public sc_core::sc_module, public BlockTarget {
   nlohmann::json results() const;
 
  private:
+  enum Kind { kSubmit, kInterrupt, kSpin, kReap, kKinds };
   void completion_thread(uint32_t cpu);
   void arrived(HostCommand* c);
+  void charge(uint32_t cpu, Kind k, sc_core::sc_time t);
 
   HostStackParams p_;
   HostCpus& cpus_;
@@ -85,7 +88,7 @@ class HostIoStack : public sc_core::sc_module, public BlockTarget {
   };
   Counts n_, at_start_;
   sc_core::sc_time t_start_;
-  std::vector<std::vector<double>> busy_at_start_;   // per CPU, per category, s
+  std::vector<std::array<uint64_t, kKinds>> ps_, ps_at_start_;   // the stack's CPU time per CPU and kind, ps
 };
 
 }  // namespace ssdvp
