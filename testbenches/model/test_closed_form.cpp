@@ -69,18 +69,28 @@ void record(double bound, double got) {
 
 }  // namespace
 
-TEST(ClosedForm, Qd1RandomReadOnOneDieEqualsConfiguredPath) {
-  auto run = run_platform({"nand.channels=1", "nand.ways=1", "nand.blocks_per_plane=64", "dram.size_mib=128",
-                           "precondition.fill=0.5", "precondition.overwrite=0"},
-                          "fio:rw=randread,bs=4k,iodepth=1,size=40%,io=300");
+namespace {
+
+// One die, QD1 random reads: every read's latency is the sum of the configured steps (the host
+// I/O stack's, host.stack, in place of the fixed host delays when it is on: one thread alone on
+// its CPU, so its submission and completion take exactly their CPU time).
+void check_qd1_read_path(std::vector<std::string> extra) {
+  std::vector<std::string> sets = {"nand.channels=1", "nand.ways=1", "nand.blocks_per_plane=64", "dram.size_mib=128",
+                                   "precondition.fill=0.5", "precondition.overwrite=0"};
+  sets.insert(sets.end(), extra.begin(), extra.end());
+  auto run = run_platform(sets, "fio:rw=randread,bs=4k,iodepth=1,size=40%,io=300");
   const auto& r = run.results;
   test::expect_clean(r);
   const PlatformParams& p = run.platform->params();
+  const bool irq_stack = p.host.stack == HostParams::Stack::Interrupt, poll_stack = p.host.stack == HostParams::Stack::Poll;
+  const double host_submit = test::ns(p.host.submit) + (irq_stack || poll_stack ? test::ns(p.host.stack_submit) : 0.0);
+  const double host_completion = test::ns(p.host.irq) + (irq_stack ? test::ns(p.host.stack_irq) : 0.0) +
+                                 (poll_stack ? test::ns(p.host.stack_poll) : 0.0);
   const double bw = p.host.link_mbps, L = test::ns(p.host.link_latency), ov = p.host.tlp_overhead_bytes;
   const auto& c = p.firmware.cost;
   const double dram_4k = bytes_ns(4096, p.dram.bandwidth_mbps) + test::ns(p.dram.latency);
   const double expected =
-      test::ns(p.host.submit)                                    // host builds the command
+      host_submit                                                 // host builds the command
       + bytes_ns(4 + ov, bw) + L                                  // doorbell
       + L + bytes_ns(64 + ov, bw) + L                             // SQE fetch (read request + data)
       + test::ns(c[HAL_COST_HOST_CMD] + c[HAL_COST_SECTOR] + c[HAL_COST_FLASH_SUBMIT])
@@ -91,7 +101,7 @@ TEST(ClosedForm, Qd1RandomReadOnOneDieEqualsConfiguredPath) {
       + test::ns(p.fctl.cpl)                                      // completion posted
       + test::ns(c[HAL_COST_FLASH_DONE] + c[HAL_COST_DMA_SUBMIT])
       + std::max(bytes_ns(4096 + ov, bw) + L, dram_4k)            // DMA to the host
-      + bytes_ns(16 + ov, bw) + L + test::ns(p.host.irq);         // CQE + interrupt
+      + bytes_ns(16 + ov, bw) + L + host_completion;              // CQE + interrupt
   const auto& h = run.platform->driver().stats(workload::Op::Read).latency;
   ASSERT_EQ(h.count(), 300u);
   ::testing::Test::RecordProperty("expected_ns", std::to_string(expected));
@@ -105,6 +115,18 @@ TEST(ClosedForm, Qd1RandomReadOnOneDieEqualsConfiguredPath) {
   EXPECT_LE(double(h.max()), expected + grid + 2.0) << "expected " << expected << " ns + up to " << grid;
   EXPECT_EQ(r["ftl"]["flash_reads"].get<uint64_t>(), 300u);
   EXPECT_EQ(r["ftl"]["unmapped_reads"].get<uint64_t>(), 0u);
+}
+
+}  // namespace
+
+TEST(ClosedForm, Qd1RandomReadOnOneDieEqualsConfiguredPath) { check_qd1_read_path({}); }
+
+TEST(ClosedForm, Qd1RandomReadWithTheInterruptStackEqualsConfiguredPath) {
+  check_qd1_read_path({"host.stack=\"interrupt\""});
+}
+
+TEST(ClosedForm, Qd1RandomReadWithThePolledStackEqualsConfiguredPath) {
+  check_qd1_read_path({"host.stack=\"poll\"", "host.stack.poll_ns=250"});
 }
 
 namespace {
