@@ -164,6 +164,9 @@ std::string explain_firmware_halt(uint32_t code) {
     case SSD_BADCFG_DIRTY_ENTRIES: return "configuration: ftl.cmt_ratio, ftl.cmt_clean_ratio (the dirty share)";
     case SSD_BADCFG_PLACEMENT: return "configuration: ftl.placement, ftl.mapping";
     case SSD_BADCFG_PLACEMENT_REGIONS: return "configuration: ftl.placement needs nand.slc_dies or nand.pslc.blocks_per_plane";
+    case SSD_BADCFG_PLACEMENT_CAPACITY:
+      return "configuration: ftl.logical_sectors, ftl.placement, nand.slc_dies (lapt, slc-only and slc-direct "
+             "migrate every SLC victim to MLC, so the logical space must fit the MLC dies next to their GC spare)";
     case SSD_BADCFG_UNIT_QUOTA: return "configuration: ftl.combo.unit_blocks, ftl.combo.unit_extra_blocks";
     case SSD_BADCFG_COMBO_CAPACITY:
       return "configuration: precondition.fill, ftl.placement = \"combo\", nand.slc_dies, "

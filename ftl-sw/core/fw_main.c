@@ -42,9 +42,16 @@ static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
     }
   /* SLC-mode blocks (a pSLC cache: never on SLC dies) hold fewer pages; they are a cache: the
    * logical space is what the native blocks hold (all data may end up there). */
-  uint32_t native_sectors = 0;
-  for (uint32_t d = 0; d < g->dies; d++)
-    native_sectors += (geo_die_blocks(g, d) - g->pslc_blocks) * geo_die_pages(g, d) * g->unit;
+  uint32_t native_sectors = 0, resident_sectors = 0, resident_dies = 0;
+  const int slc_keeps = place_slc_keeps_data(f->cfg.placement);
+  for (uint32_t d = 0; d < g->dies; d++) {
+    const uint32_t n = (geo_die_blocks(g, d) - g->pslc_blocks) * geo_die_pages(g, d) * g->unit;
+    native_sectors += n;
+    if (slc_keeps || !geo_die_is_slc(g, d)) {   /* a die data may stay on for good */
+      resident_sectors += n;
+      resident_dies++;
+    }
+  }
   g->usable_sectors = native_sectors + g->dies * g->pslc_blocks * g->pslc_pages * g->unit;
   g->sb_sectors = g->pages * g->unit;
   g->superblocks = g->dies * g->blocks;
@@ -56,10 +63,20 @@ static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
       (uint64_t)g->dies * (f->cfg.gc_high_blocks + f->host_reserve + (f->cfg.mapping != SSD_MAP_OPT ? 3u : 2u)) * g->sb_sectors;
   if (native_sectors <= min_spare) hal_fatal("fw: device too small for its GC thresholds\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DEVICE_TOO_SMALL);
   if (logical + min_spare > native_sectors) logical = native_sectors - min_spare;
+  /* A placement whose SLC GC sends every victim to MLC (lapt, slc-only, slc-direct) ends with
+   * all data in the MLC dies: the logical space must fit them next to their own GC spare, or
+   * MLC fills with valid data while SLC waits for room there (no progress). */
+  const uint64_t resident_spare = min_spare / g->dies * resident_dies;
+  if (resident_sectors <= resident_spare)
+    hal_fatal("fw: device too small for its GC thresholds\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DEVICE_TOO_SMALL);
+  if (logical + resident_spare > resident_sectors) logical = resident_sectors - resident_spare;
   if (f->cfg.logical_sectors) {   /* a capacity set outright: within what GC leaves */
     if (f->cfg.logical_sectors > native_sectors - min_spare)
       hal_fatal("fw: ftl.logical_sectors is more than the device holds next to the spare GC needs\n",
                 SSD_HALT_BAD_CONFIG | SSD_BADCFG_CAPACITY);
+    if (f->cfg.logical_sectors > resident_sectors - resident_spare)
+      hal_fatal("fw: ftl.logical_sectors is more than the MLC dies hold next to their GC spare (the placement moves all data there)\n",
+                SSD_HALT_BAD_CONFIG | SSD_BADCFG_PLACEMENT_CAPACITY);
     logical = f->cfg.logical_sectors;
   }
   g->logical_sectors = (uint32_t)logical;

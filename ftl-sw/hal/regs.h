@@ -102,6 +102,7 @@
 #define SSD_BADCFG_DIRTY_ENTRIES     0x12u   /* fewer than 64 dirty entries                  */
 #define SSD_BADCFG_PLACEMENT         0x21u   /* unknown policy, or with a demand-based map   */
 #define SSD_BADCFG_PLACEMENT_REGIONS 0x22u   /* no SLC region, or no MLC region              */
+#define SSD_BADCFG_PLACEMENT_CAPACITY 0x23u  /* ftl.logical_sectors more than MLC holds, with a placement that moves all data there */
 #define SSD_BADCFG_UNIT_QUOTA        0x31u   /* a combo unit's quota does not fit            */
 #define SSD_BADCFG_COMBO_CAPACITY    0x32u   /* combo: the logical space does not fit the MLC region */
 #define SSD_BADCFG_RECOVERY          0x41u   /* power-loss recovery cannot run (DRAM for its scan, trim log) */

@@ -58,6 +58,11 @@ static const struct place_policy policies[] = {
     [SSD_PLACE_SLC_DIRECT] = {"slc-direct", slc_first_region, 0, 0, 0, 0, 1},
 };
 
+int place_slc_keeps_data(uint32_t placement) {
+  if (placement == SSD_PLACE_NONE || placement >= sizeof policies / sizeof policies[0]) return 1;
+  return policies[placement].slc_victim_migrates != 0;
+}
+
 void place_init(struct ftl *f) {
   const struct ftl_geo *g = &f->geo;
   struct place *p = &f->pl;

@@ -80,6 +80,11 @@ struct place {
   struct unit_map units;               /* combo: the unit-level MLC map (unit_sectors 0: off) */
 };
 
+/* Whether data may stay in SLC for good under ftl.placement `placement` (before place_init:
+ * the logical space is sized by it): yes without placement (SLC dies are dies like the others)
+ * and with combo (its SLC GC copies young data back); no for a policy whose SLC GC migrates
+ * every victim to MLC (lapt, slc-only, slc-direct), whose logical space must fit MLC. */
+int place_slc_keeps_data(uint32_t placement);
 /* After the dies' geometry is known (blocks_init and their page counts). */
 void place_init(struct ftl *f);
 /* Combo keeps sequential data in MLC only, while the logical space counts SLC dies too (for

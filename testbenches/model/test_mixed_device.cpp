@@ -87,6 +87,37 @@ TEST(Placement, LaptOnTheIssWithIntegrityAndMigrationToMlcOnly) { check_placemen
 TEST(Placement, SlcOnlyNativeWithIntegrityAndMigrationToMlcOnly) { check_placement_run("slc-only", "native"); }
 TEST(Placement, SlcOnlyOnTheIssWithIntegrityAndMigrationToMlcOnly) { check_placement_run("slc-only", "iss"); }
 
+// LAPT migrates every SLC victim to MLC, so all data ends on the seven MLC dies (7 x 4 planes x
+// 37 blocks x 128 pages = 132,608 sectors): the logical space must fit them beside their GC
+// spare (gc_high_blocks + the reserves, a superblock of 512 sectors per die each), whatever
+// ftl.op leaves of the whole device (0.02 here: 146,012 sectors, more than MLC holds).  A drive
+// sized by the whole device filled MLC with valid data and made no progress (an MLC GC victim
+// held as much as it freed).
+TEST(Placement, LaptLogicalSpaceFitsTheMlcDies) {
+  auto sets = placement_sets("lapt", "native");
+  sets.push_back("ftl.op=0.02");
+  auto platform = test::lapt_platform(sets, "fio:rw=randwrite,bs=4k,iodepth=16,io=2000", /*precondition=*/false);
+  const auto r = platform->run();
+  test::expect_clean(r);
+  const uint64_t mlc = 7u * 4 * 37 * 128, logical = r["ftl"]["logical_sectors"].get<uint64_t>();
+  const uint64_t gc_high = std::stoul(r["config"]["ftl.gc_high_blocks"].get<std::string>());
+  EXPECT_LE(logical + 7u * (gc_high + 3u) * 512u, mlc) << "the logical space does not fit the MLC dies";
+  EXPECT_GE(logical + 7u * (gc_high + 6u) * 512u, mlc) << "more spare than GC needs";
+}
+
+// A capacity set outright that MLC cannot hold is refused, naming the keys.
+TEST(Placement, LaptCapacityMoreThanTheMlcDiesHoldIsAConfigurationError) {
+  auto sets = placement_sets("lapt", "native");
+  sets.push_back("ftl.logical_sectors=110000");
+  auto platform = test::lapt_platform(sets, "fio:rw=randwrite,bs=4k,iodepth=1,io=10", /*precondition=*/false);
+  const auto r = platform->run();
+  ASSERT_FALSE(r["errors"].empty()) << r.dump();
+  const std::string e = r["errors"][0].get<std::string>();
+  EXPECT_NE(e.find("MLC dies"), std::string::npos) << e;
+  EXPECT_NE(e.find("ftl.logical_sectors"), std::string::npos) << e;
+  EXPECT_NE(e.find("ftl.placement"), std::string::npos) << e;
+}
+
 // LAPT through the map: on an empty drive, logical block B is read once (its counter drops
 // to -1, so every other block outranks it) and then written: it lands on MLC; block A, never
 // touched (counter 0, rank 0), is written: it lands on SLC.
