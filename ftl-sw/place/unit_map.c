@@ -88,15 +88,31 @@ static int open_on_die(const struct ftl *f, uint32_t u, uint32_t die) {
 
 /* A free superblock for unit u from the first pool, in the unit's turn, that has one to spare
  * for this kind of data, whose die is under the limit and holds none of the unit's open
- * superblocks.  GC copies take the victim's pool's first: its GC reserve is there for them
- * (the victim's erase gives it back).  From another pool they take only what is above that
- * pool's GC reserve: taking its last free superblock left it unable to clean, and when the
- * victim's pool then needed one more, no pool could give it (both waited for ever). */
+ * superblocks.  GC copies take the victim's pool's first while it has more than its GC reserve
+ * (the victim's erase gives it back).  A pool down to that reserve is full of valid data: a
+ * copy kept there takes back what the victim's erase frees (a victim of 127 valid sectors in
+ * 128 frees one), so it cleans for ever; its copies go to a pool with a free superblock beyond
+ * its host reserve (one host data could have had), and only when none has one to its own
+ * reserve.  From another pool GC copies take only what is above that pool's GC reserve: taking
+ * its last free superblock left it unable to clean, and when the victim's pool then needed one
+ * more, no pool could give it (both waited for ever). */
 static uint32_t take_block(struct ftl *f, uint32_t u, int kind, uint32_t gc_pool, uint32_t die_limit, int *busy) {
   struct unit_map *m = &f->pl.units;
   const struct ftl_geo *g = &f->geo;
   const uint32_t reserve = kind == UNIT_GC ? GC_RESERVE : f->host_reserve;
-  if (kind == UNIT_GC && f->pool[gc_pool].free_count > 0) return blocks_take_free(f, gc_pool);
+  if (kind == UNIT_GC && f->pool[gc_pool].free_count > GC_RESERVE) return blocks_take_free(f, gc_pool);
+  if (kind == UNIT_GC) {   /* the victim's pool is full of valid data: elsewhere, beyond host reserves */
+    for (uint32_t k = 0; k < g->pools; k++) {
+      const uint32_t q = (m->next_pool[u] + k) % g->pools;
+      const struct pool_state *ps = &f->pool[q];
+      if (q == gc_pool || f->pl.pool_region[q] != REGION_MLC || ps->free_count <= f->host_reserve ||
+          open_on_die(f, u, ps->die))
+        continue;
+      m->next_pool[u] = (uint16_t)((q + 1u) % g->pools);
+      return blocks_take_free(f, q);
+    }
+    if (f->pool[gc_pool].free_count > 0) return blocks_take_free(f, gc_pool);
+  }
   for (uint32_t k = 0; k < g->pools; k++) {
     const uint32_t q = (m->next_pool[u] + k) % g->pools;
     const struct pool_state *ps = &f->pool[q];

@@ -124,6 +124,23 @@ INSTANTIATE_TEST_SUITE_P(Devices, PlacementCut,
                            return n;
                          });
 
+// The pSLC/combo drive above with the host delays of the interrupt-driven host stack (2 us to
+// submit, 4.63 us per completion): the recovered drive came back with one MLC pool full of
+// valid data (no free superblock beyond GC's reserve).  Its GC took a victim of 127 valid
+// sectors in 128, copied them into its unit's new superblock from the same pool's reserve, and
+// the erase gave that back: one sector gained per superblock copied, for ever (the run never
+// finished).  Now such a pool's copies go to a pool with a free superblock to spare
+// (unit_map.c, take_block), and the drive writes on.
+TEST(PowerCut, ComboPoolFullOfValidDataCleansIntoAnotherPool) {
+  const Cut c = cut_run("pslc-combo-full-pool", "ops:20000" + after_recovery(20000),
+                        {"ftl.placement=combo", "nand.pslc.blocks_per_plane=16", "host.submit_ns=2000", "host.irq_ns=4630"},
+                        ssdvp::test::kPowerCutMix, 120);
+  ASSERT_NE(c.status, 124) << "timed out: the recovered drive stopped making progress";
+  expect_recovered(c);
+  EXPECT_TRUE(c.after["completed"].get<bool>()) << "the after-recovery workload did not finish";
+  EXPECT_GT(c.after["placement"]["mlc_gc_runs"].get<uint64_t>(), 0u);
+}
+
 // A dynamic SLC cache (ftl-sw/place/slc_cache.h) lends native superblocks while the drive is
 // emptier than the rule allows and takes them back as it fills: a cut deep in that, the
 // borrowed superblocks' modes come back from the NOR (the scan reads them in SLC mode), the
