@@ -674,6 +674,9 @@ struct ssd_fw_stats {
   uint32_t recovery_tp_found;   /* demand-based maps: translation pages found on flash ... */
   uint32_t recovery_tp_writes;  /* ... and written afresh from the scan */
   uint32_t recovery_trim_records; /* trim-log records found on flash (every generation) */
+  uint32_t recovery_gc_room_pools; /* pools that came back with no free superblock and no GC
+                                      superblock: their open host superblock was given to GC */
+  uint32_t recovery_reserved;      /* (keeps the 64-bit fields below aligned alike everywhere) */
   uint32_t trim_log_peak;       /* most records the trim log held (recovery/trim_log.h) */
   uint64_t trim_log_sectors;    /* log sectors programmed */
   uint64_t trim_log_generations; /* times the log was written whole */

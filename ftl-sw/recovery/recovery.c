@@ -241,6 +241,7 @@ static void give_gc_room(struct ftl *f) {
     const uint32_t sb = ps->host_sb;
     ps->host_sb = NONE32;
     blocks_reopen(f, sb, STREAM_GC, ps->host_page);
+    f->stats->recovery_gc_room_pools++;
   }
 }
 

@@ -90,7 +90,8 @@ SectionReporter recovery_section(const HostDriver& driver, std::function<const s
                      {"unreadable_superpages", fs->recovery_unreadable_pages},
                      {"translation_pages_found", fs->recovery_tp_found},
                      {"translation_pages_written", fs->recovery_tp_writes},
-                     {"trim_records_found", fs->recovery_trim_records}};
+                     {"trim_records_found", fs->recovery_trim_records},
+                     {"pools_given_gc_room", fs->recovery_gc_room_pools}};
     if (!checked) return;
     const auto& rc = driver.recovery_check();
     r["recovery"]["check"] = {{"sectors_checked", rc.sectors},

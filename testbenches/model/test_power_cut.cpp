@@ -185,17 +185,19 @@ TEST(PowerCut, MixedLaptCutDeepInMlcGcWritesOn) {
   EXPECT_GT(c.after["placement"]["mlc_gc_runs"].get<uint64_t>(), 0u) << c.after["placement"].dump();
 }
 
-// The same drive cut in the first program into the superblock GC had just taken, its pool's
-// last free one (die 6 block 55, page 0; die 2 block 49 before): that superpage reads back uncorrectable, no copy is
-// seen in it, and recovery took it for the host's.  The pool came back with no free superblock
-// and no open GC superblock, so GC found room for no victim (give_gc_room in recovery.c): the
-// same slow spiral, io=10000 never finished (checked again 2026-11-24 with give_gc_room
-// disabled: killed at 120 s).  The cut point is the campaign's random:K; K moves when the
-// timing of the run does (seed 5 until the drive parked after preconditioning, seed 3 until
-// LAPT's rank became ordinal, 12 since: checked 2026-11-27 with give_gc_room disabled, killed
-// at 60 s; it passes in 8 s).  LAPT's logical blocks are SLC superblocks here, as they were then
-// (ftl.lapt.logical_block): with one-block logical blocks random:12 cuts elsewhere, and that
-// drive, WAF 21 after recovery, takes longer than the limit to write 10,000 requests.
+// The same drive cut at random:12 with the ring buffer, then 10,000 writes.  The cut used to fall
+// in the first program into the superblock GC had just taken, its pool's last free one: that
+// superpage reads back uncorrectable, no copy is seen in it, and recovery took it for the
+// host's.  The pool came back with no free superblock and no open GC superblock, so GC found
+// room for no victim (give_gc_room in recovery.c gives it the host's open superblock; without
+// it the drive spiralled and io=10000 never finished).  That needed a pool run dry, which the
+// drive reached because its logical space (57,344 sectors) was more than its MLC dies hold
+// (49,152) and LAPT moves all data there.  Since the logical space fits MLC (43,008 sectors),
+// no cut of random:1 ... 200 (host.stack = "interrupt") or of the drive with ftl.op = 0 and no
+// placement (random:1 ... 70) leaves a pool needing it in a way GC cannot get out of by
+// itself (run.json recovery.pools_given_gc_room counts the pools; random:7 of the latter gives
+// one, which also finishes with give_gc_room disabled): the path has no test that reaches it
+// now (docs/reliability.md).  This run stays as a cut of the mixed LAPT drive writing on.
 TEST(PowerCut, MixedLaptCutInGcsFirstProgramWritesOn) {
   const Cut c = cut_run("mixed-lapt-first-gc-program",
                         "random:12 --after-recovery 'fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=10000,seed=5'",
@@ -205,8 +207,6 @@ TEST(PowerCut, MixedLaptCutInGcsFirstProgramWritesOn) {
                         120);
   ASSERT_NE(c.status, 124) << "timed out: the recovered drive stopped making progress";
   ASSERT_EQ(c.status, 0) << c.err;
-  EXPECT_NE(c.after["power_cut"]["interrupted"].dump().find("die 6 (mlc) plane 0 block 55 page 0\""), std::string::npos)
-      << "the cut no longer falls in a superblock's first program: " << c.after["power_cut"].dump();
   EXPECT_EQ(c.after["recovery"]["check"]["lost"].get<uint64_t>(), 0u) << c.after["recovery"]["check"].dump();
   EXPECT_TRUE(c.after["errors"].empty()) << c.after["errors"].dump();
   EXPECT_EQ(c.after["integrity"]["mismatches"].get<uint64_t>(), 0u) << c.after["integrity"].dump();
