@@ -86,6 +86,27 @@ static int open_on_die(const struct ftl *f, uint32_t u, uint32_t die) {
   return 0;
 }
 
+/* A free superblock from the first MLC pool in unit u's turn, other than `skip`, with more than
+ * `reserve` free, whose die is under the limit and holds none of the unit's open superblocks. */
+static uint32_t take_from_turn(struct ftl *f, uint32_t u, uint32_t skip, uint32_t reserve, uint32_t die_limit,
+                               int *busy) {
+  struct unit_map *m = &f->pl.units;
+  const struct ftl_geo *g = &f->geo;
+  for (uint32_t k = 0; k < g->pools; k++) {
+    const uint32_t q = (m->next_pool[u] + k) % g->pools;
+    const struct pool_state *ps = &f->pool[q];
+    if (q == skip || f->pl.pool_region[q] != REGION_MLC || ps->free_count <= reserve || open_on_die(f, u, ps->die))
+      continue;
+    if (die_limit && f->die_progs[ps->die] >= die_limit) {
+      *busy = 1;
+      continue;
+    }
+    m->next_pool[u] = (uint16_t)((q + 1u) % g->pools);
+    return blocks_take_free(f, q);
+  }
+  return NONE32;
+}
+
 /* A free superblock for unit u from the first pool, in the unit's turn, that has one to spare
  * for this kind of data, whose die is under the limit and holds none of the unit's open
  * superblocks.  GC copies take the victim's pool's first while it has more than its GC reserve
@@ -97,31 +118,13 @@ static int open_on_die(const struct ftl *f, uint32_t u, uint32_t die) {
  * its last free superblock left it unable to clean, and when the victim's pool then needed one
  * more, no pool could give it (both waited for ever). */
 static uint32_t take_block(struct ftl *f, uint32_t u, int kind, uint32_t gc_pool, uint32_t die_limit, int *busy) {
-  struct unit_map *m = &f->pl.units;
-  const struct ftl_geo *g = &f->geo;
-  const uint32_t reserve = kind == UNIT_GC ? GC_RESERVE : f->host_reserve;
-  if (kind == UNIT_GC && f->pool[gc_pool].free_count > GC_RESERVE) return blocks_take_free(f, gc_pool);
-  if (kind == UNIT_GC) {   /* the victim's pool is full of valid data: elsewhere, beyond host reserves */
-    for (uint32_t k = 0; k < g->pools; k++) {
-      const uint32_t q = (m->next_pool[u] + k) % g->pools;
-      const struct pool_state *ps = &f->pool[q];
-      if (q == gc_pool || f->pl.pool_region[q] != REGION_MLC || ps->free_count <= f->host_reserve ||
-          open_on_die(f, u, ps->die))
-        continue;
-      m->next_pool[u] = (uint16_t)((q + 1u) % g->pools);
-      return blocks_take_free(f, q);
-    }
-    if (f->pool[gc_pool].free_count > 0) return blocks_take_free(f, gc_pool);
-  }
-  for (uint32_t k = 0; k < g->pools; k++) {
-    const uint32_t q = (m->next_pool[u] + k) % g->pools;
-    const struct pool_state *ps = &f->pool[q];
-    if (f->pl.pool_region[q] != REGION_MLC || ps->free_count <= reserve || open_on_die(f, u, ps->die)) continue;
-    if (die_limit && f->die_progs[ps->die] >= die_limit) { *busy = 1; continue; }
-    m->next_pool[u] = (uint16_t)((q + 1u) % g->pools);
-    return blocks_take_free(f, q);
-  }
-  return NONE32;
+  if (kind != UNIT_GC) return take_from_turn(f, u, NONE32, f->host_reserve, die_limit, busy);
+  if (f->pool[gc_pool].free_count > GC_RESERVE) return blocks_take_free(f, gc_pool);
+  /* the victim's pool is full of valid data: elsewhere, beyond host reserves */
+  const uint32_t sb = take_from_turn(f, u, gc_pool, f->host_reserve, die_limit, busy);
+  if (sb != NONE32) return sb;
+  if (f->pool[gc_pool].free_count > 0) return blocks_take_free(f, gc_pool);
+  return take_from_turn(f, u, NONE32, GC_RESERVE, die_limit, busy);
 }
 
 uint32_t unit_next_superpage(struct ftl *f, uint32_t u, int kind, uint32_t gc_pool, uint32_t die_limit, int *busy) {
