@@ -43,7 +43,7 @@ def period_ms(scale):
 def spec(scale, tag, mode, cores=CORES, period=None, device="mlc"):
     settings = [("host.cpus", 4), ("host.queues", 4), ("firmware.cores", cores),
                 ("ftl.write_buffer", "ring"), ("ftl.ring.stripes", 1),
-                ("host.cpu.types", TYPES), ("host.cpu.cycle_ms", CYCLE_MS[scale]),
+                ("host.stack", "none"), ("host.cpu.types", TYPES), ("host.cpu.cycle_ms", CYCLE_MS[scale]),
                 ("host.migration", mode), ("host.migration_ms", period or period_ms(scale)),
                 ("sim.max_sim_ms", DURATION_MS[scale]),
                 ("precondition.fill", 1.0), ("precondition.overwrite", 0.0)]

@@ -118,8 +118,9 @@ def why(results, scale):
         f"Mean channel utilisation: {100 * chan(r54):.0f} % at 54 threads, {100 * chan(r72):.0f} % at 72; the "
         f"median read latency grows from {num(r54, 'ops.read.latency_us.p50'):.0f} to "
         f"{num(r72, 'ops.read.latency_us.p50'):.0f} µs as reads queue for the bus. The paper's host (72 cores, pblk "
-        "in the kernel) adds CPU and lock costs per request that this host model does not have (host.submit_ns is a "
-        "fixed cost, no CPU contention), so its curve may flatten earlier for that reason too.",
+        "in the kernel) adds lock costs per request that this host model does not have (the host I/O stack, "
+        "host.stack, charges each request's submission and interrupt as CPU time on its own thread's CPU, shared "
+        "with nobody; the ring's lock is in the device), so its curve may flatten earlier for that reason too.",
         "* **The ring serves the last ring-full of written data.** pblk points its map at a ring entry until the "
         "memory pointer needs the entry again (the lazy l2p update), and so does `ftl.write_buffer = ring`: a read "
         "of any of the last 32 ... 256 MiB written is served from DRAM. After the 8 GiB fill, random reads over "
@@ -162,8 +163,9 @@ def why(results, scale):
             "random writes hold at " + ", ".join(f"{t}: {x:.0f}" for t, x in zip(ts_w, rw[lo])) + " MB/s. A full "
             "ring costs a waiting writer nothing here: the thread sleeps until its command completes. In pblk the "
             "ring is a kernel structure under a spin lock that every submitting CPU takes, so with the ring always "
-            "full more threads means more CPUs spinning for the same space; the host model has no CPU or lock "
-            "costs (host.submit_ns is a fixed cost), so it cannot show that fall."]
+            "full more threads means more CPUs spinning for the same space; here the ring and its lock are in "
+            "the device, and the host's only CPU cost is the I/O stack's on each thread's own CPU (host.stack), so "
+            "it cannot show that fall (in the host-FTL setting of docs/host-ftl.md the ring and its lock are on the host CPUs)."]
     return lines
 
 
