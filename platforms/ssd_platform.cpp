@@ -204,18 +204,23 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
   o.series_interval_ns = uint64_t(cfg.get_double("sim.series_interval_ms") * 1e6 + 0.5);
   for (const auto& [io, cpu] : p_.host.cpu_types) o.cpu.types.push_back({io, cpu});
   o.cpu.cycle = sc_core::sc_time(p_.host.cpu_cycle_ms, sc_core::SC_MS);
-  o.cpu.io_cost = sc_core::sc_time(p_.host.cpu_io_us, sc_core::SC_US);
+  const bool stack = p_.host.stack != HostParams::Stack::None;
+  // A modelled stack's submission is the request's CPU time; host.cpu.io_us stands in for it without one.
+  o.cpu.io_cost = stack ? sc_core::SC_ZERO_TIME : sc_core::sc_time(p_.host.cpu_io_us, sc_core::SC_US);
   o.cpu.balance = sc_core::sc_time(p_.host.cpu_balance_ms, sc_core::SC_MS);
   o.cpu.migration = p_.host.migration;
-  o.cpu.migration_period = sc_core::sc_time(p_.host.migration_ms, sc_core::SC_MS);
+  o.cpu.migration_rounds = p_.host.migration_rounds;
+  o.cpu.select_cost = sc_core::sc_time(p_.host.migration_select_instructions * 1e3 /
+                                           (p_.host_ftl.clock_mhz * p_.host_ftl.ipc), sc_core::SC_NS);
   const std::string spec = workload_spec_;
   const uint64_t seed = uint64_t(cfg.get_int("sim.seed"));
   BlockTarget* target = hif_.get();
-  const bool stack = p_.host.stack != HostParams::Stack::None;
-  if (stack || p_.host_ftl.on()) {   // the host CPUs: the stack's work and the host FTL's
+  if (stack || p_.host_ftl.on() || !p_.host.cpu_types.empty()) {   // the host CPUs: the stack's, the FTL's, the threads' work
     std::vector<std::string> cpu_work = HostIoStack::categories();
     for (const std::string& k : HostFtl::categories()) cpu_work.push_back(k);
+    for (const std::string& k : CpuScheduler::categories()) cpu_work.push_back(k);
     host_cpus_ = std::make_unique<HostCpus>(p_.host.cpus, p_.host_ftl.sockets, cpu_work);
+    o.host_cpus = host_cpus_.get();
   }
   if (p_.host_ftl.on()) {   // the FTL on the host's CPUs, the device's Open-Channel commands below it
     oc_host_ = std::make_unique<OcHost>(*hif_);

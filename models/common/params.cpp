@@ -224,7 +224,8 @@ PlatformParams PlatformParams::from(const Config& c) {
     h.cpu_cycle_ms = c.get_double("host.cpu.cycle_ms");
     h.cpu_io_us = c.get_double("host.cpu.io_us");
     h.cpu_balance_ms = c.get_double("host.cpu.balance_ms");
-    h.migration_ms = c.get_double("host.migration_ms");
+    h.migration_rounds = uint64_t(c.get_int("host.migration_rounds"));
+    h.migration_select_instructions = c.get_double("host.migration_select_instructions");
     h.migration = c.get_string("host.migration") == "greedy";
     if (h.migration && h.cpu_types.empty())
       throw ConfigError(c.origin("host.migration") +
@@ -284,9 +285,6 @@ PlatformParams PlatformParams::from(const Config& c) {
       throw ConfigError(c.origin("host.stack") + ": host.stack = \"poll\" with host.ftl = \"" + hf.kind +
                         "\": the host FTL completes its requests itself (a write in its submitter's context, a read "
                         "in the device's interrupt), as pblk's bios are; there is no queue to poll");
-    if (hf.on() && !h.cpu_types.empty())
-      throw ConfigError(c.origin("host.cpu.types") + ": the threads' I/O and CPU phases (host.cpu.types) do not run "
-                        "beside a host FTL yet (host.ftl = \"" + hf.kind + "\")");
   }
 
   DramParams& d = p.dram;

@@ -114,7 +114,9 @@ struct HostParams {
   uint32_t max_transfer_sectors = 0;
   // host.cpu.*, host.migration*: the host CPU model (models/host/cpu_scheduler.h)
   std::vector<std::pair<uint32_t, uint32_t>> cpu_types;   // (io %, cpu %); empty: off
-  double cpu_cycle_ms = 0, cpu_io_us = 0, cpu_balance_ms = 0, migration_ms = 0;
+  double cpu_cycle_ms = 0, cpu_io_us = 0, cpu_balance_ms = 0;
+  uint64_t migration_rounds = 0;
+  double migration_select_instructions = 0;
   bool migration = false;
 };
 

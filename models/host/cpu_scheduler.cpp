@@ -7,9 +7,15 @@ namespace ssdvp {
 
 using sc_core::sc_time;
 
-CpuScheduler::CpuScheduler(const HostCpuParams& p, uint32_t cpus, std::vector<uint32_t> thread_cpus,
+CpuScheduler::CpuScheduler(const HostCpuParams& p, HostCpus& cpus, std::vector<uint32_t> thread_cpus,
                            std::function<void(unsigned, uint32_t)> move)
-    : p_(p), threads_(thread_cpus.size()), cpus_(cpus), move_(std::move(move)) {
+    : p_(p),
+      host_cpus_(cpus),
+      user_category_(cpus.category(categories().front())),
+      migrate_category_(cpus.category(categories().back())),
+      threads_(thread_cpus.size()),
+      cpus_(cpus.cpus()),
+      move_(std::move(move)) {
   const size_t n = threads_.size();
   for (size_t t = 0; t < n; t++) {
     Thread& th = threads_[t];
@@ -24,43 +30,46 @@ CpuScheduler::CpuScheduler(const HostCpuParams& p, uint32_t cpus, std::vector<ui
 double CpuScheduler::now_s() const { return stopped_ ? end_s_ : sc_core::sc_time_stamp().to_seconds(); }
 
 void CpuScheduler::stop() {
-  for (uint32_t c = 0; c < cpus_.size(); c++) advance(c);
+  host_cpus_.on_idle = nullptr;
+  for (Thread& th : threads_)
+    if (!th.io) leave_cpu(th);
+  for (uint32_t c = 0; c < cpus_.size(); c++) cpus_[c].busy_at_stop = host_cpus_.cpu_busy_s(c);
   end_s_ = now_s();
   stopped_ = true;
+  migration_due_.notify(sc_core::SC_ZERO_TIME);   // the migrator ends
 }
 uint64_t CpuScheduler::ps(const sc_time& t) { return t.value() / sc_time(1, sc_core::SC_PS).value(); }
 
 void CpuScheduler::start() {
   start_ = sc_core::sc_time_stamp();
-  for (Cpu& c : cpus_) c.last_s = start_.to_seconds();
+  for (uint32_t c = 0; c < cpus_.size(); c++) cpus_[c].busy_at_start = host_cpus_.cpu_busy_s(c);
+  host_cpus_.on_idle = [this](uint32_t cpu) { newly_idle(cpu); };
   for (unsigned t = 0; t < threads_.size(); t++)
     sc_core::sc_spawn(sc_bind(&CpuScheduler::phase_thread, this, t), sc_core::sc_gen_unique_name("cpu_phase"));
   sc_core::sc_spawn(sc_bind(&CpuScheduler::balancer, this), sc_core::sc_gen_unique_name("cpu_balancer"));
   sc_core::sc_spawn(sc_bind(&CpuScheduler::migrator, this), sc_core::sc_gen_unique_name("mtftl_migration"));
 }
 
-void CpuScheduler::advance(uint32_t cpu) {
-  Cpu& c = cpus_[cpu];
-  const double now = now_s();
-  if (c.runnable) {
-    c.service += (now - c.last_s) / double(c.runnable);
-    c.busy_s += now - c.last_s;
-  }
-  c.last_s = now;
+// (The count drops first: ending the work may leave the CPU idle, and its newly-idle round
+// must see it so.)
+void CpuScheduler::leave_cpu(Thread& th) {
+  cpus_[th.cpu].runnable--;
+  th.work_s += host_cpus_.end(th.cpu, th.job).to_seconds();
+}
+
+void CpuScheduler::enter_cpu(Thread& th) {
+  th.job = host_cpus_.begin(th.cpu, user_category_);
+  cpus_[th.cpu].runnable++;
 }
 
 void CpuScheduler::set_phase(unsigned t, bool io) {
   Thread& th = threads_[t];
   if (th.io == io || stopped_) return;
-  advance(th.cpu);
-  Cpu& c = cpus_[th.cpu];
   if (io) {   // leaves the CPU: the time it received counts as work
-    th.work_s += c.service - th.share_at_start;
-    c.runnable--;
+    leave_cpu(th);
   } else {
-    th.share_at_start = c.service;
     th.runnable_seq = ++runnable_seq_;
-    c.runnable++;
+    enter_cpu(th);
   }
   th.io = io;
   if (io) io_events_[t]->notify(sc_core::SC_ZERO_TIME);
@@ -69,15 +78,9 @@ void CpuScheduler::set_phase(unsigned t, bool io) {
 void CpuScheduler::move(unsigned t, uint32_t cpu) {
   Thread& th = threads_[t];
   if (th.cpu == cpu || stopped_) return;
-  if (!th.io) {   // runnable: its work so far stays, it competes on the new CPU from now
-    advance(th.cpu);
-    th.work_s += cpus_[th.cpu].service - th.share_at_start;
-    cpus_[th.cpu].runnable--;
-    advance(cpu);
-    th.share_at_start = cpus_[cpu].service;
-    cpus_[cpu].runnable++;
-  }
+  if (!th.io) leave_cpu(th);   // runnable: its work so far stays, it competes on the new CPU from now
   th.cpu = cpu;
+  if (!th.io) enter_cpu(th);
   move_(t, cpu);
 }
 
@@ -108,7 +111,8 @@ sc_time CpuScheduler::next_io_phase(unsigned t) const {
 }
 
 sc_time CpuScheduler::submit_cost(unsigned t) const {
-  return p_.io_cost * double(cpus_[threads_[t].cpu].runnable + 1);
+  if (p_.io_cost == sc_core::SC_ZERO_TIME) return sc_core::SC_ZERO_TIME;
+  return p_.io_cost * double(host_cpus_.running(threads_[t].cpu) + 1);
 }
 
 void CpuScheduler::wrote(unsigned t, uint64_t sectors) {
@@ -118,7 +122,19 @@ void CpuScheduler::wrote(unsigned t, uint64_t sectors) {
   cpus_[th.cpu].inserts += sectors;
 }
 
-// The OS: CPU load only.
+bool CpuScheduler::pull(uint32_t from, uint32_t to) {
+  unsigned pick = unsigned(threads_.size());
+  for (unsigned t = 0; t < threads_.size(); t++)
+    if (!threads_[t].io && threads_[t].cpu == from &&
+        (pick == threads_.size() || threads_[t].runnable_seq > threads_[pick].runnable_seq))
+      pick = t;
+  if (pick == threads_.size()) return false;
+  move(pick, to);
+  balancer_moves_++;
+  return true;
+}
+
+// The OS's periodic rounds: CPU load only.
 void CpuScheduler::balancer() {
   for (;;) {
     sc_core::wait(p_.balance);
@@ -128,24 +144,47 @@ void CpuScheduler::balancer() {
       if (cpus_[c].runnable > cpus_[busiest].runnable) busiest = c;
       if (cpus_[c].runnable < cpus_[idlest].runnable) idlest = c;
     }
-    if (cpus_[busiest].runnable < cpus_[idlest].runnable + 2) continue;
-    unsigned pick = unsigned(threads_.size());
-    for (unsigned t = 0; t < threads_.size(); t++)
-      if (!threads_[t].io && threads_[t].cpu == busiest &&
-          (pick == threads_.size() || threads_[t].runnable_seq > threads_[pick].runnable_seq))
-        pick = t;
-    if (pick == threads_.size()) continue;
-    move(pick, idlest);
-    balancer_moves_++;
+    if (cpus_[busiest].runnable >= cpus_[idlest].runnable + 2) pull(busiest, idlest);
+    round(idlest);
   }
 }
 
-// MT-FTL: each period, the most-inserting thread of the most-inserted CPU goes to the
-// least-inserted CPU.  The period's per-CPU insertions are recorded either way.
+// The OS's newly-idle round on a CPU that ran out of work: it pulls a CPU-phase thread from
+// the busiest CPU if that one runs two or more.
+void CpuScheduler::newly_idle(uint32_t cpu) {
+  if (stopped_) return;
+  idle_rounds_++;
+  uint32_t busiest = 0;
+  for (uint32_t c = 1; c < cpus_.size(); c++)
+    if (cpus_[c].runnable > cpus_[busiest].runnable) busiest = c;
+  if (cpus_[cpu].runnable == 0 && cpus_[busiest].runnable >= 2) pull(busiest, cpu);
+  round(cpu);
+}
+
+void CpuScheduler::woken(unsigned t) {
+  if (stopped_) return;
+  wake_rounds_++;
+  round(threads_[t].cpu);
+}
+
+void CpuScheduler::round(uint32_t cpu) {
+  rounds_++;
+  if (++rounds_since_migration_ < p_.migration_rounds) return;
+  rounds_since_migration_ = 0;
+  due_.push_back(cpu);
+  migration_due_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// MT-FTL: every host.migration_rounds balancer rounds, the most-inserting thread of the
+// most-inserted CPU goes to the least-inserted CPU, after the selection's CPU time on the CPU
+// whose round it was.  The insertions per CPU since the last one are recorded either way.
 void CpuScheduler::migrator() {
   for (;;) {
-    sc_core::wait(p_.migration_period);
+    while (due_.empty() && !stopped_) sc_core::wait(migration_due_);
     if (stopped_) return;
+    const uint32_t on = due_.front();
+    due_.pop_front();
+    migration_rounds_run_++;
     uint32_t cmax = 0, cmin = 0;
     nlohmann::json row = nlohmann::json::array();
     for (uint32_t c = 0; c < cpus_.size(); c++) {
@@ -154,28 +193,31 @@ void CpuScheduler::migrator() {
       if (cpus_[c].inserts < cpus_[cmin].inserts) cmin = c;
     }
     insert_series_.push_back({{"t_ms", (now_s() - start_.to_seconds()) * 1e3}, {"per_cpu", row}});
-    if (p_.migration && cmax != cmin) {
-      unsigned pick = unsigned(threads_.size());
-      for (unsigned t = 0; t < threads_.size(); t++)
-        if (threads_[t].cpu == cmax && threads_[t].inserts > 0 &&
-            (pick == threads_.size() || threads_[t].inserts > threads_[pick].inserts))
-          pick = t;
-      if (pick != threads_.size()) {
-        move(pick, cmin);
-        threads_[pick].migrations++;
-        migrations_++;
-      }
-    }
-    for (Cpu& c : cpus_) c.inserts = 0;
+    unsigned pick = unsigned(threads_.size());
+    for (unsigned t = 0; t < threads_.size(); t++)
+      if (threads_[t].cpu == cmax && threads_[t].inserts > 0 &&
+          (pick == threads_.size() || threads_[t].inserts > threads_[pick].inserts))
+        pick = t;
+    for (Cpu& c : cpus_) c.inserts = 0;   // the next period counts from here
     for (Thread& t : threads_) t.inserts = 0;
+    if (!p_.migration) continue;
+    // The selection: every thread's and CPU's count examined, on the round's CPU.
+    const sc_core::sc_time select = p_.select_cost * double(threads_.size() + cpus_.size());
+    host_cpus_.run_exclusive(on, select, migrate_category_);
+    if (stopped_) return;
+    select_s_ += select.to_seconds();
+    if (cmax != cmin && pick != threads_.size() && threads_[pick].cpu == cmax) {
+      move(pick, cmin);
+      threads_[pick].migrations++;
+      migrations_++;
+    }
   }
 }
 
 // CPU time thread t received, its current CPU phase included.
 double CpuScheduler::thread_work_s(const Thread& th) const {
-  if (th.io) return th.work_s;
-  const Cpu& c = cpus_[th.cpu];
-  return th.work_s + c.service + (c.runnable ? (now_s() - c.last_s) / double(c.runnable) : 0.0) - th.share_at_start;
+  if (th.io || stopped_) return th.work_s;
+  return th.work_s + host_cpus_.received_s(th.cpu, th.job);
 }
 
 double CpuScheduler::cpu_work_s() const {
@@ -198,17 +240,22 @@ nlohmann::json CpuScheduler::results() const {
   nlohmann::json cpus = nlohmann::json::array();
   for (uint32_t c = 0; c < cpus_.size(); c++) {
     const Cpu& cp = cpus_[c];
-    const double busy = cp.busy_s + (cp.runnable ? now_s() - cp.last_s : 0.0);
+    const double busy = (stopped_ ? cp.busy_at_stop : host_cpus_.cpu_busy_s(c)) - cp.busy_at_start;
     cpus.push_back({{"busy_share", elapsed > 0 ? busy / elapsed : 0.0}});
   }
   return {{"cycle_ms", p_.cycle.to_seconds() * 1e3},
           {"io_us", p_.io_cost.to_seconds() * 1e6},
           {"balance_ms", p_.balance.to_seconds() * 1e3},
           {"migration", p_.migration ? "greedy" : "none"},
-          {"migration_ms", p_.migration_period.to_seconds() * 1e3},
+          {"migration_rounds", p_.migration_rounds},
           {"cpu_work_s", cpu_work_s()},
+          {"balancer_rounds", rounds_},
+          {"newly_idle_rounds", idle_rounds_},
+          {"wake_up_rounds", wake_rounds_},
           {"balancer_moves", balancer_moves_},
+          {"migration_periods", migration_rounds_run_},
           {"migrations", migrations_},
+          {"migration_select_s", select_s_},
           {"cpus", cpus},
           {"threads", threads},
           {"insert_series", insert_series_}};

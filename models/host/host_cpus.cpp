@@ -56,6 +56,7 @@ sc_core::sc_time HostCpus::leave(uint32_t cpu, uint32_t job) {
   j.active = false;
   c.running--;
   c.changed.notify();
+  if (c.running == 0 && !c.frozen && on_idle) on_idle(cpu);
   return sc_core::sc_time(served, sc_core::SC_SEC);
 }
 
@@ -89,6 +90,26 @@ void HostCpus::run_exclusive(uint32_t cpu, sc_core::sc_time work, uint32_t categ
   after.last_s = sc_core::sc_time_stamp().to_seconds();   // the others received nothing meanwhile
   after.frozen = false;
   after.changed.notify();
+  if (after.running == 0 && on_idle) on_idle(cpu);
+}
+
+// Service a running, unfrozen CPU's jobs have received since it was last advanced.
+static double pending_share(double last_s, uint32_t running, bool frozen) {
+  const double now = sc_core::sc_time_stamp().to_seconds();
+  return running && !frozen && now > last_s ? (now - last_s) / double(running) : 0.0;
+}
+
+double HostCpus::received_s(uint32_t cpu, uint32_t job) const {
+  const Cpu& c = cpus_.at(cpu);
+  const Job& j = c.jobs.at(job);
+  return j.active ? c.service + pending_share(c.last_s, c.running, c.frozen) - j.start : 0.0;
+}
+
+double HostCpus::cpu_busy_s(uint32_t cpu) const {
+  const Cpu& c = cpus_.at(cpu);
+  double s = 0;
+  for (double b : c.busy) s += b;
+  return s + pending_share(c.last_s, c.running, c.frozen) * double(c.running);
 }
 
 double HostCpus::busy_s(uint32_t cpu, uint32_t category) const { return cpus_.at(cpu).busy.at(category); }

@@ -14,8 +14,8 @@
 // cache lines crossing sockets).  Every piece of work carries a category (user, insert, lock
 // spin, write-back, GC, ...): CPU time is summed per CPU and per category.
 // Leaves out: preemption points and priorities (work is shared as it runs), the OS balancer
-// (threads stay where they are put; models/host/cpu_scheduler.h has the phase model of the
-// MT-FTL study), hyper-threads, caches beyond the socket hand-off, interrupts' own cost (the
+// (models/host/cpu_scheduler.h moves threads and their open-ended work between CPUs),
+// hyper-threads, caches beyond the socket hand-off, interrupts' own cost (the
 // host I/O stack's costs are pieces of work like any other).
 #pragma once
 
@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,8 +56,21 @@ class HostCpus {
     return leave(cpu, j);
   }
 
+  // An open-ended piece of work on `cpu` (a user thread's computation, models/host/cpu_scheduler.h):
+  // it shares the CPU from now until end(); received_s says how much CPU time it has had so far
+  // and end() returns all of it.  No SystemC thread waits on it.
+  uint32_t begin(uint32_t cpu, uint32_t category) { return join(cpu, -1.0, category); }
+  sc_core::sc_time end(uint32_t cpu, uint32_t job) { return leave(cpu, job); }
+  double received_s(uint32_t cpu, uint32_t job) const;
+  // Pieces of work sharing `cpu` now.
+  uint32_t running(uint32_t cpu) const { return cpus_.at(cpu).running; }
+  // Called when a CPU runs out of work (its last piece ended; the OS's newly-idle balancing,
+  // models/host/cpu_scheduler.h).  It must not wait; it may begin work on any CPU.
+  std::function<void(uint32_t cpu)> on_idle;
+
   // CPU time per CPU and category so far (seconds), and the busiest CPU's share of the
   // elapsed time, for run.json.
+  double cpu_busy_s(uint32_t cpu) const;           // every category, up to now
   double busy_s(uint32_t cpu, uint32_t category) const;
   double busy_s(uint32_t category) const;          // over every CPU
   nlohmann::json results() const;

@@ -101,7 +101,7 @@ void HostDriver::main_thread() {
     }
     std::vector<uint32_t> cpus;
     for (const Stream& st : streams_) cpus.push_back(st.cpu);
-    sched_ = std::make_unique<CpuScheduler>(o_.cpu, p_.cpus, cpus, [this](unsigned t, uint32_t cpu) {
+    sched_ = std::make_unique<CpuScheduler>(o_.cpu, *o_.host_cpus, cpus, [this](unsigned t, uint32_t cpu) {
       set_thread_cpu(t, cpu);
       streams_[t].woken = true;
       streams_[t].wake.notify(sc_core::SC_ZERO_TIME);
@@ -491,6 +491,7 @@ void HostDriver::request_done(Request* rq) {
     mine->latency.record(latency_ns);
   }
   s.outstanding--;
+  if (sched_) sched_->woken(rq->stream);
   const uint16_t queue = rq->cmds.front().queue;
   for (const HostCommand& c : rq->cmds) queue_outstanding_[c.queue]--;
   // Every thread submitting on this queue may have been waiting for room in it (the request's

@@ -49,6 +49,7 @@ struct DriverOptions {
   bool payload = false;
   uint64_t series_interval_ns = 0;  // sim.series_interval_ms (0 = no throughput series)
   HostCpuParams cpu;                // host.cpu.*: thread phases, CPU sharing, migration
+  HostCpus* host_cpus = nullptr;    // the CPUs the phases run on (with host.cpu.types)
   bool write_cache = true;          // device.volatile_write_cache: off, every write is durable
 };
 

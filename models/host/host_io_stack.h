@@ -16,9 +16,9 @@
 // a write ends in its submitter's context, a device read in the FTL's interrupt, which charges
 // host.stack.irq_ns itself) hands its completions straight through.
 // Leaves out: interrupt coalescing (one interrupt's entry per completion), the IPI that
-// completes a request on its submitting CPU when that is another, hybrid polling, the
-// application's own CPU work (host.cpu.types' phase model, models/host/cpu_scheduler.h,
-// keeps its own CPUs), cache effects of an interrupt on the interrupted thread.
+// completes a request on its submitting CPU when that is another, hybrid polling, cache
+// effects of an interrupt on the interrupted thread.  (The application's own CPU work,
+// host.cpu.types' phases in models/host/cpu_scheduler.h, shares the same CPUs.)
 #pragma once
 
 #include <systemc>

@@ -162,3 +162,27 @@ TEST(HostFtl, ConfigurationsAHostFtlCannotRunNameTheirKeys) {
   EXPECT_NE(error_of(host_ftl_sets({"host.stack=\"poll\""})).find("host.stack"), std::string::npos);
   EXPECT_EQ(error_of(host_ftl_sets({})), "(accepted)");
 }
+
+// MT-FTL as its paper ran it: user threads with I/O and CPU phases (host.cpu.types) on the same
+// CPUs as the FTL's rings, write-back threads and the host I/O stack; the OS balancer and greedy
+// migration move the threads, and a moved thread's writes go to its new CPU's ring.  Every read
+// and flush is still checked.
+TEST(HostFtl, MtftlWithThreadPhasesAndMigration) {
+  auto run = test::run_platform(
+      host_ftl_sets({"host.ftl=mtftl", "host.cpus=4", "host.queues=4", "ftl.write_buffer_mib=16",
+                     "host.cpu.types=90:10,70:30,40:60,0:100", "host.cpu.cycle_ms=4", "host.migration=greedy",
+                     "host.migration_rounds=100", "sim.max_sim_ms=40"}),
+      "fio:rw=randrw,bsrange=4k-40k,iodepth=1,numjobs=8,io=100000,fsync=64", false);
+  const auto& r = run.results;
+  test::expect_clean(r);
+  EXPECT_GT(r["integrity"]["reads_checked"].get<uint64_t>(), 100u);
+  const auto& h = r["host_cpu"];
+  EXPECT_GT(h["migrations"].get<uint64_t>(), 0u);
+  EXPECT_GT(h["cpu_work_s"].get<double>(), 0.0);
+  EXPECT_GT(h["migration_select_s"].get<double>(), 0.0);
+  // The FTL's work and the threads' phases are on the same CPUs: both are in its CPU time.
+  const auto& by = r["host_ftl"]["cpus"]["cpu_time_s_by_category"];
+  EXPECT_GT(by["user"].get<double>(), 0.0);
+  EXPECT_GT(by["insert"].get<double>(), 0.0);
+  EXPECT_GT(by["migration"].get<double>(), 0.0);
+}

@@ -2,17 +2,18 @@
 8 I/O:CPU types (90:10 ... 0:100, two each) on 4 host CPUs, 4 queues and 4 firmware cores with a
 write-buffer part each, writing 1 to 10 random 4 KiB pages at QD 1 in their I/O phases; the OS
 balancer evens out CPU load only; MT-FTL's greedy migration (host.migration) moves, every
-period, the most-inserting thread of the most-inserted CPU to the least-inserted one.
+host.migration_rounds balancer rounds, the most-inserting thread of the most-inserted CPU to the
+least-inserted one.  The threads' CPU phases share the host CPUs with the host I/O stack's work.
 
 Device: platforms/default.toml (MLC; the SLC variant nand.cell = slc in the full scale), its
 logical space written once (precondition.fill), ftl.write_buffer = ring of one stripe per core.
 Parts (tags PART/.../MODE, MODE none|greedy):
   migration  DEVICE/MODE: without and with migration (full: mlc and slc; scaled: mlc);
-  period     MS/greedy: the migration period (full only);
+  period     ROUNDS/greedy: the migration period in balancer rounds (full only);
   cores      N/MODE: 1, 2 and 4 firmware cores (full only; 4 CPUs and queues throughout).
 Time is scaled from the paper's 3 s cycles and 600 s: CYCLE_MS cycles, DURATION_MS of
-simulated time, the period PERIOD_MS (the paper's "every 30,000 balancing rounds" has no
-fixed time; a sixth of a cycle here, and swept).
+simulated time, and the paper's 30,000 balancer rounds between migrations scaled with the
+cycle (rounds(scale): 30,000 x CYCLE_MS / 3,000), swept by ROUND_FACTORS.
 Checks (scaled): without migration the writes concentrate (the most-inserted core takes more
 than 1.3x the mean), migration evens them out (smaller max/mean), and the CPU work done stays
 within 5 %.  The bandwidth is a finding, not a check: see the report for why it differs.
@@ -27,7 +28,8 @@ THREADS = 16
 CORES = 4
 CYCLE_MS = {"full": 300.0, "scaled": 120.0}
 DURATION_MS = {"full": 6000.0, "scaled": 1200.0}
-PERIODS = {"full": [10.0, 25.0, 50.0, 100.0, 300.0], "scaled": []}
+ROUND_FACTORS = {"full": [0.2, 0.5, 1.0, 2.0, 6.0], "scaled": []}
+PAPER_ROUNDS, PAPER_CYCLE_MS = 30000, 3000.0
 DEVICES = {"full": ["mlc", "slc"], "scaled": ["mlc"]}
 CORE_COUNTS = {"full": [1, 2, 4], "scaled": []}
 MODES = ["none", "greedy"]
@@ -36,21 +38,25 @@ CHECKED = ["migration"]
 WORKLOAD = f"fio:rw=randwrite,bsrange=4k-40k,iodepth=1,numjobs={THREADS},io=100000000"
 
 
-def period_ms(scale):
-    return CYCLE_MS[scale] / 6
+def rounds(scale, factor=1.0):
+    """The paper's balancer rounds between migrations, scaled with the cycle."""
+    return int(round(PAPER_ROUNDS * CYCLE_MS[scale] / PAPER_CYCLE_MS * factor))
+
+
+PERIODS = {s: [rounds(s, f) for f in fs] for s, fs in ROUND_FACTORS.items()}
 
 
 def spec(scale, tag, mode, cores=CORES, period=None, device="mlc"):
     settings = [("host.cpus", 4), ("host.queues", 4), ("firmware.cores", cores),
                 ("ftl.write_buffer", "ring"), ("ftl.ring.stripes", 1),
-                ("host.stack", "none"), ("host.cpu.types", TYPES), ("host.cpu.cycle_ms", CYCLE_MS[scale]),
-                ("host.migration", mode), ("host.migration_ms", period or period_ms(scale)),
+                ("host.cpu.types", TYPES), ("host.cpu.cycle_ms", CYCLE_MS[scale]),
+                ("host.migration", mode), ("host.migration_rounds", period or rounds(scale)),
                 ("sim.max_sim_ms", DURATION_MS[scale]),
                 ("precondition.fill", 1.0), ("precondition.overwrite", 0.0)]
     if device == "slc":
         settings.append(("nand.cell", "slc"))
     return RunSpec(PLATFORM, WORKLOAD, [(k, v, "MT-FTL study") for k, v in settings],
-                   ("host.migration", "host.migration_ms", "firmware.cores", "nand.cell"), 0, tag)
+                   ("host.migration", "host.migration_rounds", "firmware.cores", "nand.cell"), 0, tag)
 
 
 def runs(scale, parts):
@@ -58,7 +64,7 @@ def runs(scale, parts):
     if "migration" in parts:
         out += [spec(scale, f"migration/{d}/{m}", m, device=d) for d in DEVICES[scale] for m in MODES]
     if "period" in parts:
-        out += [spec(scale, f"period/{p:g}/greedy", "greedy", period=p) for p in PERIODS[scale]]
+        out += [spec(scale, f"period/{p}/greedy", "greedy", period=p) for p in PERIODS[scale]]
     if "cores" in parts:
         out += [spec(scale, f"cores/{n}/{m}", m, cores=n) for n in CORE_COUNTS[scale] for m in MODES]
     return out

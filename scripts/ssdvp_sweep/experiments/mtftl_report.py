@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import checks_rows, checks_verdict, findings_rows
 from .mtftl import (CORE_COUNTS, CYCLE_MS, DEVICES, DURATION_MS, MODES, PERIODS, TYPES, WORKLOAD, Mtftl,
-                    check_figures, imbalance, inserts, mbps, num, period_ms, work)
+                    check_figures, imbalance, inserts, mbps, num, rounds, work)
 
 
 def prefix(scale):
@@ -42,7 +42,7 @@ def plot_inserts(results, scale, path):
         ax.set_xlabel("simulated time, ms")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
-    axes[0].set_ylabel(f"MiB inserted per {period_ms(scale):g} ms period")
+    axes[0].set_ylabel(f"MiB inserted per period of {rounds(scale):,} rounds")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -53,7 +53,7 @@ def plot_period(results, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     ps = PERIODS["full"]
-    rows = [results.get(f"period/{p:g}/greedy") for p in ps]
+    rows = [results.get(f"period/{p}/greedy") for p in ps]
     none = results.get("migration/mlc/none")
     fig, (a, b) = plt.subplots(1, 2, figsize=(10.4, 3.8))
     a.plot(ps, [mbps(r) for r in rows], marker="o", label="greedy")
@@ -64,7 +64,7 @@ def plot_period(results, path):
     b.set_ylabel("insertions: busiest core / mean")
     for ax in (a, b):
         ax.set_xscale("log")
-        ax.set_xlabel("migration period, ms")
+        ax.set_xlabel("migration period, balancer rounds")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
     fig.tight_layout()
@@ -108,8 +108,10 @@ def write_report(results, scale, report_dir, findings):
         f"* **Host**: 4 CPUs, 4 queues; {16} threads of the paper's types `{TYPES}` (two each), cycles of "
         f"{CYCLE_MS[scale]:g} ms (the paper: 3 s; `host.cpu.cycle_ms`), {DURATION_MS[scale]:g} ms simulated (the "
         f"paper: 600 s); in its I/O phase a thread writes `{WORKLOAD}` (1 to 10 random 4 KiB pages, QD 1, as the "
-        "paper's direct I/O); the OS balancer every 4 ms (`host.cpu.balance_ms`); migration every "
-        f"{period_ms(scale):g} ms unless swept.",
+        "paper's direct I/O); each request costs its thread the host I/O stack's submission and interrupt on its "
+        "CPU (`host.stack`), shared with the threads computing there; the OS balancer's rounds: periodic every "
+        "4 ms (`host.cpu.balance_ms`), newly idle, and at each wake-up (docs/multicore.md); migration every "
+        f"{rounds(scale):,} rounds (`host.migration_rounds`: the paper's 30,000 scaled with the cycle) unless swept.",
         "* **Device**: `platforms/default.toml` (32 MLC dies; `nand.cell = slc` for the SLC rows), written once "
         "before each run; 4 firmware cores, each with a ring of one stripe (`ftl.write_buffer = ring`, "
         "`ftl.ring.stripes = 1`), as small a per-core buffer as the ring allows.", "",
@@ -123,7 +125,7 @@ def write_report(results, scale, report_dir, findings):
         f"![insertions per core over time]({pre}-inserts.png)", ""]
     if PERIODS[scale]:
         lines += ["### Migration period (MLC, greedy)", ""] + HEADER + [
-            row_line(f"{p:g} ms", results.get(f"period/{p:g}/greedy")) for p in PERIODS[scale]] + [
+            row_line(f"{p:,} rounds", results.get(f"period/{p}/greedy")) for p in PERIODS[scale]] + [
             "", f"![bandwidth and balance against the period]({pre}-period.png)", ""]
     if CORE_COUNTS[scale]:
         lines += ["### Firmware cores (MLC; 4 CPUs and queues: with fewer cores a core serves several CPUs)", ""] + \
