@@ -134,12 +134,15 @@ int HostFtl::section(uint32_t cpu, uint32_t core, uint32_t category, const std::
   lock_.acquire(cpu);
   ctx_->enter(core);
   const int n = fn();
-  const sc_core::sc_time t = ctx_->take_spent();
+  const HostFtlContext::Spent t = ctx_->take_spent();
+  const OcFlashBackEnd::Built built = back_->take_built();   // this section's, not another's
+  std::vector<HostCommand*> completed = front_->take_completed();
   sections_++;
-  cpus_.run_exclusive(cpu, t, category);   // a spin lock's holder is not preempted
+  cpus_.run_exclusive(cpu, t.locked, category);   // a spin lock's holder is not preempted
   lock_.release();
-  back_->launch(uint16_t(cpu % device_queues_), sc_core::SC_ZERO_TIME, cpu);
-  for (HostCommand* c : front_->take_completed()) {
+  cpus_.run(cpu, t.unlocked, category);   // its copies and device commands: shared with the CPU's other work
+  back_->launch(built, uint16_t(cpu % device_queues_), sc_core::SC_ZERO_TIME, cpu);
+  for (HostCommand* c : completed) {
     in_ftl_.erase(c);
     c->t_complete = sc_core::sc_time_stamp();
     if (on_complete) on_complete(c);

@@ -7,8 +7,9 @@
 // user threads (models/host/host_ftl_front.h), below, the Open-Channel device's vector
 // commands (models/host/oc_flash_backend.h).  Its work is done by host threads, each on its
 // CPU (models/host/host_cpus.h), one critical section at a time under the FTL's spin lock
-// (held for the section's CPU time; a waiter spins on its own CPU; FIFO; a hand-off to
-// another socket costs extra): a user thread's write is inserted into the ring of its FTL core
+// (held for the section's bookkeeping; a waiter spins on its own CPU; FIFO; a hand-off to
+// another socket costs extra; its copies and device commands then run outside the lock,
+// sharing the CPU): a user thread's write is inserted into the ring of its FTL core
 // (pblk: the one ring; MT-FTL: its CPU's) by the user thread itself, on its CPU, copying the
 // data; a read is looked up and served from the ring or sent to the device by the user thread;
 // while its ring is full the user thread blocks, and every blocked thread retries whenever
@@ -93,7 +94,9 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   void background_thread();
   void interrupt_thread(uint32_t cpu);
   // One critical section: the lock taken on `cpu`, `fn` run (the FTL's code) on FTL core
-  // `core`, its CPU time run, the lock released, its device commands and completions sent.
+  // `core`, its bookkeeping's CPU time run, the lock released, its copies' and device
+  // commands' CPU time run (shared with the CPU's other work), its device commands and
+  // completions sent.
   int section(uint32_t cpu, uint32_t core, uint32_t category, const std::function<int()>& fn);
   uint32_t core_of_cpu(uint32_t cpu) const { return cpu % cores_; }
   bool waiting(const HostCommand* c) const;

@@ -8,6 +8,7 @@
 #include "models/cpu/sysctl.h"
 
 extern "C" {
+#include "ftl-sw/hal/hal.h"
 #include "ftl-sw/hal/regs.h"
 }
 
@@ -29,9 +30,9 @@ void HostFtlContext::enter(uint32_t core) {
   make_current(this);
 }
 
-sc_core::sc_time HostFtlContext::take_spent() {
-  const sc_core::sc_time t = spent_;
-  spent_ = sc_core::SC_ZERO_TIME;
+HostFtlContext::Spent HostFtlContext::take_spent() {
+  const Spent t = spent_;
+  spent_ = Spent{};
   return t;
 }
 
@@ -69,7 +70,9 @@ void HostFtlContext::sleep(bool clear_on_wake) {
 
 void HostFtlContext::cost(unsigned kind, uint32_t count) {
   if (kind >= cost_.size() || sysctl_.fw_state() == SSD_FW_STATE_PRECOND) return;
-  spent_ += cost_[kind] * double(count);
+  // Building a device command or a DMA descriptor needs no shared state: outside the lock.
+  const bool outside = kind == HAL_COST_FLASH_SUBMIT || kind == HAL_COST_DMA_SUBMIT;
+  (outside ? spent_.unlocked : spent_.locked) += cost_[kind] * double(count);
   units_[kind] += count;
 }
 

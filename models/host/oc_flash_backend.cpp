@@ -208,8 +208,14 @@ void OcFlashBackEnd::functional(Op* op) {
   free_ops_.push_back(op);
 }
 
-void OcFlashBackEnd::launch(uint16_t queue, sc_core::sc_time delay, uint32_t cpu) {
-  for (Op* op : to_launch_) {
+OcFlashBackEnd::Built OcFlashBackEnd::take_built() {
+  Built b;
+  b.swap(to_launch_);
+  return b;
+}
+
+void OcFlashBackEnd::launch(const Built& ops, uint16_t queue, sc_core::sc_time delay, uint32_t cpu) {
+  for (Op* op : ops) {
     op->cmd.queue = queue;
     op->cpu = cpu;
     if (op->cmd.opcode == SSD_HOP_OC_WRITE) {
@@ -223,7 +229,6 @@ void OcFlashBackEnd::launch(uint16_t queue, sc_core::sc_time delay, uint32_t cpu
     }
     oc_.submit(&op->cmd, delay, [this, op](HostCommand*, const OcHost::Result& r) { done(op, r.status); });
   }
-  to_launch_.clear();
 }
 
 void OcFlashBackEnd::done(Op* op, uint16_t oc_status) {

@@ -51,9 +51,14 @@ class OcFlashBackEnd : public MmioDevice {
   // The device as read at boot: its geometry and chunk log (the FTL's flash geometry is
   // written to geometry_addr from it).
   void attach(const ssd_oc_geometry& g, std::vector<ssd_oc_chunk> log);
-  // The commands the last section built go out, `delay` from now, on NVMe queue `queue` of
-  // host CPU `cpu` (whose interrupt their completions raise).
-  void launch(uint16_t queue, sc_core::sc_time delay, uint32_t cpu);
+  // One device command a section built.
+  struct Op;
+  using Built = std::vector<Op*>;
+  // The commands built since the last call (a section's, taken while it holds the FTL's lock).
+  Built take_built();
+  // Those commands go out, `delay` from now, on NVMe queue `queue` of host CPU `cpu` (whose
+  // interrupt their completions raise).
+  void launch(const Built& ops, uint16_t queue, sc_core::sc_time delay, uint32_t cpu);
   // A completion landed in FTL core `core`'s ring: the interrupt of the CPU whose queue the
   // command went on.
   std::function<void(uint32_t cpu, uint32_t core)> on_interrupt;
@@ -75,7 +80,7 @@ class OcFlashBackEnd : public MmioDevice {
     uint32_t sub_addr = 0, sub_size = 0, sub_tail = 0, sub_head = 0;
     uint32_t cpl_addr = 0, cpl_size = 0, cpl_head = 0, cpl_tail = 0, cpl_phase = 1;
   };
-  struct Op {
+  struct OpFields {
     ssd_flash_desc d{};
     uint32_t bank = 0;
     HostCommand cmd;
@@ -86,6 +91,11 @@ class OcFlashBackEnd : public MmioDevice {
     std::vector<uint32_t> sectors;   // host-memory address of each sector's buffer
     uint32_t cpu = 0;                // whose queue it went on
   };
+
+ public:
+  struct Op : OpFields {};
+
+ private:
   // The last mw_cunits of a chunk, kept on the host (by the chunk's log index).
   struct KeptUnit {
     uint32_t unit = 0;
