@@ -135,13 +135,22 @@ int HostFtl::section(uint32_t cpu, uint32_t core, uint32_t category, const std::
   ctx_->enter(core);
   const int n = fn();
   const HostFtlContext::Spent t = ctx_->take_spent();
-  const OcFlashBackEnd::Built built = back_->take_built();   // this section's, not another's
+  // This section's device commands, in the order the FTL built them: they go out after its
+  // own CPU time, but never before an earlier section's (a chunk is written at its write
+  // pointer, in order; pblk keeps that order per parallel unit).
+  launches_.push_back(Launch{back_->take_built(), uint16_t(cpu % device_queues_), cpu, false});
+  Launch* mine = &launches_.back();
   std::vector<HostCommand*> completed = front_->take_completed();
   sections_++;
   cpus_.run_exclusive(cpu, t.locked, category);   // a spin lock's holder is not preempted
   lock_.release();
   cpus_.run(cpu, t.unlocked, category);   // its copies and device commands: shared with the CPU's other work
-  back_->launch(built, uint16_t(cpu % device_queues_), sc_core::SC_ZERO_TIME, cpu);
+  mine->ready = true;
+  while (!launches_.empty() && launches_.front().ready) {
+    const Launch& l = launches_.front();
+    back_->launch(l.ops, l.queue, sc_core::SC_ZERO_TIME, l.cpu);
+    launches_.pop_front();
+  }
   for (HostCommand* c : completed) {
     in_ftl_.erase(c);
     c->t_complete = sc_core::sc_time_stamp();

@@ -44,6 +44,7 @@
 #include "models/common/params.h"
 #include "models/host/block_target.h"
 #include "models/host/host_cpus.h"
+#include "models/host/oc_flash_backend.h"
 
 struct ftl;
 struct ssd_fw_stats;
@@ -123,6 +124,13 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   std::vector<std::unique_ptr<sc_core::sc_event>> writeback_kick_;
   std::vector<std::deque<HostCommand*>> sq_;
   std::unordered_set<const HostCommand*> in_ftl_;
+  struct Launch {                     // a section's device commands, in build order
+    OcFlashBackEnd::Built ops;
+    uint16_t queue = 0;
+    uint32_t cpu = 0;
+    bool ready = false;               // its section's CPU time has run
+  };
+  std::deque<Launch> launches_;
   uint32_t cat_insert_, cat_retry_, cat_writeback_, cat_completion_, cat_gc_, cat_interrupt_ = 0;
   sc_core::sc_time irq_;   // host.stack.irq_ns: one interrupt's entry and handler (0: host.stack = none)
   struct Interrupt {
