@@ -244,8 +244,13 @@ nlohmann::json HostFtl::results() const {
                        {"ns", hp_.cost_instructions[k] * ns_per_instruction},
                        {"units", ctx_->units()[k]}};
   const auto& n = back_->counts();
+  nlohmann::json inserted = nlohmann::json::array();   // per ring: sectors host writes put in (from boot)
+  const ::ssd_fw_stats* st = stats();
+  for (uint32_t k = 0; k < cores_ && k < SSD_MAX_CORES; k++)
+    inserted.push_back({{"inserted_sectors", st ? st->core[k].wbuf_inserts : 0}});
   return {{"kind", hp_.kind},
           {"rings", cores_},
+          {"ring", inserted},
           {"sections", sections_},
           {"blocked_submissions", blocked_submissions_},
           {"retries", retries_},

@@ -185,6 +185,11 @@ TEST(HostFtl, MtftlWithThreadPhasesAndMigration) {
   EXPECT_GT(by["user"].get<double>(), 0.0);
   EXPECT_GT(by["insert"].get<double>(), 0.0);
   EXPECT_GT(by["migration"].get<double>(), 0.0);
+  // Each ring took the writes of the threads on its CPU: together, every sector written.
+  uint64_t rings = 0;
+  for (const auto& v : r["host_ftl"]["ring"]) rings += v["inserted_sectors"].get<uint64_t>();
+  EXPECT_EQ(r["host_ftl"]["ring"].size(), 4u);
+  EXPECT_EQ(rings, r["ftl"]["host_write_sectors"].get<uint64_t>());
 }
 
 // pblk copies a user's data into the ring after reserving its entries, outside the ring's lock;
