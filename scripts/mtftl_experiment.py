@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
-"""MT-FTL task migration: 16 host threads of the paper's 8 I/O:CPU types on 4 host CPUs, queues
-and firmware cores (a write-buffer part each), with and without greedy migration, and (full)
-the migration period and the number of firmware cores swept, run through the sweep engine
+"""MT-FTL task migration: 16 host threads of the paper's 8 I/O:CPU types on 4 host CPUs, with and
+without greedy migration, in the paper's setting (MT-FTL on the host over an Open-Channel device)
+and in a device FTL (4 queues and firmware cores, a write-buffer part each), and (full) the
+migration period, the number of firmware cores and a what-if of the host FTL's costs swept, run through the sweep engine
 (scripts/ssdvp_sweep: Dask, results store), with the test suite's checks and the report in
 docs/results. What it runs and checks: scripts/ssdvp_sweep/experiments/mtftl.py; the report:
 mtftl_report.py.
 
   scripts/mtftl_experiment.py [--build build] [--scale full|scaled] [--only none|greedy]
-                              [--experiment all|checked|migration|period|cores]
+                              [--experiment all|checked|host|migration|period|cores|wbcost]
                               [--out DIR] [--fresh] [--report docs/results] [--report-only]
                               [--workers N | --scheduler tcp://H:P | --slurm ...]
   scripts/mtftl_experiment.py --check DIR     # the suite's assertions on DIR's runs
 
-full: MLC and SLC with and without migration, 5 periods, 1/2/4 cores (15 runs); scaled: MLC
-with and without migration (ctest -R mtftl).
+full: the paper's setting, MLC and SLC with and without migration, 5 periods, 1/2/4 cores, 5
+write-back costs x 2 submission costs (36 runs); scaled: the paper's setting and MLC with and
+without migration (ctest -R mtftl).
 """
 import sys
 from pathlib import Path

@@ -270,6 +270,7 @@ PlatformParams PlatformParams::from(const Config& c) {
     hf.ipc = c.get_double("host.cpu.ipc");
     for (const char* k : {"loop", "host_cmd", "sector", "flash_submit", "flash_done", "dma_submit", "gc_sector"})
       hf.cost_instructions.push_back(c.get_double(std::string("host.ftl.cost.") + k + "_instructions"));
+    hf.writeback_sector_instructions = c.get_double("host.ftl.writeback_sector_instructions");
     hf.cost_instructions.push_back(0);   // spin turns: a host FTL's spinning is CPU time while it waits (HostSpinLock)
     if (h.cpus % hf.sockets)
       throw ConfigError(c.origin("host.cpu.sockets") + ": host.cpu.sockets = " + std::to_string(hf.sockets) +

@@ -130,6 +130,7 @@ struct HostFtlParams {
   sc_core::sc_time socket_handoff;        // a lock handed to another socket
   double clock_mhz = 0, ipc = 0;          // host.cpu.clock_mhz, host.cpu.ipc
   std::vector<double> cost_instructions;  // per hal_cost kind (ftl-sw/hal/hal.h)
+  double writeback_sector_instructions = 0;   // a write-back's added work per programmed sector
   bool on() const { return kind != "none"; }
   // The FTL's ring parts: pblk one, MT-FTL one per CPU.
   uint32_t cores(uint32_t cpus) const { return kind == "mtftl" ? cpus : 1u; }

@@ -56,6 +56,7 @@ HostFtl::HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus
   const double ns_per_instruction = 1e3 / (hp_.clock_mhz * hp_.ipc);
   for (double instr : hp_.cost_instructions) cost.push_back(sc_core::sc_time(instr * ns_per_instruction, sc_core::SC_NS));
   const sc_core::sc_time spin = cost.size() > HAL_COST_SPIN ? cost[HAL_COST_SPIN] : sc_core::SC_ZERO_TIME;
+  writeback_sector_ = sc_core::sc_time(hp_.writeback_sector_instructions * ns_per_instruction, sc_core::SC_NS);
   ctx_ = std::make_unique<HostFtlContext>("ftl_context", *mem_, *sysctl_, cost, spin);
   ctx_->socket.bind(router_->target);
 
@@ -134,12 +135,19 @@ int HostFtl::section(uint32_t cpu, uint32_t core, uint32_t category, const std::
   lock_.acquire(cpu);
   ctx_->enter(core);
   const int n = fn();
-  const HostFtlContext::Spent t = ctx_->take_spent();
+  HostFtlContext::Spent t = ctx_->take_spent();
   // This section's device commands, in the order the FTL built them: they go out after its
   // own CPU time, but never before an earlier section's (a chunk is written at its write
   // pointer, in order; pblk keeps that order per parallel unit).
   launches_.push_back(Launch{back_->take_built(), uint16_t(cpu % device_queues_), cpu, false});
   Launch* mine = &launches_.back();
+  if (category == cat_writeback_) {   // host.ftl.writeback_sector_instructions per sector it programs
+    uint64_t sectors = 0;
+    for (const OcFlashBackEnd::Op* op : mine->ops)
+      if (op->cmd.opcode == SSD_HOP_OC_WRITE) sectors += op->cmd.nsect;
+    writeback_added_sectors_ += sectors;
+    t.unlocked += writeback_sector_ * double(sectors);
+  }
   std::vector<HostCommand*> completed = front_->take_completed();
   sections_++;
   cpus_.run_exclusive(cpu, t.locked, category);   // a spin lock's holder is not preempted
@@ -243,6 +251,9 @@ nlohmann::json HostFtl::results() const {
     costs[kinds[k]] = {{"instructions", hp_.cost_instructions[k]},
                        {"ns", hp_.cost_instructions[k] * ns_per_instruction},
                        {"units", ctx_->units()[k]}};
+  costs["writeback_sector"] = {{"instructions", hp_.writeback_sector_instructions},
+                               {"ns", hp_.writeback_sector_instructions * ns_per_instruction},
+                               {"units", writeback_added_sectors_}};
   const auto& n = back_->counts();
   nlohmann::json inserted = nlohmann::json::array();   // per ring: sectors host writes put in (from boot)
   const ::ssd_fw_stats* st = stats();

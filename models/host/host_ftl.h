@@ -132,6 +132,8 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   };
   std::deque<Launch> launches_;
   uint32_t cat_insert_, cat_retry_, cat_writeback_, cat_completion_, cat_gc_, cat_interrupt_ = 0;
+  sc_core::sc_time writeback_sector_;   // host.ftl.writeback_sector_instructions' time per programmed sector
+  uint64_t writeback_added_sectors_ = 0;
   sc_core::sc_time irq_;   // host.stack.irq_ns: one interrupt's entry and handler (0: host.stack = none)
   struct Interrupt {
     uint32_t cores = 0;               // FTL cores with completions for this CPU to handle

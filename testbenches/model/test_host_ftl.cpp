@@ -106,7 +106,8 @@ TEST(HostFtl, MtftlKeepsARingPerCpuWithItsOwnWriteBackThread) {
 // (instructions / (clock x IPC)) plus its copies at host.ftl.copy_gbps, spinning apart.
 TEST(HostFtl, CpuTimeOfEachPathIsItsDocumentedMeasurement) {
   auto run = test::run_platform(host_ftl_sets({"host.cpus=1", "host.queues=1", "host.cpu.clock_mhz=2000",
-                                               "host.cpu.ipc=2", "host.ftl.copy_gbps=4"}),
+                                               "host.cpu.ipc=2", "host.ftl.copy_gbps=4",
+                                               "host.ftl.writeback_sector_instructions=3000"}),
                                 "fio:rw=write,bs=16k,iodepth=4,io=2000", false);
   const auto& r = run.results;
   test::expect_clean(r);
@@ -124,6 +125,11 @@ TEST(HostFtl, CpuTimeOfEachPathIsItsDocumentedMeasurement) {
                      category_s(r, "completion") + category_s(r, "gc");
   EXPECT_NEAR(ran, expect, expect * 1e-6);
   EXPECT_GT(h["costs"]["host_cmd"]["units"].get<uint64_t>(), 0u);
+  // host.ftl.writeback_sector_instructions: each sector the write-back programs, and no other.
+  const uint64_t wb = h["costs"]["writeback_sector"]["units"].get<uint64_t>();
+  EXPECT_GT(wb, 0u);
+  EXPECT_LE(wb, h["device_commands"]["lbas_written"].get<uint64_t>());
+  EXPECT_GT(category_s(r, "writeback"), double(wb) * 3000 / (2000e6 * 2));
 }
 
 // pblk's one ring under one spin lock: the more writers wait for it, the more CPU time each

@@ -15,7 +15,12 @@ Parts (tags PART/.../MODE, MODE none|greedy):
   migration  DEVICE/MODE: the same technique in a device FTL: without and with migration (full: mlc
              and slc; scaled: mlc);
   period     ROUNDS/greedy: the migration period in balancer rounds (full only);
-  cores      N/MODE: 1, 2 and 4 firmware cores (full only; 4 CPUs and queues throughout).
+  cores      N/MODE: 1, 2 and 4 firmware cores (full only; 4 CPUs and queues throughout);
+  wbcost     INSTR/SUBMIT/MODE: a what-if in the paper's setting (full only; WB_CYCLE_MS cycles and
+             WB_DURATION_MS, short enough that the fresh device sees no GC): the write-back's CPU
+             per programmed sector (host.ftl.writeback_sector_instructions, WB_COSTS: what pblk and
+             FEMU would add; no published figure) and a write's submission (host.stack.submit_ns,
+             WB_SUBMIT_NS), to show which costs would let migration raise the bandwidth.
 Time is scaled from the paper's 3 s cycles and 600 s: CYCLE_MS cycles, DURATION_MS of
 simulated time, and the paper's 30,000 balancer rounds between migrations scaled with the
 cycle (rounds(scale): 30,000 x CYCLE_MS / 3,000), swept by ROUND_FACTORS.
@@ -38,10 +43,13 @@ PAPER_ROUNDS, PAPER_CYCLE_MS = 30000, 3000.0
 DEVICES = {"full": ["mlc", "slc"], "scaled": ["mlc"]}
 CORE_COUNTS = {"full": [1, 2, 4], "scaled": []}
 MODES = ["none", "greedy"]
-PARTS = ["host", "migration", "period", "cores"]
+PARTS = ["host", "migration", "period", "cores", "wbcost"]
 HOST_PLATFORM = "mtftl-femu"
 HOST_CYCLE_MS = {"full": 3000.0, "scaled": 120.0}
 HOST_DURATION_MS = {"full": 60000.0, "scaled": 1200.0}
+WB_COSTS = {"full": [0, 2000, 4000, 8000, 16000], "scaled": []}   # chosen: 0 and powers of two
+WB_SUBMIT_NS = [2000, 20000]   # host.stack.submit_ns's default, and ten times it (chosen)
+WB_CYCLE_MS, WB_DURATION_MS = 120.0, 1200.0
 CHECKED = ["migration"]
 WORKLOAD = f"fio:rw=randwrite,bsrange=4k-40k,iodepth=1,numjobs={THREADS},io=100000000"
 
@@ -76,6 +84,16 @@ def host_spec(scale, mode):
                    ("host.migration",), 0, f"host/{mode}")
 
 
+def wb_spec(instr, submit, mode):
+    settings = [("host.cpu.types", TYPES), ("host.cpu.cycle_ms", WB_CYCLE_MS), ("host.migration", mode),
+                ("host.migration_rounds", int(round(PAPER_ROUNDS * WB_CYCLE_MS / PAPER_CYCLE_MS))),
+                ("sim.max_sim_ms", WB_DURATION_MS), ("host.ftl.writeback_sector_instructions", instr),
+                ("host.stack.submit_ns", submit)]
+    return RunSpec(HOST_PLATFORM, WORKLOAD, [(k, v, "MT-FTL study, what-if") for k, v in settings],
+                   ("host.migration", "host.ftl.writeback_sector_instructions", "host.stack.submit_ns"), 0,
+                   f"wbcost/{instr}/{submit}/{mode}")
+
+
 def ring_inserts(row):
     """Sectors each CPU's ring took (the host FTL's)."""
     out, k = [], 0
@@ -101,6 +119,8 @@ def runs(scale, parts):
         out += [spec(scale, f"period/{p}/greedy", "greedy", period=p) for p in PERIODS[scale]]
     if "cores" in parts:
         out += [spec(scale, f"cores/{n}/{m}", m, cores=n) for n in CORE_COUNTS[scale] for m in MODES]
+    if "wbcost" in parts:
+        out += [wb_spec(i, s, m) for i in WB_COSTS[scale] for s in WB_SUBMIT_NS for m in MODES]
     return out
 
 
