@@ -131,8 +131,12 @@ def wb_why(results):
         f" Raising the two costs that stand for them (the what-if above) does not bring the gain either "
         f"({min(changes):+.1%} to {max(changes):+.1%}): the paper's figure 1 shows idle rings beside a full one, "
         f"and here the least-inserted ring took at least {min(lows):.0%} of the mean in every what-if run without "
-        "migration. What leaves rings idle in the real system (where Linux's balancer puts threads that sleep on a "
-        "full ring, a guest's cost per write) is not known from the paper and is not modelled (docs/host-ftl.md).")
+        "migration. One mechanism of the real system that would leave rings idle is missing: ssdvp's balancer counts "
+        "and moves only threads in their CPU phase, as if a thread in its I/O phase always slept on its I/O; but a "
+        "host FTL's write completes once copied, so a writer runs (and Linux counts it as load) except while it "
+        "blocks on a full ring, and Linux's balancer can then gather the blocked writers of full rings on one CPU "
+        "and the computing threads on the others (the paper's figure 1). Modelling that is the next step "
+        "(docs/multicore.md).")
 
 
 def host_section(results, scale):
