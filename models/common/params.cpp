@@ -271,6 +271,7 @@ PlatformParams PlatformParams::from(const Config& c) {
     for (const char* k : {"loop", "host_cmd", "sector", "flash_submit", "flash_done", "dma_submit", "gc_sector"})
       hf.cost_instructions.push_back(c.get_double(std::string("host.ftl.cost.") + k + "_instructions"));
     hf.writeback_sector_instructions = c.get_double("host.ftl.writeback_sector_instructions");
+    hf.full_ring_yield = c.get_string("host.ftl.full_ring") == "yield";
     hf.cost_instructions.push_back(0);   // spin turns: a host FTL's spinning is CPU time while it waits (HostSpinLock)
     if (h.cpus % hf.sockets)
       throw ConfigError(c.origin("host.cpu.sockets") + ": host.cpu.sockets = " + std::to_string(hf.sockets) +

@@ -131,6 +131,7 @@ struct HostFtlParams {
   double clock_mhz = 0, ipc = 0;          // host.cpu.clock_mhz, host.cpu.ipc
   std::vector<double> cost_instructions;  // per hal_cost kind (ftl-sw/hal/hal.h)
   double writeback_sector_instructions = 0;   // a write-back's added work per programmed sector
+  bool full_ring_yield = true;            // host.ftl.full_ring: a blocked writer retries and yields (else sleeps)
   bool on() const { return kind != "none"; }
   // The FTL's ring parts: pblk one, MT-FTL one per CPU.
   uint32_t cores(uint32_t cpus) const { return kind == "mtftl" ? cpus : 1u; }

@@ -23,6 +23,9 @@ class BlockTarget {
   virtual void ring_doorbell(uint16_t queue, sc_core::sc_time delay, uint32_t cpu) = 0;
   // Called when the host thread sees a command's completion.
   std::function<void(HostCommand*)> on_complete;
+  // The thread that submitted cmd keeps retrying for room (runnable on its CPU: blocked = true)
+  // and stops (false); only a target that submits in the caller calls it.
+  std::function<void(const HostCommand* cmd, bool blocked)> on_retrying;
   virtual const sc_core::sc_event& ready_event() const = 0;
   virtual bool ready() const = 0;
   virtual uint64_t namespace_sectors() const = 0;

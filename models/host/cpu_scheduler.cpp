@@ -31,8 +31,10 @@ double CpuScheduler::now_s() const { return stopped_ ? end_s_ : sc_core::sc_time
 
 void CpuScheduler::stop() {
   host_cpus_.on_idle = nullptr;
-  for (Thread& th : threads_)
+  for (Thread& th : threads_) {
+    if (counted(th)) cpus_[th.cpu].runnable--;
     if (!th.io) leave_cpu(th);
+  }
   for (uint32_t c = 0; c < cpus_.size(); c++) cpus_[c].busy_at_stop = host_cpus_.cpu_busy_s(c);
   end_s_ = now_s();
   stopped_ = true;
@@ -50,21 +52,16 @@ void CpuScheduler::start() {
   sc_core::sc_spawn(sc_bind(&CpuScheduler::migrator, this), sc_core::sc_gen_unique_name("mtftl_migration"));
 }
 
-// (The count drops first: ending the work may leave the CPU idle, and its newly-idle round
-// must see it so.)
-void CpuScheduler::leave_cpu(Thread& th) {
-  cpus_[th.cpu].runnable--;
-  th.work_s += host_cpus_.end(th.cpu, th.job).to_seconds();
-}
+void CpuScheduler::leave_cpu(Thread& th) { th.work_s += host_cpus_.end(th.cpu, th.job).to_seconds(); }
 
-void CpuScheduler::enter_cpu(Thread& th) {
-  th.job = host_cpus_.begin(th.cpu, user_category_);
-  cpus_[th.cpu].runnable++;
-}
+void CpuScheduler::enter_cpu(Thread& th) { th.job = host_cpus_.begin(th.cpu, user_category_); }
 
+// (A count drops before the work ends: ending it may leave the CPU idle, and its newly-idle
+// round must see it so.)
 void CpuScheduler::set_phase(unsigned t, bool io) {
   Thread& th = threads_[t];
   if (th.io == io || stopped_) return;
+  if (counted(th)) cpus_[th.cpu].runnable--;
   if (io) {   // leaves the CPU: the time it received counts as work
     leave_cpu(th);
   } else {
@@ -72,15 +69,32 @@ void CpuScheduler::set_phase(unsigned t, bool io) {
     enter_cpu(th);
   }
   th.io = io;
+  if (counted(th)) cpus_[th.cpu].runnable++;
   if (io) io_events_[t]->notify(sc_core::SC_ZERO_TIME);
+}
+
+void CpuScheduler::retrying(unsigned t, bool on) {
+  Thread& th = threads_[t];
+  if (th.retrying == on || stopped_) return;
+  const bool was = counted(th);
+  th.retrying = on;
+  if (was == counted(th)) return;
+  if (was) {
+    cpus_[th.cpu].runnable--;
+  } else {
+    th.runnable_seq = ++runnable_seq_;
+    cpus_[th.cpu].runnable++;
+  }
 }
 
 void CpuScheduler::move(unsigned t, uint32_t cpu) {
   Thread& th = threads_[t];
   if (th.cpu == cpu || stopped_) return;
+  if (counted(th)) cpus_[th.cpu].runnable--;
   if (!th.io) leave_cpu(th);   // runnable: its work so far stays, it competes on the new CPU from now
   th.cpu = cpu;
   if (!th.io) enter_cpu(th);
+  if (counted(th)) cpus_[th.cpu].runnable++;
   move_(t, cpu);
 }
 

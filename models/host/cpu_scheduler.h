@@ -12,14 +12,17 @@
 // interrupts, a host FTL's sections, which are not preempted), so a thread's CPU work is the
 // CPU time it received.  With host.stack = "none" a request costs its thread host.cpu.io_us
 // of CPU time instead, as a delay: that long times the pieces of work sharing its CPU.
-// The OS balancer looks at CPU load only, the threads in their CPU phase, and runs in rounds,
+// The OS balancer looks at CPU load only, the threads runnable (in their CPU phase, or in
+// their I/O phase retrying an insert into a full host-FTL ring: pblk's writers retry and yield,
+// host.ftl.full_ring = yield), and runs in rounds,
 // as Linux's does: a periodic round every host.cpu.balance_ms (over every CPU, moving one
 // thread to the idlest CPU when the busiest runs at least two more), a newly-idle round each
 // time a CPU runs out of work (Linux's idle_balance: the CPU pulls a thread from the busiest
 // CPU if that one runs two or more), and a wake-up round each time a request's completion
 // wakes its thread (Linux's select_task_rq_fair; here the thread stays on its CPU).  The
-// thread moved is the one that most recently became runnable; a thread in its I/O phase
-// sleeps on its I/O and is never moved.
+// thread moved is the one that most recently became runnable and is in its CPU phase; a thread
+// in its I/O phase sleeps on its I/O or is inside an insert (its command waits in its CPU's
+// ring) and is never moved.
 // MT-FTL migration (host.migration = greedy) runs once every host.migration_rounds balancer
 // rounds (the paper: 30,000), on the CPU whose round it is: the write-buffer insertions
 // (sectors written) since the last one are summed per thread and per CPU, and the thread with
@@ -28,7 +31,8 @@
 // host.migration_select_instructions per thread and per CPU it examines, at the host CPU's
 // clock and IPC.  A moved thread's later commands go to its new CPU's queue, and so to the
 // buffer (firmware core, or host FTL ring) of that CPU.
-// Leaves out: CFS's vruntime, wake-up placement (a waking thread stays on its CPU) and the
+// Leaves out: CFS's vruntime, a retrying writer's CPU phase starting before its insert is done
+// (both run, each with its share of the CPU), wake-up placement (a waking thread stays on its CPU) and the
 // balancer's own CPU time, the counting of insertions (a few instructions per write), a moved
 // thread's cold cache, hyper-threads, priorities.
 #pragma once
@@ -82,6 +86,9 @@ class CpuScheduler {
   void wrote(unsigned t, uint64_t sectors);
   // A request of the thread completed, waking it: the OS's wake-up placement runs (a round).
   void woken(unsigned t);
+  // The thread, in an insert into a full host-FTL ring, retries and yields (host.ftl.full_ring
+  // = yield): runnable on its CPU, so the balancer counts it as load, until `on` is false.
+  void retrying(unsigned t, bool on);
   // Woken at the start of each I/O phase of thread t.
   std::vector<sc_core::sc_event*> io_phase_events;
   // Figures for run.json (measured from start()).
@@ -99,12 +106,15 @@ class CpuScheduler {
     uint64_t inserts_total = 0;
     uint32_t migrations = 0;
     uint64_t runnable_seq = 0;        // when it last became runnable (balancer's pick)
+    bool retrying = false;            // retrying an insert into a full ring (retrying())
   };
   struct Cpu {
-    uint32_t runnable = 0;            // threads in their CPU phase on it
+    uint32_t runnable = 0;            // threads counted() on it
     uint64_t inserts = 0;             // this migration period
     double busy_at_start = 0, busy_at_stop = 0;   // the host CPU's busy time (every category), s
   };
+  // Runnable, for the balancer: in its CPU phase, or retrying an insert.
+  static bool counted(const Thread& th) { return !th.io || th.retrying; }
   double thread_work_s(const Thread& th) const;
   uint64_t into_cycle(unsigned t, uint64_t now_ps) const;
   void leave_cpu(Thread& th);         // its CPU phase's work there ends (counted)

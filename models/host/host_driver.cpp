@@ -35,6 +35,10 @@ HostDriver::HostDriver(sc_core::sc_module_name name, const HostParams& p, BlockT
       queue_outstanding_(p.queues, 0) {
   series_ = HostSeries(o.series_interval_ns);
   hif_.on_complete = [this](HostCommand* c) { command_done(c); };
+  hif_.on_retrying = [this](const HostCommand* c, bool retrying) {
+    const uint64_t idx = c->user >> 16;
+    if (sched_ && idx != UINT32_MAX) sched_->retrying(pool_[idx]->stream, retrying);
+  };
   SC_HAS_PROCESS(HostDriver);
   SC_THREAD(main_thread);
 }

@@ -196,13 +196,24 @@ void HostFtl::ring_doorbell(uint16_t queue, sc_core::sc_time delay, uint32_t cpu
   writeback_kick_[core]->notify(sc_core::SC_ZERO_TIME);
   bool blocked = false;
   while (std::any_of(mine.begin(), mine.end(), [this](const HostCommand* c) { return waiting(c); })) {
+    if (!blocked && hp_.full_ring_yield && on_retrying)   // runnable while it retries
+      on_retrying(*std::find_if(mine.begin(), mine.end(), [this](const HostCommand* c) { return waiting(c); }), true);
     blocked = true;
-    sc_core::wait(space_);
+    if (hp_.full_ring_yield) {   // pblk: io_schedule() and retry, runnable: its share of the CPU until room
+      const uint32_t job = cpus_.begin(cpu, cat_retry_);
+      sc_core::wait(space_);
+      cpus_.end(cpu, job);
+    } else {
+      sc_core::wait(space_);
+    }
     retries_++;
     section(cpu, core, cat_retry_, [this, core] { return host_role_retry(f_, core); });
     writeback_kick_[core]->notify(sc_core::SC_ZERO_TIME);
   }
-  if (blocked) blocked_submissions_++;
+  if (blocked) {
+    blocked_submissions_++;
+    if (hp_.full_ring_yield && on_retrying) on_retrying(mine.front(), false);
+  }
 }
 
 void HostFtl::writeback_thread(uint32_t core) {

@@ -12,7 +12,8 @@
 // sharing the CPU): a user thread's write is inserted into the ring of its FTL core
 // (pblk: the one ring; MT-FTL: its CPU's) by the user thread itself, on its CPU, copying the
 // data; a read is looked up and served from the ring or sent to the device by the user thread;
-// while its ring is full the user thread blocks, and every blocked thread retries whenever
+// while its ring is full the user thread waits (host.ftl.full_ring: yield, pblk's retry loop,
+// runnable and taking its share of its CPU; or sleep), and every waiting thread retries whenever
 // space was freed; each FTL core's write-back thread (pblk: one, on host.ftl.writeback_cpu;
 // MT-FTL: one per CPU, pinned) drains its ring to the device; the device's completions are
 // handled by its interrupt on the CPU whose NVMe queue the command went on (a read's on its

@@ -17,6 +17,9 @@ HostIoStack::HostIoStack(sc_core::sc_module_name name, const HostStackParams& p,
   cat_poll_ = cpus.category("poll_spin");
   cat_reap_ = cpus.category("poll_reap");
   inner_.on_complete = [this](HostCommand* c) { arrived(c); };
+  inner_.on_retrying = [this](const HostCommand* c, bool retrying) {   // the target's waits are the caller's
+    if (on_retrying) on_retrying(c, retrying);
+  };
   ps_.assign(cpus.cpus(), {});
   if (inner_.completes_in_own_threads()) return;
   for (uint32_t c = 0; c < cpus.cpus(); c++) {

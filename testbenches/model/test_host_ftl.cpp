@@ -103,11 +103,13 @@ TEST(HostFtl, MtftlKeepsARingPerCpuWithItsOwnWriteBackThread) {
 }
 
 // Every section's CPU time is what its units of work cost at the documented instruction counts
-// (instructions / (clock x IPC)) plus its copies at host.ftl.copy_gbps, spinning apart.
+// (instructions / (clock x IPC)) plus its copies at host.ftl.copy_gbps, spinning apart (and a
+// waiting writer's yielding: here writers sleep).
 TEST(HostFtl, CpuTimeOfEachPathIsItsDocumentedMeasurement) {
   auto run = test::run_platform(host_ftl_sets({"host.cpus=1", "host.queues=1", "host.cpu.clock_mhz=2000",
                                                "host.cpu.ipc=2", "host.ftl.copy_gbps=4",
-                                               "host.ftl.writeback_sector_instructions=3000"}),
+                                               "host.ftl.writeback_sector_instructions=3000",
+                                               "host.ftl.full_ring=\"sleep\""}),   // (yielding is no unit of work)
                                 "fio:rw=write,bs=16k,iodepth=4,io=2000", false);
   const auto& r = run.results;
   test::expect_clean(r);
@@ -228,3 +230,33 @@ TEST(HostFtl, DeviceCommandsLeaveInTheOrderTheFtlBuiltThem) {
   EXPECT_EQ(r["ftl"]["physical_sectors"].get<uint64_t>(), 2097152u) << "the paper's 8 GiB";
   EXPECT_GT(r["host_ftl"]["device_commands"]["writes"].get<uint64_t>(), 1000u);
 }
+
+// A writer whose ring is full: pblk's pblk_write_to_cache retries and yields (io_schedule()),
+// so the writer stays runnable, takes its share of its CPU and counts as load for the OS
+// balancer (host.ftl.full_ring = yield); a writer that sleeps takes no CPU and is not counted.
+// CPU 0 holds a writer (always in its I/O phase, its ring kept full by a slow device) and a
+// computing thread, CPU 1 nothing: the balancer moves the computing thread to CPU 1 only if it
+// counts the waiting writer (two runnable threads against none).
+static void writer_on_a_full_ring(const char* full_ring, bool yields) {
+  auto run = test::run_platform(
+      host_ftl_sets({"host.cpus=2", "host.queues=2", std::string("host.ftl.full_ring=\"") + full_ring + "\"",
+                     "host.cpu.types=100:0,0:100", "host.thread_cpus=0,0", "host.cpu.cycle_ms=1000",
+                     "sim.max_sim_ms=30"}),
+      "fio:rw=write,bs=64k,iodepth=1,numjobs=2,io=100000000", false);
+  const auto& r = run.results;
+  test::expect_clean(r);
+  EXPECT_GT(r["host_ftl"]["blocked_submissions"].get<uint64_t>(), 10u) << "the ring was full";
+  const double retry = category_s(r, "retry"), insert = category_s(r, "insert");
+  const uint64_t moves = r["host_cpu"]["balancer_moves"].get<uint64_t>();
+  if (yields) {
+    EXPECT_GT(retry, 0.2 * r["sim_time_s"].get<double>() / 2) << "the waiting writer had a share of CPU 0";
+    EXPECT_GT(moves, 0u) << "the waiting writer counted as load on CPU 0";
+    EXPECT_EQ(r["host_cpu"]["threads"][1]["cpu_at_end"].get<uint32_t>(), 1u);
+  } else {
+    EXPECT_LT(retry, insert) << "a sleeping writer's retries are its only CPU time waiting";
+    EXPECT_EQ(moves, 0u) << "one runnable thread on CPU 0: nothing to balance";
+  }
+}
+
+TEST(HostFtl, WriterOnAFullRingRetriesAndYieldsAsPblks) { writer_on_a_full_ring("yield", true); }
+TEST(HostFtl, WriterOnAFullRingSleepsWhenToldTo) { writer_on_a_full_ring("sleep", false); }
