@@ -5,7 +5,8 @@ finding() turn that into a failed check or a differing finding).
 The checks are fed store rows made here, complete (the checks pass: the control) and then
 without a figure, absent or NaN (as the store holds a run that did not report it):
   mtftl      "the CPU work done stays within 5 %" without host_cpu.cpu_work_s (both runs, one
-             run, NaN), and its finding "CPU work about -1 %"; a run without integrity figures;
+             run, NaN), and its finding "CPU work about -1 %"; the paper's setting's checks without
+             the rings' insertions; a run without integrity figures;
   power-cut  "every power-on read the whole namespace back" without recovery.check.sectors_checked
              and ftl.logical_sectors, and "no durable sector lost" without recovery.check.lost;
   readahead  "LRU hits 0 % at RR 0" and "dTree hits 0 % at RR 100" without readahead.hit_ratio;
@@ -66,7 +67,12 @@ class Mtftl(MissingFigureTest):
         none = {core.format(k): v for k, v in enumerate([4000, 1000, 1000, 1000])}
         greedy = {core.format(k): v for k, v in enumerate([1800, 1700, 1750, 1750])}
         common = {"host_cpu__cpu_work_s": 10.0, "utilisation__dies__mean": 0.5}
+        ring = "host_ftl__ring__{}__inserted_sectors"
+        hnone = {ring.format(k): v for k, v in enumerate([4000, 1000, 1000, 1000])}
+        hgreedy = {ring.format(k): v for k, v in enumerate([1800, 1700, 1750, 1750])}
         self.results = {
+            "host/none": ok_row("host/none", ops__write__mbps=100.0, **hnone, **common),
+            "host/greedy": ok_row("host/greedy", ops__write__mbps=130.0, **hgreedy, **common),
             "migration/mlc/none": ok_row("migration/mlc/none", ops__write__mbps=100.0, **none, **common),
             "migration/mlc/greedy": ok_row("migration/mlc/greedy", ops__write__mbps=130.0, **greedy, **common)}
 
@@ -89,6 +95,13 @@ class Mtftl(MissingFigureTest):
     def test_cpu_work_missing_makes_the_finding_differ(self):
         found = self.differing(self.exp.findings(without(self.results, "host_cpu.cpu_work_s")))
         self.assert_fails_naming(found, "host_cpu.cpu_work_s", "CPU work about -1 %")
+
+    def test_ring_insertions_missing_fail_the_host_checks_naming_them(self):
+        rows = self.results
+        for k in range(4):
+            rows = without(rows, f"host_ftl.ring.{k}.inserted_sectors", ["host/none"])
+        errors = self.exp.checks(rows)
+        self.assert_fails_naming(errors, "host_ftl.ring.0.inserted_sectors", "the paper's setting: without migration")
 
     def test_a_run_without_integrity_figures_is_not_usable(self):
         errors = self.exp.checks(without(self.results, "integrity.mismatches", ["migration/mlc/none"]))

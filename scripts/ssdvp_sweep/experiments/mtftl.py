@@ -100,6 +100,8 @@ def ring_inserts(row):
     while row is not None and f"host_ftl.ring.{k}.inserted_sectors" in row:
         out.append(num(row, f"host_ftl.ring.{k}.inserted_sectors"))
         k += 1
+    if row is not None and not out:
+        num(row, "host_ftl.ring.0.inserted_sectors")   # no ring's figure: fails naming the key
     return out
 
 
