@@ -195,9 +195,12 @@ void HostFtl::ring_doorbell(uint16_t queue, sc_core::sc_time delay, uint32_t cpu
   section(cpu, core, cat_insert_, [this, core] { return host_role_submit(f_, core); });
   writeback_kick_[core]->notify(sc_core::SC_ZERO_TIME);
   bool blocked = false;
+  const HostCommand* first_waiting = nullptr;   // whose thread is told it retries, and then that it stopped
   while (std::any_of(mine.begin(), mine.end(), [this](const HostCommand* c) { return waiting(c); })) {
-    if (!blocked && hp_.full_ring_yield && on_retrying)   // runnable while it retries
-      on_retrying(*std::find_if(mine.begin(), mine.end(), [this](const HostCommand* c) { return waiting(c); }), true);
+    if (!blocked && hp_.full_ring_yield && on_retrying) {   // runnable while it retries
+      first_waiting = *std::find_if(mine.begin(), mine.end(), [this](const HostCommand* c) { return waiting(c); });
+      on_retrying(first_waiting, true);
+    }
     blocked = true;
     if (hp_.full_ring_yield) {   // pblk: io_schedule() and retry, runnable: its share of the CPU until room
       const uint32_t job = cpus_.begin(cpu, cat_retry_);
@@ -212,7 +215,7 @@ void HostFtl::ring_doorbell(uint16_t queue, sc_core::sc_time delay, uint32_t cpu
   }
   if (blocked) {
     blocked_submissions_++;
-    if (hp_.full_ring_yield && on_retrying) on_retrying(mine.front(), false);
+    if (first_waiting) on_retrying(first_waiting, false);
   }
 }
 
