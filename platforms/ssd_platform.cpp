@@ -256,6 +256,8 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
     start_ = snapshot();
     started_ = true;
     if (host_stack_) host_stack_->start_measuring();
+    if (host_ftl_) host_ftl_->start_measuring();          // (its CPUs' figures too)
+    else if (host_cpus_) host_cpus_->start_measuring();
     device_series_->start();
     if (timeline_) timeline_->start();
     ops_before_start_ = ops_since_power_on_;

@@ -200,7 +200,8 @@ const std::vector<KeySpec>& config_schema() {
       {"ftl.die_program_queue", K::Int, "2", 1, 64, nullptr, "Write-buffer programs queued on one die at most; more data waits in the buffer, so reads do not queue behind long program backlogs."},
 
       // ---------------------------------------------------------------- preconditioning
-      {"precondition.fill", K::Double, "1.0", 0, 1, nullptr, "Fraction of the logical space written sequentially before the run (functional, no time)."},
+      {"precondition.mode", K::String, "\"functional\"", 0, 0, "functional|timed", "How preconditioning writes (docs/architecture.md, Timed preconditioning): functional (the device firmware writes the fill and the overwrites itself with its flash in functional mode: no simulated time passes) or timed (the host writes them through the drive's normal path, in simulated time, before the measured run: the fill sequentially in the largest commands, the overwrites as 4 KiB writes, 32 commands in flight from the first thread's CPU, then a flush; the way a host FTL is preconditioned, host.ftl, and what fio does when it lays out its file)."},
+      {"precondition.fill", K::Double, "1.0", 0, 1, nullptr, "Fraction of the logical space written sequentially before the run (precondition.mode says how)."},
       {"precondition.overwrite", K::Double, "1.0", 0, 100, nullptr, "Random 4 KiB overwrites after the fill, as a multiple of the logical space (ages the drive to its GC steady state)."},
       {"precondition.seed", K::Int, "42", 0, 4294967295.0, nullptr, "Seed of the overwrite stream."},
 

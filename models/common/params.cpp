@@ -630,6 +630,7 @@ PlatformParams PlatformParams::from(const Config& c) {
   p.precondition.fill = c.get_double("precondition.fill");
   p.precondition.overwrite = c.get_double("precondition.overwrite");
   p.precondition.seed = uint32_t(c.get_int("precondition.seed"));
+  p.precondition.timed = c.get_string("precondition.mode") == "timed";
   p.payload = c.get_bool("sim.payload");
   p.check_flush_durability = c.get_bool("sim.check_flush_durability");
 
@@ -675,9 +676,11 @@ PlatformParams PlatformParams::from(const Config& c) {
     if (p.ftl.mapping != "opt")
       throw ConfigError(c.origin("ftl.mapping") + ": a host FTL keeps its whole map in host memory (ftl.mapping = \"opt\"; "
                         "now \"" + p.ftl.mapping + "\")");
-    if (p.precondition.fill > 0 || p.precondition.overwrite > 0)
-      throw ConfigError(c.origin("precondition.fill") + ": a host FTL starts on a new device: it is not preconditioned "
-                        "(precondition.fill = 0, precondition.overwrite = 0)");
+    if ((p.precondition.fill > 0 || p.precondition.overwrite > 0) && !p.precondition.timed)
+      throw ConfigError(c.origin("precondition.fill") + ": precondition.mode = \"functional\" has the device's firmware write "
+                        "the fill, but a host FTL's map is on the host and the device below it only runs vector commands: "
+                        "precondition.mode = \"timed\" writes the fill through the host FTL in simulated time (or "
+                        "precondition.fill = 0 and precondition.overwrite = 0: a new device)");
     if (p.ftl.write_buffer != "ring")
       throw ConfigError(c.origin("ftl.write_buffer") + ": a host FTL buffers writes in pblk's ring: ftl.write_buffer = \"ring\" "
                         "(now \"" + p.ftl.write_buffer + "\")");

@@ -196,6 +196,7 @@ struct FtlParams {
 struct PreconditionParams {
   double fill = 0, overwrite = 0;
   uint32_t seed = 0;
+  bool timed = false;   // precondition.mode = "timed": written by the host through the drive, in simulated time
 };
 
 enum class DeviceInterface { Conventional, OpenChannel };

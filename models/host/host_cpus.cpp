@@ -120,19 +120,33 @@ double HostCpus::busy_s(uint32_t category) const {
   return s;
 }
 
+void HostCpus::start_measuring() {
+  busy_at_start_.clear();
+  for (Cpu& c : cpus_) {
+    advance(c);
+    busy_at_start_.push_back(c.busy);
+  }
+  measure_start_s_ = sc_core::sc_time_stamp().to_seconds();
+}
+
 nlohmann::json HostCpus::results() const {
   nlohmann::json by = nlohmann::json::object();
   double total = 0, busiest = 0;
+  const auto since_start = [this](uint32_t cpu, uint32_t k) {
+    return cpus_[cpu].busy[k] - (busy_at_start_.empty() ? 0.0 : busy_at_start_[cpu][k]);
+  };
   for (uint32_t k = 0; k < categories_.size(); k++) {
-    by[categories_[k]] = busy_s(k);
-    total += busy_s(k);
-  }
-  for (const Cpu& c : cpus_) {
     double s = 0;
-    for (double b : c.busy) s += b;
+    for (uint32_t c = 0; c < cpus_.size(); c++) s += since_start(c, k);
+    by[categories_[k]] = s;
+    total += s;
+  }
+  for (uint32_t c = 0; c < cpus_.size(); c++) {
+    double s = 0;
+    for (uint32_t k = 0; k < categories_.size(); k++) s += since_start(c, k);
     busiest = std::max(busiest, s);
   }
-  const double elapsed = sc_core::sc_time_stamp().to_seconds();
+  const double elapsed = sc_core::sc_time_stamp().to_seconds() - measure_start_s_;
   return {{"cpus", cpus()},
           {"sockets", sockets_},
           {"cpu_time_s", total},

@@ -73,6 +73,9 @@ class HostCpus {
   double cpu_busy_s(uint32_t cpu) const;           // every category, up to now
   double busy_s(uint32_t cpu, uint32_t category) const;
   double busy_s(uint32_t category) const;          // over every CPU
+  // The measured run starts: results() count from here (a timed preconditioning left out);
+  // the accessors above stay totals.
+  void start_measuring();
   nlohmann::json results() const;
 
  private:
@@ -96,6 +99,8 @@ class HostCpus {
   sc_core::sc_time leave(uint32_t cpu, uint32_t job);
 
   std::vector<Cpu> cpus_;
+  std::vector<std::vector<double>> busy_at_start_;   // per CPU, per category, at start_measuring
+  double measure_start_s_ = 0;
   uint32_t sockets_ = 1, per_socket_ = 1;
   std::vector<std::string> categories_;
 };

@@ -37,7 +37,7 @@ HostDriver::HostDriver(sc_core::sc_module_name name, const HostParams& p, BlockT
   hif_.on_complete = [this](HostCommand* c) { command_done(c); };
   hif_.on_retrying = [this](const HostCommand* c, bool retrying) {
     const uint64_t idx = c->user >> 16;
-    if (sched_ && idx != UINT32_MAX) sched_->retrying(pool_[idx]->stream, retrying);
+    if (sched_ && idx < pool_.size()) sched_->retrying(pool_[idx]->stream, retrying);   // (not preconditioning's)
   };
   SC_HAS_PROCESS(HostDriver);
   SC_THREAD(main_thread);
@@ -130,27 +130,7 @@ void HostDriver::main_thread() {
     preconditioned_below_ = resume_->preconditioned_below;
     checker_->set_preconditioned_below(preconditioned_below_);
   } else if (o_.precondition && (o_.precond.fill > 0 || o_.precond.overwrite > 0)) {
-    admin_ = HostCommand{};
-    admin_.opcode = SSD_HOP_PRECONDITION;
-    admin_.cdw[0] = uint32_t(o_.precond.fill * 1000 + 0.5);
-    admin_.cdw[1] = uint32_t(o_.precond.overwrite * 1000 + 0.5);
-    admin_.cdw[2] = o_.precond.seed;
-    admin_.user = uint64_t(UINT32_MAX) << 16;   // marks the admin command
-    hif_.submit(&admin_);
-    hif_.ring_doorbell(0, sc_core::SC_ZERO_TIME, 0);
-    wait(admin_done_);
-    if (admin_.status == SSD_ST_WRITE_PROTECTED) {
-      report_fatal("preconditioning stopped: the drive went read-only (its spare blocks ran out: the bad blocks "
-                   "of nand.factory_bad_permille, nand.program_fail_per_million, nand.erase_fail_per_million, "
-                   "nand.fail_at took more than ftl.op leaves; docs/reliability.md)");
-      return;
-    }
-    if (admin_.status != SSD_ST_OK) {
-      report_fatal("preconditioning failed with status " + std::to_string(admin_.status));
-      return;
-    }
-    preconditioned_below_ = capacity_ * admin_.cdw[0] / 1000;
-    checker_->set_preconditioned_below(preconditioned_below_);
+    if (!precondition()) return;
   }
   if (after_precondition && !resume_) {
     after_precondition();
@@ -362,6 +342,10 @@ void HostDriver::count_status(uint16_t status) {
 }
 
 void HostDriver::command_done(HostCommand* c) {
+  if (is_precondition_command(c)) {
+    precondition_command_done(c);
+    return;
+  }
   const uint64_t idx = c->user >> 16;
   if (idx == UINT32_MAX) {   // admin / end-of-run command
     if (c->opcode == SSD_HOP_FLUSH && c->status == SSD_ST_OK) {

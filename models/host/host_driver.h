@@ -9,7 +9,8 @@
 // submissions; every request's latency from submission (closed loop) or arrival (open loop)
 // to completion; every read checked by the IntegrityChecker; every request's outcome held to
 // the error contract (see Outcomes).  Before the workload it waits
-// for the firmware, then preconditions the drive with the vendor command.
+// for the firmware, then preconditions the drive: with the vendor command, or by writing the
+// fill through the drive (precondition.mode; models/host/host_driver_precondition.cpp).
 // Per-thread figures (requests, bytes, latency of reads and writes) for run.json.
 // With host.cpu.types the threads alternate I/O and CPU phases on shared CPUs, balanced by
 // the OS and (host.migration) by MT-FTL's migration (models/host/cpu_scheduler.h); without it
@@ -194,6 +195,18 @@ class HostDriver : public sc_core::sc_module {
   };
 
   void main_thread();
+  // Preconditioning (models/host/host_driver_precondition.cpp).
+  bool precondition();
+  bool precondition_timed(uint64_t fill, uint64_t over);
+  bool precondition_status_ok(uint16_t status, const std::string& what);
+  static bool is_precondition_command(const HostCommand* c);
+  void precondition_command_done(HostCommand* c);
+  std::vector<HostCommand> pre_cmds_;
+  std::vector<uint8_t> pre_completed_slot_;
+  uint32_t pre_inflight_ = 0;
+  uint64_t pre_completed_ = 0;
+  const HostCommand* pre_failed_ = nullptr;
+  sc_core::sc_event pre_done_;
   void stream_thread(unsigned s);
   void pump(unsigned s);
   bool make_request(unsigned s, const workload::Request& r, Request*& out);

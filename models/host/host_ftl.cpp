@@ -257,39 +257,67 @@ void HostFtl::background_thread() {
   }
 }
 
+HostFtl::Counters HostFtl::counters() const {
+  Counters n;
+  n.sections = sections_;
+  n.blocked = blocked_submissions_;
+  n.retries = retries_;
+  n.interrupts = interrupts_taken_;
+  n.writeback_added = writeback_added_sectors_;
+  n.lock_acquisitions = lock_.acquisitions();
+  n.lock_contended = lock_.contended();
+  n.lock_handoffs = lock_.socket_handoffs();
+  n.lock_spin_s = lock_.spin_s();
+  n.units = ctx_->units();
+  const ::ssd_fw_stats* st = stats();
+  for (uint32_t k = 0; k < cores_ && k < SSD_MAX_CORES; k++) n.inserted.push_back(st ? st->core[k].wbuf_inserts : 0);
+  n.device = back_->counts();
+  return n;
+}
+
+void HostFtl::start_measuring() {
+  at_start_ = counters();
+  cpus_.start_measuring();
+}
+
 nlohmann::json HostFtl::results() const {
   static const char* kinds[] = {"loop", "host_cmd", "sector", "flash_submit", "flash_done", "dma_submit", "gc_sector", "spin"};
+  const Counters now = counters();
+  const Counters& s = at_start_;
+  const auto since = [](const std::vector<uint64_t>& v, const std::vector<uint64_t>& at, size_t k) {
+    return v[k] - (k < at.size() ? at[k] : 0);
+  };
   nlohmann::json costs = nlohmann::json::object();
   const double ns_per_instruction = 1e3 / (hp_.clock_mhz * hp_.ipc);
-  for (size_t k = 0; k < hp_.cost_instructions.size() && k < ctx_->units().size(); k++)
+  for (size_t k = 0; k < hp_.cost_instructions.size() && k < now.units.size(); k++)
     costs[kinds[k]] = {{"instructions", hp_.cost_instructions[k]},
                        {"ns", hp_.cost_instructions[k] * ns_per_instruction},
-                       {"units", ctx_->units()[k]}};
+                       {"units", since(now.units, s.units, k)}};
   costs["writeback_sector"] = {{"instructions", hp_.writeback_sector_instructions},
                                {"ns", hp_.writeback_sector_instructions * ns_per_instruction},
-                               {"units", writeback_added_sectors_}};
-  const auto& n = back_->counts();
-  nlohmann::json inserted = nlohmann::json::array();   // per ring: sectors host writes put in (from boot)
-  const ::ssd_fw_stats* st = stats();
-  for (uint32_t k = 0; k < cores_ && k < SSD_MAX_CORES; k++)
-    inserted.push_back({{"inserted_sectors", st ? st->core[k].wbuf_inserts : 0}});
+                               {"units", now.writeback_added - s.writeback_added}};
+  nlohmann::json inserted = nlohmann::json::array();   // per ring: sectors host writes put in
+  for (size_t k = 0; k < now.inserted.size(); k++) inserted.push_back({{"inserted_sectors", since(now.inserted, s.inserted, k)}});
+  const OcFlashBackEnd::Counts& n = now.device;
+  const OcFlashBackEnd::Counts& n0 = s.device;
   return {{"kind", hp_.kind},
           {"rings", cores_},
           {"ring", inserted},
-          {"sections", sections_},
-          {"blocked_submissions", blocked_submissions_},
-          {"retries", retries_},
-          {"device_interrupts", interrupts_taken_},
+          {"sections", now.sections - s.sections},
+          {"blocked_submissions", now.blocked - s.blocked},
+          {"retries", now.retries - s.retries},
+          {"device_interrupts", now.interrupts - s.interrupts},
           {"lock",
-           {{"acquisitions", lock_.acquisitions()},
-            {"contended", lock_.contended()},
-            {"socket_handoffs", lock_.socket_handoffs()},
-            {"spin_s", lock_.spin_s()}}},
+           {{"acquisitions", now.lock_acquisitions - s.lock_acquisitions},
+            {"contended", now.lock_contended - s.lock_contended},
+            {"socket_handoffs", now.lock_handoffs - s.lock_handoffs},
+            {"spin_s", now.lock_spin_s - s.lock_spin_s}}},
           {"costs", costs},
           {"cpus", cpus_.results()},
           {"device_commands",
-           {{"writes", n.writes}, {"reads", n.reads}, {"resets", n.resets}, {"lbas_written", n.lbas_written},
-            {"lbas_read", n.lbas_read}, {"reads_from_host_copy", n.reads_from_host_copy}}}};
+           {{"writes", n.writes - n0.writes}, {"reads", n.reads - n0.reads}, {"resets", n.resets - n0.resets},
+            {"lbas_written", n.lbas_written - n0.lbas_written}, {"lbas_read", n.lbas_read - n0.lbas_read},
+            {"reads_from_host_copy", n.reads_from_host_copy - n0.reads_from_host_copy}}}};
 }
 
 }  // namespace ssdvp

@@ -25,8 +25,8 @@
 // The host I/O stack's costs (host.stack): a user's command its submission (models/host/host_io_stack.h),
 // each interrupt of the device host.stack.irq_ns on its CPU; the FTL's own device commands go to the
 // NVMe driver directly, as pblk's do (no block layer): their building is the FTL's cost.
-// Leaves out: preconditioning, power
-// loss and the FTL's recovery over the device, demand-based maps (whole metadata payloads),
+// Preconditioning is the host's (precondition.mode = "timed": models/host/host_driver_precondition.cpp).
+// Leaves out: power loss and the FTL's recovery over the device, demand-based maps (whole metadata payloads),
 // the spread of an interrupt's work: one handles every completion its FTL core's ring holds,
 // other CPUs' too.
 #pragma once
@@ -88,6 +88,8 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   // The FTL's statistics block (valid once booted) and run.json's host_ftl section.
   const ::ssd_fw_stats* stats() const;
   Dram& memory() { return *mem_; }
+  // The measured run starts: results() count from here (a timed preconditioning left out).
+  void start_measuring();
   nlohmann::json results() const;
 
  private:
@@ -143,6 +145,16 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   std::vector<std::unique_ptr<Interrupt>> interrupts_;   // per host CPU
   uint64_t sections_ = 0, blocked_submissions_ = 0, retries_ = 0, interrupts_taken_ = 0;
   sc_core::sc_time booted_at_;
+  struct Counters {                   // what results() counts, from boot
+    uint64_t sections = 0, blocked = 0, retries = 0, interrupts = 0, writeback_added = 0;
+    uint64_t lock_acquisitions = 0, lock_contended = 0, lock_handoffs = 0;
+    double lock_spin_s = 0;
+    std::vector<uint64_t> units, inserted;
+    OcFlashBackEnd::Counts device;
+  };
+  Counters counters() const;
+  Counters at_start_;                 // counters() when the measured run started
+
 };
 
 }  // namespace ssdvp
