@@ -150,6 +150,17 @@ static uint32_t next_superpage(struct ftl *f) {
   for (uint32_t q = 0; q < g->pools; q++)
     if (f->pool[q].map_sb != NONE32 || f->pool[q].free_count > GC_RESERVE + f->host_reserve)
       return blocks_next_superpage(f, q, STREAM_MAP);
+  /* Every die down to its GC's last free superblock: the GC stream of a pool whose victim waits
+   * only for this log (drained: nothing valid, nothing in flight), whose erase gives the
+   * superblock back, or an open GC superblock of any pool.  Without it every victim waited for
+   * the log and the log for a superblock only an erase could free (ComboFTL with full MLC
+   * pools, docs/reliability.md). */
+  for (uint32_t q = 0; q < g->pools; q++) {
+    const struct pool_state *qs = &f->pool[q];
+    const int drained = qs->victim != NONE32 && f->sb_valid[qs->victim] == 0 && qs->victim_cursor == qs->sb_capacity &&
+                        qs->gc_rescan == NONE32 && !qs->gc_pending_reads && !qs->gc_gathered && !qs->gc_progs_inflight;
+    if (qs->gc_sb != NONE32 || (drained && qs->free_count > 0)) return blocks_next_superpage(f, q, STREAM_GC);
+  }
   return NONE32;
 }
 
