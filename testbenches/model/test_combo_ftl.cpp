@@ -218,3 +218,19 @@ TEST(Combo, AFillThatFitsTheMlcRegionRuns) {
   EXPECT_EQ(run.results["ops"]["write"]["requests"].get<uint64_t>(), 1000u) << run.results["ops"].dump();
   EXPECT_GT(run.results["placement"]["host_slc_sectors"].get<uint64_t>(), 0u);
 }
+
+// The power-cut campaign's placement/slots/4/pslc+combo (docs/reliability.md, The campaign): on
+// a full ComboFTL drive every MLC victim was drained and waited for the trim log to reach flash,
+// and the log found no superpage that only those erases could free: the firmware slept with 16
+// commands outstanding after 300 requests.  The log now takes a waiting pool's GC stream.
+TEST(Combo, TrimLogFindsRoomWhenEveryMlcVictimWaitsForIt) {
+  const auto run = test::run_platform({"nand.channels=4", "nand.ways=2", "nand.planes=2", "nand.blocks_per_plane=64",
+                                       "nand.mlc.pages_per_block=64", "dram.size_mib=256",
+                                       "nand.pslc.blocks_per_plane=16", "ftl.placement=combo", "ftl.write_buffer=slots"},
+                                      "fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=40000,fua_percent=10,fsync=64,"
+                                      "seed=4,trim_percent=5");
+  test::expect_clean(run.results);
+  EXPECT_TRUE(run.results["completed"].get<bool>());
+  EXPECT_GE(run.results["host_requests"].get<uint64_t>(), 40000u) << "every request done (and the flushes)";
+  EXPECT_GT(run.results["ftl"]["trim_log"]["generations"].get<uint64_t>(), 5u);
+}
