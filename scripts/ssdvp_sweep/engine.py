@@ -53,6 +53,8 @@ def drive_key(planned):
     c = planned.config
     if c.get("channel.model") == "rtl" or any(a in NO_SNAPSHOT_ARGS for a in planned.spec.args):
         return None
+    if c.get("device.interface", "conventional") != "conventional":   # an Open-Channel device has no snapshots
+        return None
     if not (c.get("precondition.fill", 0) > 0 or c.get("precondition.overwrite", 0) > 0):
         return None
     shaping = sorted((k, repr(v)) for k, v in c.items() if not k.startswith("workload.") and k not in NOT_DRIVE_KEYS)

@@ -2,7 +2,8 @@
 sweep of three workloads and two workload seeds on one small drive preconditions it once (one
 run saves, the others load, one snapshot in OUT/drive-states), and every run's simulated figures
 equal those of the same `ssdvp run` without any snapshot; --no-state-cache preconditions every
-run itself; runs of two different drives do not share."""
+run itself; runs of two different drives do not share; runs over an Open-Channel device (a host
+FTL, which has no snapshots) each precondition their own drive."""
 import json
 import subprocess
 import tempfile
@@ -80,6 +81,19 @@ class StateCache(unittest.TestCase):
                 rows = store[store["config.ftl.op"] == op]
                 self.assertEqual(rows["drive_state.key"].nunique(), 1)
             self.assertEqual(store["drive_state.key"].nunique(), 2)
+
+    def test_host_ftl_runs_precondition_their_own_drive(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "host-ftl"
+            r = sweep("--workers", 2, "--platform", "mtftl-femu", "--set", "precondition.mode=timed",
+                      "--set", "precondition.fill=0.02", "--set", "precondition.overwrite=0",
+                      "--grid", "sim.seed=1,2", "--workload", "fio:rw=randread,bs=4k,iodepth=4,io=2000", "--out", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            store = load_store(out)
+            self.assertEqual(len(store), 2)
+            self.assertTrue((store["status"] == "ok").all(), store[["label", "status", "error"]])
+            self.assertFalse(any(k.startswith("drive_state.") for k in store.columns), list(store.columns))
+            self.assertFalse((out / "drive-states").exists())
 
 
 if __name__ == "__main__":
