@@ -11,7 +11,8 @@ without a figure, absent or NaN (as the store holds a run that did not report it
              and ftl.logical_sectors, and "no durable sector lost" without recovery.check.lost;
   readahead  "LRU hits 0 % at RR 0" and "dTree hits 0 % at RR 100" without readahead.hit_ratio;
   write-buffer "buffer read hits grow with the buffer" without the small buffer's
-             write_buffer.read_hit_ratio;
+             write_buffer.read_hit_ratio, and the host's "its lock costs a written sector more
+             CPU" without host_ftl.lock.spin_s;
   lapt       the finding "LAPT's table about 3 % of the page-level map" without placement.lapt_bytes
              and placement.map_bytes.
 Each expects a failure whose text names the missing key. No ssdvp run: rows only (about 1 s).
@@ -165,19 +166,28 @@ class WriteBuffer(MissingFigureTest):
         read = {2: 20.0, 18: 150.0, 54: 400.0, 72: 420.0}
         hit = {32: 0.01, 256: 0.08}
         self.results = {}
+        spin = {18: 1.0, 36: 3.0}   # host random write: seconds spun on the FTL's lock
         for s in self.exp.runs("scaled", self.exp.checked):
-            part, threads, mib = s.tag.split("/")
+            part, threads, mib = s.tag.split("/")[-3:]
             figures = {"ops__read__mbps": read.get(int(threads), 100.0), "ops__write__mbps": 50.0,
                        "write_buffer__read_hit_ratio": hit.get(int(mib), 0.0) if part == "mixed" else 0.0}
+            if s.tag.startswith("host/randwrite/"):
+                figures.update({"host_ftl__blocked_submissions": 100.0, "host_ftl__lock__spin_s": spin[int(threads)],
+                                "host_ftl__ring__0__inserted_sectors": 262_144.0})
             self.results[s.tag] = ok_row(s.tag, **figures)
         self.small = next(t for t in self.results if t.startswith("mixed/") and t.endswith("/32"))
+        self.host_write = next(t for t in self.results if t.startswith("host/randwrite/36/"))
 
     def test_complete_rows_pass(self):
         self.assertEqual(self.exp.checks(self.results), [])
 
     def test_small_buffer_hits_missing_fail_the_hits_check(self):
         errors = self.exp.checks(without(self.results, "write_buffer.read_hit_ratio", [self.small]))
-        self.assert_fails_naming(errors, "write_buffer.read_hit_ratio", "buffer read hits grow with the buffer")
+        self.assert_fails_naming(errors, "write_buffer.read_hit_ratio", "device FTL: buffer read hits grow with the buffer")
+
+    def test_host_lock_spin_missing_fails_the_lock_check(self):
+        errors = self.exp.checks(without(self.results, "host_ftl.lock.spin_s", [self.host_write]))
+        self.assert_fails_naming(errors, "host_ftl.lock.spin_s", "pblk on the host: its lock costs a written sector more CPU")
 
 
 class Lapt(MissingFigureTest):
