@@ -25,7 +25,11 @@ setting, the others in the device setting):
   wbcost     host setting, full only: random write with the 32 MiB ring at every thread count
              with the what-if host.ftl.writeback_sector_instructions (WB_COSTS: what pblk's
              write-back adds per sector; no published figure), tags wbcost/INSTR/THREADS/32: which
-             cost would make writes fall with threads.
+             cost would make writes fall with threads;
+  capacity   host setting, full only: random write with the 32 MiB ring at 36 threads on the
+             largest device the host FTL's map addresses (CAPACITY_BLOCKS blocks per PU of the
+             paper's 1067, the same 8 GiB filled), tag capacity/BLOCKS/36/32: the figures the
+             64-block device gives, or not.
 Threads THREADS, buffers BUFFERS (MiB); the writes move WRITE_MIB per run (four times the largest
 buffer, so that it fills), the reads READS requests.
 Checks (scaled: randread at 2, 18, 54, 72 threads with 32 MiB, mixed at 18 threads with 32 and
@@ -55,7 +59,7 @@ SPECS = {"randread": "fio:rw=randread,bs=4k,size=8g",
          "seqwrite": "fio:rw=write,bs=4k,size=8g",
          "mixed": "fio:rw=randrw,rwmixread=50,bs=4k,size=1g"}
 WORKLOADS = ["randread", "randwrite", "seqwrite", "mixed"]
-PARTS = ["host"] + WORKLOADS + ["wbcost"]
+PARTS = ["host"] + WORKLOADS + ["wbcost", "capacity"]
 CHECKED = ["host", "randread", "mixed"]
 # The paper's host: 72 CPUs of the Xeon E7-8870 server in its four sockets of 18 (host.cpu.clock_mhz's
 # default is that CPU's 2.4 GHz); 64 NVMe queues (the most host.queues takes: CPU c submits on queue
@@ -67,6 +71,11 @@ HOST_SETTINGS = [("device.interface", "ocssd"), ("host.ftl", "pblk"), ("host.cpu
                  ("host.ftl.gc_cpu", 71), ("precondition.mode", "timed")]
 HOST_WRITES_SCALED = [18, 36]   # host random write with 32 MiB in the scaled checks
 WB_COSTS = {"full": [2000, 4000, 8000], "scaled": []}   # chosen: powers of two, as the MT-FTL study's what-if
+# The largest ocssd.toml device whose map, reverse map and ring fit host.ftl.memory_mib's 3 GiB (760
+# blocks need 3,116 MiB), 1.4 TiB; its NOR holds the bad-block table of that many superblocks.
+CAPACITY_BLOCKS = {"full": 720, "scaled": None}
+PLATFORM_BLOCKS = 64   # platforms/ocssd.toml's blocks per PU
+CAPACITY_SETTINGS = [("device.nor_kib", 2048), ("host.ftl.memory_mib", 3072)]
 
 
 def workload(part, threads, scale):
@@ -79,9 +88,11 @@ def workload(part, threads, scale):
     return f"{SPECS[part]},numjobs={threads},iodepth=1,io={max(1, n // threads)}"
 
 
-def spec(part, threads, mib, scale, host=False, wb_instr=None):
+def spec(part, threads, mib, scale, host=False, wb_instr=None, blocks=None):
+    # the same 8 GiB (to the 6 digits run.json echoes)
+    fill = round(PRECOND_FILL * PLATFORM_BLOCKS / blocks, 6) if blocks else PRECOND_FILL
     settings = [("ftl.write_buffer", "ring"), ("ftl.write_buffer_mib", float(mib)),
-                ("precondition.fill", PRECOND_FILL), ("precondition.overwrite", 0.0)]
+                ("precondition.fill", fill), ("precondition.overwrite", 0.0)]
     why, swept, tag = "write-buffer study", ("ftl.write_buffer_mib",), f"{part}/{threads}/{mib}"
     if host:
         settings += HOST_SETTINGS
@@ -90,6 +101,10 @@ def spec(part, threads, mib, scale, host=False, wb_instr=None):
         settings.append(("host.ftl.writeback_sector_instructions", float(wb_instr)))
         why, swept = "write-buffer study, what-if", swept + ("host.ftl.writeback_sector_instructions",)
         tag = f"wbcost/{wb_instr}/{threads}/{mib}"
+    if blocks:
+        settings += [("nand.blocks_per_plane", blocks)] + CAPACITY_SETTINGS
+        why, swept = "write-buffer study, the largest device", swept + ("nand.blocks_per_plane",)
+        tag = f"capacity/{blocks}/{threads}/{mib}"
     return RunSpec(PLATFORM, workload(part, threads, scale), [(k, v, why) for k, v in settings], swept, 0, tag)
 
 
@@ -107,6 +122,9 @@ def runs(scale, parts):
     for p in parts:
         if p == "host":
             out += [spec(w, t, b, scale, host=True) for w in WORKLOADS for t, b in grid(w, scale, True)]
+        elif p == "capacity":
+            if CAPACITY_BLOCKS[scale]:
+                out.append(spec("randwrite", 36, BUFFERS[scale][0], scale, True, blocks=CAPACITY_BLOCKS[scale]))
         elif p == "wbcost":
             out += [spec("randwrite", t, BUFFERS[scale][0], scale, True, c) for c in WB_COSTS[scale] for t in THREADS[scale]]
         else:

@@ -13,7 +13,7 @@ from datetime import date
 from pathlib import Path
 
 from . import checks_rows, checks_verdict, findings_rows
-from .write_buffer import (HOST_SETTINGS, MIXED_BUFFERS, MIXED_THREADS, PRECOND_FILL, SPECS, THREADS, WB_COSTS,
+from .write_buffer import (CAPACITY_BLOCKS, HOST_SETTINGS, MIXED_BUFFERS, MIXED_THREADS, PRECOND_FILL, SPECS, THREADS, WB_COSTS,
                            WRITE_MIB, WriteBuffer, check_figures, grid, inserted, lock_spin_ns, mbps, num,
                            setting_findings, setting_prefix, workload, writeback_share)
 
@@ -353,6 +353,19 @@ def comparison(results):
     return rows
 
 
+def capacity_note(results, scale):
+    """The largest device the host FTL addresses against the 64-block one (full scale), or ""."""
+    blocks = CAPACITY_BLOCKS.get(scale)
+    big, small = results.get(f"capacity/{blocks}/36/32"), results.get("host/randwrite/36/32")
+    if not blocks or big is None or small is None:
+        return ""
+    return (f" The largest device the host FTL's 3 GiB map addresses, {blocks} blocks per PU (1.4 TiB; "
+            f"`host.ftl.memory_mib = 3072`), gives 36 threads of random writes with the 32 MiB ring "
+            f"{mbps(big, 'write'):.0f} MB/s and {lock_spin_ns(big) / 1e3:.1f} µs of lock spin per sector, against "
+            f"{mbps(small, 'write'):.0f} MB/s and {lock_spin_ns(small) / 1e3:.1f} µs with 64 blocks "
+            f"(`capacity/{blocks}/36/32`, the same 8 GiB written before it).")
+
+
 def setting_sections(results, scale, pre, host, level="###"):
     """The tables and plots of one setting; returns (lines, files)."""
     out = Path(pre).parent
@@ -408,7 +421,7 @@ def write_report(results, scale, report_dir, findings):
         "MLC; 64 of the paper's 1067 blocks per PU (128 GiB). The full 1067-block device (2.2 TB) needs 4.3 GB for "
         "its page map and reverse map, beyond the FTL's 32-bit map in either setting: `ssdvp` refuses it naming "
         "`dram.size_mib` (device FTL) or `host.ftl.memory_mib` (host FTL, 3 GiB at most). Nothing here depends on "
-        "the block count: no run reaches garbage collection.",
+        "the block count: no run reaches garbage collection." + capacity_note(results, scale),
         "* **Host, pblk on the host**: " + host_keys + ". The 72 CPUs are the E7-8870's generation (Westmere-EX, "
         "2.4 GHz, 2011): the FTL's CPU time is its ISS-measured instructions at that clock and IPC 1, a lock "
         "handed across sockets costs 200 ns (docs/host-ftl.md). A user's write completes once copied into the "
