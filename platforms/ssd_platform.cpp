@@ -60,7 +60,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     throw ConfigError(cfg.origin("device.interface") +
                       ": device.interface = \"ocssd\": an Open-Channel device needs a host FTL to drive it: host.ftl = "
                       "\"pblk\" or \"mtftl\" (docs/host-ftl.md)");
-  if (!opt.external_host) {
+  if (!opt.external_host && !opt.make_workload) {
     workload::WorkloadContext ctx;
     ctx.capacity_bytes = n.physical_bytes();
     ctx.seed = uint64_t(cfg.get_int("sim.seed"));
@@ -73,6 +73,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   // firmware behind the NVMe host interface).
   events_ = std::make_unique<EventQueue>("events");
   dram_ = std::make_unique<Dram>(p_.dram);
+  if (p_.host_data) dram_->keep_tags_apart();   // the host's 4,096 bytes, each sector's tag beside them
   for (uint32_t d = 0; d < n.dies(); d++)
     dies_.push_back(std::make_unique<nand::Die>(d, n.cell_of(d), n, p_.payload));
   write_firmware_boot_config(*dram_, p_, SSD_BOOT_CONFIG_ADDR, SSD_BOOT_GEOMETRY_ADDR);   // what the firmware finds at boot
@@ -239,14 +240,15 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
     host_stack_ = std::make_unique<HostIoStack>("host_stack", sp, *host_cpus_, *target);
     target = host_stack_.get();
   }
-  driver_ = std::make_unique<HostDriver>("host", p_.host, *target,
-                                         [spec, seed](uint64_t capacity) {
-                                           workload::WorkloadContext ctx;
-                                           ctx.capacity_bytes = capacity;
-                                           ctx.seed = seed;
-                                           return workload::make_workload(spec, ctx);
-                                         },
-                                         o);
+  HostDriver::WorkloadFactory make = opt.make_workload;
+  if (!make)
+    make = [spec, seed](uint64_t capacity) {
+      workload::WorkloadContext ctx;
+      ctx.capacity_bytes = capacity;
+      ctx.seed = seed;
+      return workload::make_workload(spec, ctx);
+    };
+  driver_ = std::make_unique<HostDriver>("host", p_.host, *target, make, o);
   device_series_ = std::make_unique<DeviceSeries>(o.series_interval_ns, [this] { return firmware_stats(); });
   if (!opt.timeline.path.empty())
     timeline_ = std::make_unique<RunTimeline>(opt.timeline, p_.nand.channels, p_.nand.ways, p_.host.queues, *fctl_,

@@ -31,6 +31,7 @@
 #include "platforms/cut_point.h"
 #include "platforms/drive_snapshot.h"
 #include "platforms/run_report.h"
+#include "platforms/serve/serve_command.h"
 #include "platforms/shell_quote.h"
 #include "platforms/ssd_platform.h"
 
@@ -368,6 +369,28 @@ int sc_main(int argc, char* argv[]) {
       ->required();
   report->add_option("--out,-o", report_out, "the HTML file (default RUN_DIR/report.html)");
 
+  ssdvp::ServeArgs serve_args;
+  auto* serve = app.add_subcommand("serve", "export the drive over NBD to real clients (fio, qemu, nbdsh ...): "
+                                            "docs/serve.md");
+  serve->add_option("--platform,-p", serve_args.platform, "platform TOML file (default: the built-in default platform)");
+  serve->add_option("--set,-s", serve_args.sets, "override a configuration key: key=value")->take_all();
+  serve->add_option("--out,-o", serve_args.out_dir, "output folder (default: sim.output_dir)");
+  serve->add_flag("--quiet,-q", serve_args.quiet, "no summary on stdout");
+  serve->add_flag("--no-precondition", [&](int64_t) { serve_args.precondition = false; }, "start from an empty drive");
+  serve->add_option("--socket", serve_args.socket, "the Unix socket to listen on (default OUT/nbd.sock)");
+  serve->add_option("--tcp", serve_args.tcp_port, "listen on TCP 127.0.0.1:PORT instead of a Unix socket");
+  serve->add_option("--pace", serve_args.pace,
+                    "virtual (time advances only by the drive's work; default) or realtime (simulated time follows the "
+                    "clock; lag is measured)");
+  serve->add_option("--threads", serve_args.threads,
+                    "host threads the connections map onto, connection k on thread k mod N (default: host.queues)");
+  serve->add_option("--quantum-us", serve_args.quantum_us, "realtime: simulated microseconds between clock checks (default 10)");
+  serve->add_flag("--persist", serve_args.persist, "keep serving after the last client disconnects (until SIGINT/SIGTERM)");
+  serve->add_option("--linger", serve_args.linger_s,
+                    "end once no client has been connected for this many wall seconds after the last left (default 2: "
+                    "fio and qemu-img connect more than once)");
+  serve->add_option("--export", serve_args.export_name, "the export's name (default ssdvp; \"\" is served too)");
+
   auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");
   CLI11_PARSE(app, argc, argv);
   if (quiet) g_progress = ssdvp::RunOptions::Progress::Never;
@@ -379,6 +402,7 @@ int sc_main(int argc, char* argv[]) {
       return 0;
     }
     if (report->parsed()) return report_command(report_dir, report_out);
+    if (serve->parsed()) return ssdvp::serve_command(serve_args);
     if (bench->parsed() && !bench_capacity_gib.empty())
       return ssdvp::bench_capacity(self_path(), platform, sets, bench_capacity_gib, bench_requests);
     if (bench->parsed()) {

@@ -30,6 +30,7 @@ if [ "$mode" = "all" ]; then
     gdb-multiarch python3-matplotlib   # the gdb test (testbenches/firmware_in_loop), plots
     clang-14 libfuzzer-14-dev libclang-rt-14-dev   # the libFuzzer harnesses (testbenches/fuzz)
     chromium chromium-driver   # headless browser of the report test (testbenches/report)
+    libnbd-bin python3-libnbd fio qemu-utils   # real NBD clients of ssdvp serve (testbenches/serve)
   )
 fi
 unicorn_prefix=""

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -26,6 +27,11 @@ struct Request {
   uint32_t length = 0;       // bytes (> 0 for Read/Write/Trim)
   uint16_t stream = 0;       // host thread / job; the driver maps it to a submission queue
   bool fua = false;          // Write: force unit access (completes once on flash)
+  // A live source's request (ssdvp serve): the host's own bytes, length of them (writes: the
+  // data; reads: where it goes), and the source's id for it.  nullptr: the driver makes the
+  // data (tags, and with sim.payload a pattern derived from them).
+  uint8_t* buffer = nullptr;
+  uint64_t cookie = 0;
 };
 
 // Thrown for malformed input; what() reads "file:line: what is wrong" for traces and
@@ -62,6 +68,19 @@ class Workload {
   // malformed line, so that a bad trace is named before a platform is built.  Generators
   // check everything when they are made: the default does nothing.
   virtual void validate() const {}
+
+  // A live source: requests arrive while the simulation runs (ssdvp serve's clients).  Its
+  // next(s) returning nullopt means "nothing now" until ended(); it calls on_arrival(s) from
+  // the simulation's thread when stream s has a request (or the source has ended: every
+  // stream), and arrival_ns is then the absolute simulated time the request arrived at.  It
+  // is open loop (closed_loop() false).
+  virtual bool live() const { return false; }
+  virtual bool ended() const { return true; }
+  std::function<void(unsigned stream)> on_arrival;
+  // A live source's request is done: ok, or the drive's first error status (0 for ok; the
+  // driver's own refusals, such as a request past the end, give that status too).  A read's
+  // buffer holds the data.
+  virtual void completed(const Request& /*r*/, bool /*ok*/, uint16_t /*status*/) {}
 };
 
 // Builds a workload from a spec string (see docs/traces.md):

@@ -214,6 +214,7 @@ const std::vector<KeySpec>& config_schema() {
       // ---------------------------------------------------------------- simulation
       {"sim.quantum_ns", K::Double, "1000", 1, kInf, nullptr, "Temporal-decoupling quantum of the native firmware core (firmware.mode = native), ns; ISS cores use firmware.quantum_instructions."},
       {"sim.payload", K::Bool, "false", 0, 0, nullptr, "Carry full 4 KiB payloads through DRAM and dies (else only the 8-byte tag of each sector)."},
+      {"sim.host_data", K::Bool, "false", 0, 0, nullptr, "Carry the host's own bytes (ssdvp serve turns it on; implies sim.payload): every 4 KiB sector stores what the host wrote, all 4,096 bytes, and its 8-byte tag travels beside it (as end-to-end protection information does) instead of in its first 8 bytes; reads return what was written and their tags are still checked. Preconditioned sectors hold zeros. Device FTL only (host.ftl = none) for now."},
       {"sim.check_flush_durability", K::Bool, "false", 0, 0, nullptr, "At every successful flush (the end-of-run one included) read the NAND array and check that every write acknowledged before the flush was submitted is on flash, its program completed (or a newer write of the sector is); a violation fails the run. A test and debug aid: each check scans the whole array."},
       {"sim.seed", K::Int, "1", 0, kInf, nullptr, "Base seed of the workload generators."},
       {"sim.output_dir", K::String, "\"ssdvp-out\"", 0, 0, nullptr, "Where run.json and the latency CSVs go."},

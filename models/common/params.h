@@ -222,6 +222,7 @@ struct PlatformParams {
   FtlParams ftl;
   PreconditionParams precondition;
   bool payload = false;
+  bool host_data = false;      // sim.host_data: the host's own bytes, tags beside them (implies payload)
   bool check_flush_durability = false;
 
   // Throws ConfigError naming the key(s) for impossible combinations.

@@ -47,6 +47,19 @@ class Dram {
   T* as(uint32_t addr) { return reinterpret_cast<T*>(at(addr, sizeof(T))); }
   uint8_t* base() { return mem_; }
 
+  // The 8-byte tag of the 4 KiB sector buffer at `addr`.  By default it is the buffer's first 8
+  // bytes (the data carries only tags, or a pattern the tag derives); with the host's own bytes
+  // (sim.host_data: keep_tags_apart) it sits in a plane beside the data, one entry per 4 KiB of
+  // DRAM, as a sector's end-to-end protection information travels beside its 4 KiB, so the
+  // data's 4,096 bytes are all the host's.
+  ssd_sector_tag* tag(uint32_t addr) {
+    if (tags_.empty()) return reinterpret_cast<ssd_sector_tag*>(at(addr, sizeof(ssd_sector_tag)));
+    at(addr, 4096);
+    return &tags_[(uint64_t(addr) - SSD_DRAM_BASE) >> 12];
+  }
+  void keep_tags_apart() { tags_.assign(size_ >> 12, ssd_sector_tag{0, 0}); }
+  bool tags_apart() const { return !tags_.empty(); }
+
   // Where the memory sits in this process.  The host-compiled firmware keeps host pointers
   // in its tables, so a drive-state snapshot (platforms/drive_snapshot.h) resumes only over
   // DRAM at the same host address: every Dram is first asked for at kPreferredHostAddress
@@ -74,6 +87,7 @@ class Dram {
   // merged); those over before the present are dropped as transfers come.
   std::vector<std::pair<uint64_t, uint64_t>> booked_;
   uint64_t busy_ps_ = 0;
+  std::vector<ssd_sector_tag> tags_;   // with keep_tags_apart: one per 4 KiB
 };
 
 }  // namespace ssdvp

@@ -185,19 +185,29 @@ void FlashController::execute_functional(FlashOp& op) {
   }
 }
 
+bool FlashController::tag_in_data_bytes(uint32_t flags) const {
+  return !dram_.tags_apart() || (flags & SSD_FDF_PAYLOAD) || functional_;
+}
+
 sc_time FlashController::to_die(FlashOp& op, nand::Die& die, uint32_t plane, sc_time start) {
   const uint32_t spp = die.sectors_per_page();
   const uint32_t k = plane_index(op, plane);
   nand::Sector* reg = die.page_register(plane);
   uint8_t* payload = die.payload_register(plane, op.desc.flags & SSD_FDF_PAYLOAD);
+  const bool tag_in_data = tag_in_data_bytes(op.desc.flags);
   for (uint32_t s = 0; s < spp; s++) {
     const uint32_t addr = op.sector_addrs[k * spp + s];
-    std::memcpy(&reg[s].tag, dram_.at(addr, sizeof(ssd_sector_tag)), sizeof(ssd_sector_tag));
+    std::memcpy(&reg[s].tag, tag_in_data ? static_cast<const void*>(dram_.at(addr, sizeof(ssd_sector_tag)))
+                            : static_cast<const void*>(dram_.tag(addr)),
+                sizeof(ssd_sector_tag));
     if (op.desc.oob_addr)
       reg[s].oob = *dram_.as<ssd_oob>(op.desc.oob_addr + (k * spp + s) * uint32_t(sizeof(ssd_oob)));
     else
       reg[s].oob = ssd_oob{0xFFFFFFFFu, 0xFFFFFFFFu};
-    if (payload) std::memcpy(payload + size_t(s) * 4096, dram_.at(addr, 4096), 4096);
+    if (payload && functional_ && dram_.tags_apart() && !(op.desc.flags & SSD_FDF_PAYLOAD))
+      std::memset(payload + size_t(s) * 4096, 0, 4096);   // preconditioning's sectors hold zeros
+    else if (payload)
+      std::memcpy(payload + size_t(s) * 4096, dram_.at(addr, 4096), 4096);
   }
   if (start == sc_core::SC_ZERO_TIME && functional_) return start;
   return dram_.transfer(start, uint64_t(spp) * 4096);
@@ -211,8 +221,14 @@ sc_time FlashController::from_die(FlashOp& op, nand::Die& die, uint32_t plane, s
   for (uint32_t i = 0; i < d.nsect; i++) {
     const uint32_t s = d.sect_off + i;
     const uint32_t addr = op.sector_addrs[k * d.nsect + i];
-    std::memcpy(dram_.at(addr, sizeof(ssd_sector_tag)), &reg[s].tag, sizeof(ssd_sector_tag));
-    if (payload) std::memcpy(dram_.at(addr, 4096), payload + size_t(s) * 4096, 4096);
+    if (!dram_.tags_apart()) {   // the tag is the data's first 8 bytes (payloads, if any, hold it)
+      std::memcpy(dram_.at(addr, sizeof(ssd_sector_tag)), &reg[s].tag, sizeof(ssd_sector_tag));
+      if (payload) std::memcpy(dram_.at(addr, 4096), payload + size_t(s) * 4096, 4096);
+    } else {                     // the host's bytes, the tag beside them (and in them for metadata)
+      if (payload) std::memcpy(dram_.at(addr, 4096), payload + size_t(s) * 4096, 4096);
+      std::memcpy(dram_.tag(addr), &reg[s].tag, sizeof(ssd_sector_tag));
+      if (tag_in_data_bytes(d.flags)) std::memcpy(dram_.at(addr, sizeof(ssd_sector_tag)), &reg[s].tag, sizeof(ssd_sector_tag));
+    }
     if (d.oob_addr) *dram_.as<ssd_oob>(d.oob_addr + (k * d.nsect + i) * uint32_t(sizeof(ssd_oob))) = reg[s].oob;
     const nand::SectorStatus& st = die.read_status(plane, s);
     if (st.uncorrectable) {

@@ -74,6 +74,10 @@ class FlashController : public MmioDevice, public FlashDataPort {
   void post(FlashOp* op);
   void write_completion(const FlashOp& op);
   uint32_t plane_index(const FlashOp& op, uint32_t plane) const;
+  // Whether a sector's tag is its first 8 bytes in DRAM: always, unless the DRAM keeps tags
+  // apart (the host's own bytes, sim.host_data); then still for the firmware's metadata
+  // (SSD_FDF_PAYLOAD) and for functional mode (preconditioning writes its tags into the data).
+  bool tag_in_data_bytes(uint32_t flags) const;
 
   FctlParams p_;
   NandParams nand_;

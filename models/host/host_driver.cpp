@@ -91,6 +91,12 @@ void HostDriver::main_thread() {
     return;
   }
   streams_ = std::vector<Stream>(nthreads);
+  if (wl_->live())   // a live source's requests wake their stream (all of them when it ends)
+    wl_->on_arrival = [this](unsigned s) {
+      if (s >= streams_.size()) return;
+      streams_[s].woken = true;
+      streams_[s].wake.notify(sc_core::SC_ZERO_TIME);
+    };
   queue_threads_.assign(p_.queues, {});
   for (unsigned s = 0; s < streams_.size(); s++) {
     streams_[s].cpu = p_.thread_cpus.empty() ? s % p_.cpus : p_.thread_cpus[s];
@@ -203,7 +209,14 @@ bool HostDriver::make_request(unsigned s, const workload::Request& r, Request*& 
   const uint32_t parts = rq->nsect == 0 ? 1 : (rq->nsect + max - 1) / max;
   rq->cmds.resize(parts);
   rq->data.resize(std::max<uint32_t>(rq->nsect, 1));
-  if (o_.payload) rq->payload.resize(size_t(rq->nsect) * 4096);
+  // The host's own bytes go straight to and from its buffer (the live source checks alignment
+  // and the end: its buffer holds nsect sectors); else the driver's.
+  uint8_t* bytes = nullptr;
+  if (r.buffer && r.op != Op::Flush && r.op != Op::Trim) bytes = r.buffer;
+  else if (o_.payload) {
+    rq->payload.resize(size_t(rq->nsect) * 4096);
+    bytes = rq->payload.data();
+  }
   for (uint32_t i = 0; i < parts; i++) {
     HostCommand& c = rq->cmds[i];
     c = HostCommand{};
@@ -213,7 +226,7 @@ bool HostDriver::make_request(unsigned s, const workload::Request& r, Request*& 
     c.lba = rq->lba + uint64_t(i) * max;
     c.nsect = rq->nsect == 0 ? 0 : std::min(max, rq->nsect - i * max);
     c.data = rq->data.data() + size_t(i) * max;
-    c.payload = o_.payload ? rq->payload.data() + size_t(i) * max * 4096 : nullptr;
+    c.payload = bytes && c.nsect ? bytes + size_t(i) * max * 4096 : nullptr;
     c.user = uint64_t(rq->index) << 16;
   }
   rq->parts_left = parts;
@@ -227,7 +240,7 @@ void HostDriver::issue(Request* rq, sc_time& delay) {
   rq->t_issue_ns = ns_of(now);
   if (rq->req.op == Op::Write && in_range) {
     rq->seq = checker_->write_submitted(rq->lba, rq->nsect, ns_of(now), rq->data.data(), rq->req.fua || !o_.write_cache);
-    if (o_.payload)
+    if (o_.payload && !rq->req.buffer)
       for (uint32_t i = 0; i < rq->nsect; i++)
         std::memset(&rq->payload[size_t(i) * 4096], payload_byte(rq->data[i]), 4096);
   } else if (rq->req.op == Op::Read && in_range) {
@@ -269,9 +282,14 @@ void HostDriver::pump(unsigned s) {
         report_fatal(e.what());
         st.pending.reset();
       }
-      if (!st.pending) { st.exhausted = true; break; }
+      if (!st.pending) {
+        if (!wl_->live() || wl_->ended()) st.exhausted = true;   // (live: nothing yet, on_arrival wakes it)
+        break;
+      }
     }
-    const sc_time arrival = closed ? sc_core::SC_ZERO_TIME : t_start_ + sc_time(double(st.pending->arrival_ns), sc_core::SC_NS);
+    const sc_time arrival = closed           ? sc_core::SC_ZERO_TIME
+                            : wl_->live()    ? sc_time(double(st.pending->arrival_ns), sc_core::SC_NS)
+                                             : t_start_ + sc_time(double(st.pending->arrival_ns), sc_core::SC_NS);
     if (!closed && arrival > sc_core::sc_time_stamp() + delay) break;
     const uint64_t nsect_est = st.pending->op == Op::Flush ? 1 : (st.pending->length + 8191) / 4096;
     const uint32_t cmds = uint32_t((nsect_est + p_.max_transfer_sectors - 1) / p_.max_transfer_sectors);
@@ -304,7 +322,8 @@ void HostDriver::stream_thread(unsigned s) {
     if (st.finished) return;
     if (st.woken) continue;   // completions came while it submitted
     if (!closed && st.pending && !st.exhausted) {
-      const sc_time arrival = t_start_ + sc_time(double(st.pending->arrival_ns), sc_core::SC_NS);
+      const sc_time arrival = wl_->live() ? sc_time(double(st.pending->arrival_ns), sc_core::SC_NS)
+                                          : t_start_ + sc_time(double(st.pending->arrival_ns), sc_core::SC_NS);
       const sc_time now = sc_core::sc_time_stamp();
       if (arrival > now) wait(arrival - now, st.wake);
       else wait(st.wake);
@@ -416,7 +435,7 @@ void HostDriver::request_done(Request* rq) {
         else outcomes_.reads_media_error++;
       } else if (ok) {
         checker_->read_completed(rq->lba, rq->nsect, rq->snap, rq->data.data());
-        if (o_.payload) check_payload(rq);
+        if (o_.payload && !rq->req.buffer) check_payload(rq);
         outcomes_.reads_verified++;
       } else if (outcome == Outcome::MediaError) {
         // The sectors the device did not name are checked as any read's (NVMe: the rest of
@@ -443,6 +462,12 @@ void HostDriver::request_done(Request* rq) {
       }
       break;
     default: break;
+  }
+  if (wl_->live()) {
+    uint16_t status = 0;
+    for (const HostCommand& c : rq->cmds)
+      if (c.status != SSD_ST_OK) { status = c.status; break; }
+    wl_->completed(rq->req, ok, status);
   }
   if (outcome == Outcome::Rejected) outcomes_.rejected_out_of_range++;
   if (outcome == Outcome::WriteProtected) outcomes_.refused_write_protected++;

@@ -276,13 +276,16 @@ void HostInterface::finish_dma(uint32_t j) {
   HostCommand* c = job.c;
   for (uint32_t i = 0; i < d.nsect && d.dir != SSD_DMA_NONE; i++) {
     const uint32_t s = d.sect_off + i;
-    // The tag is the sector's first 8 bytes: with payloads it is copied last so the two agree.
+    // The tag is the sector's first 8 bytes (with payloads it is copied last so the two agree),
+    // or with the host's own bytes it travels beside them (Dram::tag); control data has none.
+    ssd_sector_tag* tag = (d.flags & SSD_DMAF_BYTES) ? reinterpret_cast<ssd_sector_tag*>(dram_.at(job.sectors[i], 8))
+                                                     : dram_.tag(job.sectors[i]);
     if (d.dir == SSD_DMA_TO_HOST) {
       if (c->payload) std::memcpy(c->payload + size_t(s) * 4096, dram_.at(job.sectors[i], 4096), 4096);
-      if (c->data) std::memcpy(&c->data[s], dram_.at(job.sectors[i]), sizeof(ssd_sector_tag));
+      if (c->data) std::memcpy(&c->data[s], tag, sizeof(ssd_sector_tag));
     } else {
       if (c->payload) std::memcpy(dram_.at(job.sectors[i], 4096), c->payload + size_t(s) * 4096, 4096);
-      std::memcpy(dram_.at(job.sectors[i]), &c->data[s], sizeof(ssd_sector_tag));
+      std::memcpy(tag, &c->data[s], sizeof(ssd_sector_tag));
     }
   }
   if ((d.flags & SSD_DMAF_META) && c->meta && d.dir != SSD_DMA_NONE) {   // the LBAs' metadata with them

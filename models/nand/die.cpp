@@ -6,6 +6,19 @@
 
 namespace ssdvp::nand {
 
+namespace {
+bool all_zero(const uint8_t* p, size_t n) {
+  uint64_t acc = 0;
+  for (size_t i = 0; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    acc |= w;
+    if ((i & 4095) == 4088 && acc) return false;
+  }
+  return acc == 0;
+}
+}  // namespace
+
 using sc_core::sc_time;
 
 Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
@@ -175,10 +188,12 @@ sc_time Die::start_array(sc_time now) {
           if (b.bad == kFactoryBad) r = Sector{{0, 0}, {0, 0}};   // the bad-block marker
           if (payload_) {
             uint8_t* dst = &payload_regs_[(size_t(pl) * spp_ + s) * 4096];
-            if (b.payload && page_ < b.next_page)
+            if (page_ >= b.next_page)
+              std::memset(dst, 0xFF, 4096);
+            else if (b.payload)
               std::memcpy(dst, &b.payload[(size_t(page_) * spp_ + s) * 4096], 4096);
             else
-              std::memset(dst, 0xFF, 4096);
+              std::memset(dst, 0, 4096);   // a block of zero pages keeps no payload
           } else if (b.meta) {
             uint8_t* dst = &payload_regs_[(size_t(pl) * spp_ + s) * 4096];
             if (page_ < b.next_page) std::memcpy(dst, &b.meta[(size_t(page_) * spp_ + s) * 4096], 4096);
@@ -211,12 +226,19 @@ sc_time Die::start_array(sc_time now) {
         Block& b = block_at(pl, block_);
         if (!b.sectors.allocated()) {
           b.sectors.allocate(size_t(timing.pages_per_block) * spp_);
-          if (payload_) b.payload.reset(new uint8_t[size_t(timing.pages_per_block) * spp_ * 4096]);
         }
         b.sectors.put(size_t(page_) * spp_, &regs_[pl * spp_], spp_);
-        if (payload_)
-          std::memcpy(&b.payload[size_t(page_) * spp_ * 4096], &payload_regs_[size_t(pl) * spp_ * 4096],
-                      size_t(spp_) * 4096);
+        if (payload_) {
+          // Payloads are kept from a block's first page that is not all zeros on (the pages
+          // before it read as zeros): a preconditioned drive's blocks cost no payload memory.
+          const uint8_t* src = &payload_regs_[size_t(pl) * spp_ * 4096];
+          const size_t page_bytes = size_t(spp_) * 4096;
+          if (!b.payload && !all_zero(src, page_bytes)) {
+            b.payload.reset(new uint8_t[size_t(timing.pages_per_block) * page_bytes]);
+            std::memset(b.payload.get(), 0, size_t(page_) * page_bytes);
+          }
+          if (b.payload) std::memcpy(&b.payload[size_t(page_) * page_bytes], src, page_bytes);
+        }
         if (!payload_ && reg_meta_[pl]) {
           if (!b.meta) b.meta.reset(new uint8_t[size_t(timing.pages_per_block) * spp_ * 4096]);
           std::memcpy(&b.meta[size_t(page_) * spp_ * 4096], &payload_regs_[size_t(pl) * spp_ * 4096],

@@ -226,7 +226,7 @@ class Die {
     bool slc = false;                        // in SLC mode (set by its last erase)
     sc_core::sc_time written_at;             // its first program since the erase (data age)
     SectorStore sectors;                     // allocated at the first program
-    std::unique_ptr<uint8_t[]> payload;      // with payloads
+    std::unique_ptr<uint8_t[]> payload;      // with payloads, from the first page not all zeros (none: zeros)
     std::unique_ptr<uint8_t[]> meta;         // without: payloads of metadata pages only
     std::unique_ptr<uint8_t[]> corrupt;      // per page: interrupted by power loss (lazily)
   };

@@ -1,0 +1,119 @@
+#include "platforms/serve/serve_command.h"
+
+#include <signal.h>
+#include <systemc>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "models/common/config.h"
+#include "models/common/fatal.h"
+#include "platforms/run_report.h"
+#include "platforms/serve/served_drive.h"
+#include "platforms/ssd_platform.h"
+
+namespace ssdvp {
+
+namespace {
+
+// SIGINT and SIGTERM end the run (the drive finishes what is in flight, flushes, run.json is
+// written): they are taken by a thread of their own, blocked everywhere else.
+class SignalWatch {
+ public:
+  explicit SignalWatch(std::function<void(int)> on_signal) : on_(std::move(on_signal)) {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, &old_);
+    t_ = std::thread([this] {
+      while (!stop_) {
+        timespec ts{0, 100 * 1000 * 1000};
+        const int sig = sigtimedwait(&set_, nullptr, &ts);
+        if (sig > 0) on_(sig);
+      }
+    });
+  }
+  ~SignalWatch() {
+    stop_ = true;
+    t_.join();
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+
+ private:
+  std::function<void(int)> on_;
+  sigset_t set_, old_;
+  std::atomic<bool> stop_{false};
+  std::thread t_;
+};
+
+}  // namespace
+
+int serve_command(const ServeArgs& a) {
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  std::vector<std::string> sets = a.sets;
+  sets.push_back("sim.host_data=true");   // the clients' own bytes
+  Config cfg = Config::load(a.platform, sets);
+  if (a.pace != "virtual" && a.pace != "realtime")
+    throw ConfigError("--pace " + a.pace + ": virtual (time advances only by the drive's work) or realtime (simulated time "
+                      "follows the clock)");
+  if (a.quantum_us <= 0 || a.quantum_us > 1e6)
+    throw ConfigError(fmt::format("--quantum-us {}: between 0 and 1,000,000 microseconds", a.quantum_us));
+  if (a.threads < 0 || a.threads > 4096) throw ConfigError(fmt::format("--threads {}: 1 to 4096 (0: host.queues)", a.threads));
+  if (a.tcp_port > 65535) throw ConfigError(fmt::format("--tcp {}: not a TCP port", a.tcp_port));
+  const std::string dir = a.out_dir.empty() ? cfg.get_string("sim.output_dir") : a.out_dir;
+  std::filesystem::create_directories(dir);
+
+  ServeOptions so;
+  so.pace = a.pace == "realtime" ? Pace::Realtime : Pace::Virtual;
+  so.streams = a.threads > 0 ? unsigned(a.threads) : unsigned(cfg.get_int("host.queues"));
+  so.quantum = sc_core::sc_time(a.quantum_us, sc_core::SC_US);
+  so.persist = a.persist;
+  if (a.linger_s < 0 || a.linger_s > 3600) throw ConfigError(fmt::format("--linger {}: 0 to 3,600 seconds", a.linger_s));
+  so.linger_s = a.linger_s;
+  so.export_name = a.export_name;
+  so.description = "ssdvp " + cfg.get_string("platform.name");
+  if (a.tcp_port >= 0) so.tcp_port = uint16_t(a.tcp_port);
+  else so.unix_socket = a.socket.empty() ? (std::filesystem::absolute(dir) / "nbd.sock").string() : a.socket;
+  const bool quiet = a.quiet;
+  so.on_listening = [quiet](const std::string& uri) {
+    // One line on stdout, flushed, for whoever waits for the export (scripts, tests).
+    std::cout << "ssdvp serve: listening on " << uri << std::endl;
+    (void)quiet;
+  };
+
+  ServedDrive drive(so);
+  SignalWatch signals([&drive](int sig) { drive.end(sig == SIGINT ? "SIGINT" : "SIGTERM"); });
+  RunOptions opt;
+  opt.precondition = a.precondition;
+  opt.progress = RunOptions::Progress::Never;
+  opt.make_workload = [&drive](uint64_t capacity) { return drive.make_workload(capacity); };
+  SsdPlatform platform(cfg, opt);
+  nlohmann::json r = platform.run();
+  drive.drop_connections();
+  r["serve"] = drive.report();
+  const std::string path = write_outputs(dir, r, platform.driver());
+  if (!a.quiet) {
+    print_summary(std::cout, r);
+    const auto& s = r["serve"];
+    std::cout << fmt::format("  served: {} connection(s), {} requests ({} refused, {} protocol errors), {} pacing; ended: {}\n",
+                             s["connections"].get<uint64_t>(), s["requests"].get<uint64_t>(), s["refused"].get<uint64_t>(),
+                             s["protocol_errors"].get<uint64_t>(), s["pace"].get<std::string>(),
+                             s["end"].get<std::string>());
+    std::cout << "  results: " << path << "\n";
+  }
+  if (r["serve"].contains("lag") && r["serve"]["lag"]["requests_late"].get<uint64_t>() > 0)
+    std::cerr << fmt::format("ssdvp serve: warning: the simulation fell behind the clock: {} request(s) entered more than "
+                             "one quantum late (max {:.1f} us, mean {:.1f} us): their latency as the client saw it "
+                             "includes the lag (run.json serve.lag)\n",
+                             r["serve"]["lag"]["requests_late"].get<uint64_t>(), r["serve"]["lag"]["max_us"].get<double>(),
+                             r["serve"]["lag"]["mean_us"].get<double>());
+  for (const auto& e : r["errors"]) std::cerr << "ssdvp: " << e.get<std::string>() << "\n";
+  return exit_status(r);
+}
+
+}  // namespace ssdvp

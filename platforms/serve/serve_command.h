@@ -1,0 +1,31 @@
+// `ssdvp serve`: the drive of a platform exported over NBD to real clients (platforms/serve/,
+// docs/serve.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ssdvp {
+
+struct ServeArgs {
+  std::string platform;
+  std::vector<std::string> sets;
+  std::string out_dir;
+  bool quiet = false;
+  bool precondition = true;
+  std::string socket;          // default: OUT/nbd.sock
+  int tcp_port = -1;           // >= 0: TCP on 127.0.0.1 instead (0: any free port)
+  std::string pace = "virtual";
+  int threads = 0;             // host threads the connections map onto (0: host.queues)
+  double quantum_us = 10;
+  bool persist = false;
+  double linger_s = 2.0;
+  std::string export_name = "ssdvp";
+};
+
+// Runs until the last client disconnects (unless persist) or SIGINT/SIGTERM; writes run.json
+// with its "serve" section; the exit status of `ssdvp run`.
+int serve_command(const ServeArgs& a);
+
+}  // namespace ssdvp
