@@ -51,7 +51,11 @@ struct Server::Conn {
   bool structured = false;
   std::mutex mu;
   std::condition_variable cv;
-  std::deque<std::vector<uint8_t>> replies;   // bytes to send, in order
+  struct Reply {
+    std::vector<uint8_t> bytes;
+    std::chrono::steady_clock::time_point not_before;
+  };
+  std::deque<Reply> replies;                  // to send, in order
   uint64_t outstanding = 0;                   // requests handed to the drive, not yet answered
   bool reader_done = false, dead = false;
   std::thread writer;
@@ -375,7 +379,8 @@ bool Server::transmit(Conn& c) {
   }
 }
 
-void Server::reply(std::unique_ptr<Request> r, uint32_t error, const std::string& message) {
+void Server::reply(std::unique_ptr<Request> r, uint32_t error, const std::string& message,
+                   std::chrono::steady_clock::time_point not_before) {
   std::shared_ptr<Conn> c;
   {
     std::lock_guard<std::mutex> g(mu_);
@@ -411,7 +416,7 @@ void Server::reply(std::unique_ptr<Request> r, uint32_t error, const std::string
     if (r->type == kCmdRead && error == kOk) b.insert(b.end(), r->data.begin(), r->data.end());
   }
   std::lock_guard<std::mutex> g(c->mu);
-  c->replies.push_back(std::move(b));
+  c->replies.push_back({std::move(b), not_before});
   c->outstanding--;
   c->cv.notify_all();
 }
@@ -422,11 +427,12 @@ void Server::writer(std::shared_ptr<Conn> c) {
     c->cv.wait(lk, [&] { return c->dead || !c->replies.empty() || (c->reader_done && c->outstanding == 0); });
     if (c->dead) return;
     if (c->replies.empty()) return;   // the reader is done and nothing is owed
-    std::vector<uint8_t> b = std::move(c->replies.front());
+    Conn::Reply rep = std::move(c->replies.front());
     c->replies.pop_front();
     lk.unlock();
+    if (rep.not_before > std::chrono::steady_clock::now()) std::this_thread::sleep_until(rep.not_before);
     try {
-      c->write_all(b);
+      c->write_all(rep.bytes);
     } catch (const Closed&) {
       lk.lock();
       c->dead = true;

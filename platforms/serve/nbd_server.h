@@ -68,7 +68,10 @@ class Server {
 
   // The drive's answer (any thread): error 0 or an Error; message for structured error
   // replies.  A request of a connection that has gone is dropped.
-  void reply(std::unique_ptr<Request> r, uint32_t error, const std::string& message = "");
+  // not_before: the reply is not sent before then (realtime pacing: the wall-clock time of the
+  // drive's completion, which the simulation may have reached early).
+  void reply(std::unique_ptr<Request> r, uint32_t error, const std::string& message = "",
+             std::chrono::steady_clock::time_point not_before = {});
 
   // Connections open now.  on_last_close is called (on the accepting thread) once no
   // connection has been open for `linger` seconds after at least one came: clients such as

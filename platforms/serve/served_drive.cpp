@@ -111,7 +111,10 @@ void ServedDrive::drop_connections() {
 }
 
 // Update phase: the clients' requests enter the simulation (and the end, once asked for).
-void ServedDrive::update() {
+void ServedDrive::update() { take_arrivals(); }
+
+// In the simulation's thread (the update phase, or the pacing thread once it has waited).
+void ServedDrive::take_arrivals() {
   std::deque<Arrived> got;
   bool end_now = false;
   {
@@ -230,7 +233,10 @@ void ServedDrive::completed(const workload::Request& r, bool ok, uint16_t status
   if (r.op == Op::Write && ok) bytes_written_ += r.length;
   if (--f.parts_left == 0) {
     if (f.error) errors_++;
-    if (server_) server_->reply(std::move(f.req), f.error, f.message);
+    std::chrono::steady_clock::time_point due{};   // realtime: not before the clock reaches the completion
+    if (o_.pace == Pace::Realtime)
+      due = wall0_ + std::chrono::nanoseconds(uint64_t((sc_core::sc_time_stamp() - sim0_).to_seconds() * 1e9));
+    if (server_) server_->reply(std::move(f.req), f.error, f.message, due);
     in_flight_.erase(it);
   }
   if (outstanding_ == 0 && queued_ == 0) idle_.notify(sc_core::SC_ZERO_TIME);
@@ -249,7 +255,7 @@ void ServedDrive::pace_thread() {
         continue;
       }
       wait_while_idle();
-      wait(sc_core::SC_ZERO_TIME);   // the update phase takes what came
+      take_arrivals();   // what came enters now, at the simulated time the drive stopped at
       continue;
     }
     wait(o_.quantum);
@@ -258,6 +264,8 @@ void ServedDrive::pace_thread() {
     if (std::chrono::steady_clock::now() < due) {
       std::unique_lock<std::mutex> lk(mu_);
       cv_.wait_until(lk, due, [&] { return !incoming_.empty() || end_requested_; });
+      lk.unlock();
+      take_arrivals();   // a request that woke it enters now
     }
   }
 }

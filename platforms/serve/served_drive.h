@@ -76,6 +76,7 @@ class ServedDrive : public sc_core::sc_prim_channel {
     std::string message;
   };
   void update() override;                  // the simulation's side of arrivals (update phase)
+  void take_arrivals();
   void submit(std::unique_ptr<nbd::Request> r);   // a client's request (connection threads)
   std::optional<workload::Request> next(unsigned stream);
   void completed(const workload::Request& r, bool ok, uint16_t status);

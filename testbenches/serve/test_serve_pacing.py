@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""`ssdvp serve` pacing, firmware and channel kinds, and how a run ends (small platform).
+
+* Virtual pacing: a client that waits 1 s between requests does not move simulated time (the
+  simulation waits for it: serve.idle), and its reads take less wall time than the drive's
+  simulated latency is long or not, whatever the machine.
+* Realtime pacing: simulated time follows the clock (the same client's 1 s pause is 1 s of
+  simulated time), and a client timing its own QD1 reads sees at least the drive's latency
+  (the median over 300 reads at least the drive's p50); serve.lag is reported.
+* Real data with the firmware on the ISS and the RTL channel: 8 MiB of random bytes read back.
+* --persist: the run goes on after the client leaves and ends on SIGTERM, with run.json.
+Exits non-zero naming every failed check.
+"""
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from small_platform import SMALL, report  # noqa: E402
+
+import nbd  # noqa: E402  (python3-libnbd)
+
+BINARY = os.environ.get("SSDVP_BINARY") or sys.argv[1]
+KiB, MiB = 1024, 1024 * 1024
+
+
+def start(tmp, extra=()):
+    p = subprocess.Popen([BINARY, "serve", "-o", tmp, "--socket", os.path.join(tmp, "nbd.sock"), "--linger", "0"] +
+                         SMALL + list(extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = p.stdout.readline()
+    if "listening on" not in line:
+        p.kill()
+        raise RuntimeError(f"ssdvp serve did not listen: {line!r} {p.communicate()}")
+    h = nbd.NBD()
+    h.connect_uri(line.split("listening on ", 1)[1].strip())
+    return p, h
+
+
+def finish(p, tmp, failures, what):
+    out, err = p.communicate(timeout=300)
+    if p.returncode != 0:
+        failures.append(f"{what}: ssdvp serve exited {p.returncode}: {err[-1500:]}")
+        return None
+    r = json.load(open(os.path.join(tmp, "run.json")))
+    if not r["completed"] or r["integrity"]["mismatches"]:
+        failures.append(f"{what}: run.json completed {r['completed']}, integrity {r['integrity']}")
+    return r
+
+
+def paced(pace, failures):
+    with tempfile.TemporaryDirectory(prefix=f"ssdvp-serve-{pace}-") as tmp:
+        p, h = start(tmp, ["--pace", pace])
+        try:
+            h.pwrite(os.urandom(4 * KiB), 0)
+            time.sleep(1.0)
+            lat = []
+            for i in range(300):
+                t = time.perf_counter()
+                h.pread(4 * KiB, (1 + 17 * i) * 4 * KiB)
+                lat.append(time.perf_counter() - t)
+            h.shutdown()
+        except Exception:
+            p.kill()
+            raise
+        r = finish(p, tmp, failures, pace)
+        if r is None:
+            return
+        sim, s = r["sim_time_s"], r["serve"]
+        drive_p50 = r["ops"]["read"]["latency_us"]["p50"] * 1e-6
+        client_p50 = statistics.median(lat)
+        print(f"{pace}: simulated {sim:.4f} s; reads: drive p50 {drive_p50 * 1e6:.1f} us, client median "
+              f"{client_p50 * 1e6:.1f} us; {json.dumps(s.get('lag') or s.get('idle'))}")
+        if s["pace"] != pace:
+            failures.append(f"{pace}: run.json serve.pace {s['pace']}")
+        if pace == "virtual":
+            if sim > 0.5:
+                failures.append(f"virtual: {sim:.3f} s simulated: the client's 1 s pause moved simulated time")
+            if s["idle"]["waits"] < 2 or s["idle"]["wall_s"] < 0.9:
+                failures.append(f"virtual: the simulation did not wait for the client: {s['idle']}")
+        else:
+            if sim < 1.0:
+                failures.append(f"realtime: {sim:.3f} s simulated for more than 1 s of the clock")
+            if client_p50 < drive_p50:
+                failures.append(f"realtime: the client's reads ({client_p50 * 1e6:.1f} us) are quicker than the drive's "
+                                f"({drive_p50 * 1e6:.1f} us): simulated time ran behind the clock unreported")
+            if "lag" not in s or s["lag"]["max_us"] < 0:
+                failures.append(f"realtime: no lag figures: {s}")
+
+
+def iss_rtl(failures):
+    with tempfile.TemporaryDirectory(prefix="ssdvp-serve-iss-") as tmp:
+        p, h = start(tmp, ["-s", "firmware.mode=iss", "-s", "channel.model=rtl"])
+        try:
+            data = os.urandom(MiB)
+            for i in range(8):
+                h.pwrite(data, i * MiB)
+            h.flush()
+            bad = sum(h.pread(MiB, i * MiB) != data for i in range(8))
+            if bad:
+                failures.append(f"ISS + RTL: {bad} of 8 MiB read back wrong")
+            h.shutdown()
+        except Exception:
+            p.kill()
+            raise
+        finish(p, tmp, failures, "ISS + RTL")
+
+
+def persist(failures):
+    with tempfile.TemporaryDirectory(prefix="ssdvp-serve-persist-") as tmp:
+        p, h = start(tmp, ["--persist"])
+        h.pwrite(bytes(range(256)) * 16, 0)
+        h.shutdown()
+        time.sleep(1.0)
+        if p.poll() is not None:
+            failures.append("--persist: the run ended when the client left")
+        p.send_signal(signal.SIGTERM)
+        r = finish(p, tmp, failures, "--persist")
+        if r and r["serve"]["end"] != "SIGTERM":
+            failures.append(f"--persist: ended on {r['serve']['end']!r}, not SIGTERM")
+
+
+def main():
+    failures = []
+    paced("virtual", failures)
+    paced("realtime", failures)
+    iss_rtl(failures)
+    persist(failures)
+    return report("ssdvp serve pacing", failures)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
