@@ -13,6 +13,7 @@
 
 #include "models/common/config.h"
 #include "models/common/fatal.h"
+#include "platforms/cut_point.h"
 #include "platforms/run_report.h"
 #include "platforms/serve/served_drive.h"
 #include "platforms/ssd_platform.h"
@@ -90,11 +91,33 @@ int serve_command(const ServeArgs& a) {
   SignalWatch signals([&drive](int sig) { drive.end(sig == SIGINT ? "SIGINT" : "SIGTERM"); });
   RunOptions opt;
   opt.precondition = a.precondition;
+  // Power loss on a live export: the cut drops every connection (requests in flight are never
+  // answered) and saves the NAND image; --power-on recovers the drive from one and serves it,
+  // every first read of a sector checked against what was durable at the cut.
+  if (!a.power_cut.empty() && !a.power_on.empty())
+    throw ConfigError("--power-cut and --power-on together: serve a recovered drive first, cut it in a second run");
+  if (!a.power_cut.empty()) {
+    const CutPoint cut = parse_cut_point("--power-cut", a.power_cut);
+    if (cut.random)
+      throw ConfigError("--power-cut " + a.power_cut + ": a live export has no run without the cut to draw from: give a "
+                        "time (e.g. 50ms) or ops:N");
+    cut.apply(opt, 0);
+    opt.power_cut_dir = (std::filesystem::path(dir) / "power-cut").string();
+    std::filesystem::remove_all(opt.power_cut_dir);
+  }
+  if (!a.power_on.empty()) {
+    if (!std::filesystem::exists(a.power_on + "/nand.img") || !std::filesystem::exists(a.power_on + "/durable.bin"))
+      throw ConfigError("--power-on " + a.power_on + ": no nand.img and durable.bin there (a cut's OUT/power-cut)");
+    opt.power_on_dir = a.power_on;
+    opt.precondition = false;
+  }
   opt.progress = RunOptions::Progress::Never;
   opt.make_workload = [&drive](uint64_t capacity) { return drive.make_workload(capacity); };
   SsdPlatform platform(cfg, opt);
   nlohmann::json r = platform.run();
-  drive.drop_connections();
+  drive.drop_connections();   // (after a cut: what the drive had not answered never will be)
+  if (!a.power_cut.empty() && r.contains("power_cut"))
+    drive.end("the power cut");
   r["serve"] = drive.report();
   const std::string path = write_outputs(dir, r, platform.driver());
   if (!a.quiet) {
@@ -105,6 +128,13 @@ int serve_command(const ServeArgs& a) {
                              s["protocol_errors"].get<uint64_t>(), s["pace"].get<std::string>(),
                              s["end"].get<std::string>());
     std::cout << "  results: " << path << "\n";
+  }
+  if (!opt.power_cut_dir.empty()) {
+    if (std::filesystem::exists(opt.power_cut_dir + "/nand.img"))
+      std::cout << "ssdvp serve: the power was cut; serve the recovered drive with: ssdvp serve --power-on "
+                << opt.power_cut_dir << " (and the same --platform/--set)\n";
+    else
+      std::cerr << "ssdvp serve: the run ended before the power cut (" << a.power_cut << ")\n";
   }
   if (r["serve"].contains("lag") && r["serve"]["lag"]["requests_late"].get<uint64_t>() > 0)
     std::cerr << fmt::format("ssdvp serve: warning: the simulation fell behind the clock: {} request(s) entered more than "

@@ -9,7 +9,8 @@ on the small platform with its default preconditioning (the drive full and aged:
   preconditioned sector reads as zeros; WRITE_ZEROES reads back zeros; TRIM and FLUSH succeed.
 * Bad requests: past the end (EINVAL, ENOSPC for a write), not 4 KiB aligned (EINVAL): refused,
   the drive never sees them; a client sending a bad magic is dropped with a line naming it, the
-  others go on.
+  others go on; a client that drops its connection in the middle of a write's data changes
+  nothing.
 * fio (ioengine=nbd) writes and verifies its own pattern over the export.
 * The run ends at the last disconnect: run.json completed, every read's tags checked (no
   mismatch), the serve section's counts.
@@ -151,6 +152,20 @@ def main():
             if s.recv(4096) != b"":
                 failures.append("a client with a bad option magic was not disconnected")
             s.close()
+            # A client that drops its connection in the middle of a write's data: nothing of it
+            # reaches the drive, the others go on.
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(uri.split("socket=", 1)[1])
+            s.recv(18)
+            s.sendall(struct.pack(">I", 3))                 # fixed newstyle, no zeroes
+            s.sendall(struct.pack(">QII", 0x49484156454F5054, 1, 0))   # NBD_OPT_EXPORT_NAME ""
+            s.recv(10)
+            before = h.pread(8 * KiB, 0)
+            s.sendall(struct.pack(">IHHQQI", 0x25609513, 0, 1, 1, 0, 8 * KiB) + b"\xab" * 100)
+            s.close()
+            time.sleep(0.5)
+            if h.pread(8 * KiB, 0) != before:
+                failures.append("a write whose client dropped the connection mid-data changed the drive")
             if h.pread(4 * KiB, 0) is None:
                 failures.append("the drive stopped answering after a bad client")
             h2.shutdown()
