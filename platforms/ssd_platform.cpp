@@ -76,6 +76,10 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   if (p_.host_data) dram_->keep_tags_apart();   // the host's 4,096 bytes, each sector's tag beside them
   for (uint32_t d = 0; d < n.dies(); d++)
     dies_.push_back(std::make_unique<nand::Die>(d, n.cell_of(d), n, p_.payload));
+  if (p_.payload && !opt.payload_dir.empty()) {   // payloads on the host's disk, not in memory
+    std::filesystem::create_directories(opt.payload_dir);
+    for (auto& die : dies_) die->keep_payloads_in(opt.payload_dir + "/die-" + std::to_string(die->index()) + ".payload");
+  }
   write_firmware_boot_config(*dram_, p_, SSD_BOOT_CONFIG_ADDR, SSD_BOOT_GEOMETRY_ADDR);   // what the firmware finds at boot
   build_controller();          // system control, timer, UART, flash controller and channels, host interface, bus
   build_cores(opt);            // the firmware's cores: RV32 on the ISS, or host-compiled

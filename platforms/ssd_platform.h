@@ -72,6 +72,8 @@ struct RunOptions {
   // drives yet: the Open-Channel device's command set).  run() is refused; power_on_dir
   // loads the NAND image only, cut_power_now() saves one to power_cut_dir.
   bool external_host = false;
+  // With payloads: a folder for a sparse file per die holding them (empty: memory).
+  std::string payload_dir;
   // The workload, made once the firmware has told the host the capacity (empty: from
   // workload_spec).  ssdvp serve's clients come through one (platforms/serve/).
   std::function<std::unique_ptr<workload::Workload>(uint64_t capacity_bytes)> make_workload;

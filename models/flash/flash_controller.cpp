@@ -193,7 +193,10 @@ sc_time FlashController::to_die(FlashOp& op, nand::Die& die, uint32_t plane, sc_
   const uint32_t spp = die.sectors_per_page();
   const uint32_t k = plane_index(op, plane);
   nand::Sector* reg = die.page_register(plane);
-  uint8_t* payload = die.payload_register(plane, op.desc.flags & SSD_FDF_PAYLOAD);
+  // Preconditioning with the host's own bytes: its sectors are zeros (no bytes move).
+  const bool zeros = functional_ && dram_.tags_apart() && !(op.desc.flags & SSD_FDF_PAYLOAD);
+  if (zeros) die.zero_payload_register(plane);
+  uint8_t* payload = zeros ? nullptr : die.payload_register(plane, op.desc.flags & SSD_FDF_PAYLOAD);
   const bool tag_in_data = tag_in_data_bytes(op.desc.flags);
   for (uint32_t s = 0; s < spp; s++) {
     const uint32_t addr = op.sector_addrs[k * spp + s];
@@ -204,10 +207,7 @@ sc_time FlashController::to_die(FlashOp& op, nand::Die& die, uint32_t plane, sc_
       reg[s].oob = *dram_.as<ssd_oob>(op.desc.oob_addr + (k * spp + s) * uint32_t(sizeof(ssd_oob)));
     else
       reg[s].oob = ssd_oob{0xFFFFFFFFu, 0xFFFFFFFFu};
-    if (payload && functional_ && dram_.tags_apart() && !(op.desc.flags & SSD_FDF_PAYLOAD))
-      std::memset(payload + size_t(s) * 4096, 0, 4096);   // preconditioning's sectors hold zeros
-    else if (payload)
-      std::memcpy(payload + size_t(s) * 4096, dram_.at(addr, 4096), 4096);
+    if (payload) std::memcpy(payload + size_t(s) * 4096, dram_.at(addr, 4096), 4096);
   }
   if (start == sc_core::SC_ZERO_TIME && functional_) return start;
   return dram_.transfer(start, uint64_t(spp) * 4096);
@@ -217,7 +217,9 @@ sc_time FlashController::from_die(FlashOp& op, nand::Die& die, uint32_t plane, s
   const ssd_flash_desc& d = op.desc;
   const uint32_t k = plane_index(op, plane);
   const nand::Sector* reg = die.page_register(plane);
-  const uint8_t* payload = die.payload_register(plane, d.flags & SSD_FDF_PAYLOAD);
+  // (Preconditioning with the host's own bytes moves no bytes: see to_die.)
+  const bool zeros = functional_ && dram_.tags_apart() && !(d.flags & SSD_FDF_PAYLOAD);
+  const uint8_t* payload = zeros ? nullptr : die.payload_register(plane, d.flags & SSD_FDF_PAYLOAD);
   for (uint32_t i = 0; i < d.nsect; i++) {
     const uint32_t s = d.sect_off + i;
     const uint32_t addr = op.sector_addrs[k * d.nsect + i];

@@ -21,6 +21,13 @@ bool all_zero(const uint8_t* p, size_t n) {
 
 using sc_core::sc_time;
 
+void Die::keep_payloads_in(const std::string& file) {
+  if (!payload_) return;
+  for (const Block& b : blocks_)
+    if (b.payload) throw std::logic_error("Die::keep_payloads_in after the first program");
+  payloads_.open(blocks_.size(), size_t(std::max(timing_.pages_per_block, pslc_timing_.pages_per_block)) * spp_ * 4096, file);
+}
+
 Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
     : index_(index),
       cell_(cell),
@@ -48,7 +55,10 @@ Die::Die(uint32_t index, CellType cell, const NandParams& p, bool payload)
       regs_(size_t(p.planes) * p.sectors_per_page),
       status_(size_t(p.planes) * p.sectors_per_page) {
   payload_regs_.resize(size_t(planes_) * spp_ * 4096);
+  if (payload_)
+    payloads_.open(blocks_.size(), size_t(std::max(timing_.pages_per_block, pslc_timing_.pages_per_block)) * spp_ * 4096);
   reg_meta_.assign(planes_, 0);
+  reg_zero_.assign(planes_, 0);
   plane_busy_until_.assign(planes_, sc_time(sc_core::SC_ZERO_TIME));
   for (const auto& f : p.injected_failures)
     if (f.die == index) injected_.push_back(f);
@@ -139,7 +149,7 @@ void Die::latch(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, s
   }
   latched_ = op;
   for (uint32_t pl = 0; pl < planes_; pl++)
-    if (plane_mask >> pl & 1u) reg_meta_[pl] = 0;
+    if (plane_mask >> pl & 1u) reg_meta_[pl] = reg_zero_[pl] = 0;
   mask_ = plane_mask;
   block_ = block;
   page_ = page;
@@ -233,18 +243,19 @@ sc_time Die::start_array(sc_time now) {
           // before it read as zeros): a preconditioned drive's blocks cost no payload memory.
           const uint8_t* src = &payload_regs_[size_t(pl) * spp_ * 4096];
           const size_t page_bytes = size_t(spp_) * 4096;
-          if (!b.payload && !all_zero(src, page_bytes)) {
-            b.payload.reset(new uint8_t[size_t(timing.pages_per_block) * page_bytes]);
-            std::memset(b.payload.get(), 0, size_t(page_) * page_bytes);
+          if (reg_zero_[pl]) {
+            if (b.payload) std::memset(&b.payload[size_t(page_) * page_bytes], 0, page_bytes);
+          } else {
+            if (!b.payload && !all_zero(src, page_bytes)) b.payload = payloads_.slot(index_of(b));   // (zeros so far)
+            if (b.payload) std::memcpy(&b.payload[size_t(page_) * page_bytes], src, page_bytes);
           }
-          if (b.payload) std::memcpy(&b.payload[size_t(page_) * page_bytes], src, page_bytes);
         }
         if (!payload_ && reg_meta_[pl]) {
           if (!b.meta) b.meta.reset(new uint8_t[size_t(timing.pages_per_block) * spp_ * 4096]);
           std::memcpy(&b.meta[size_t(page_) * spp_ * 4096], &payload_regs_[size_t(pl) * spp_ * 4096],
                       size_t(spp_) * 4096);
         }
-        reg_meta_[pl] = 0;
+        reg_meta_[pl] = reg_zero_[pl] = 0;
         if (page_ == 0 || b.next_page == 0) b.written_at = now;
         b.next_page = page_ + 1;
         programmed_sectors_ += spp_;
@@ -264,7 +275,8 @@ sc_time Die::start_array(sc_time now) {
         if (!(mask_ >> pl & 1u)) continue;
         Block& b = block_at(pl, block_);
         b.sectors.reset();
-        b.payload.reset();
+        if (b.payload) payloads_.discard(index_of(b));
+        b.payload = nullptr;
         b.meta.reset();
         b.corrupt.reset();
         b.slc = latched_slc_;

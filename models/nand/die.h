@@ -40,6 +40,7 @@
 
 #include "models/common/params.h"
 #include "models/nand/rber_model.h"
+#include "models/nand/payload_store.h"
 #include "models/nand/sector_store.h"
 
 extern "C" {
@@ -65,6 +66,10 @@ class Die {
   Die(uint32_t index, CellType cell, const NandParams& p, bool payload);
 
   uint32_t index() const { return index_; }
+  // With payloads: keep them in a sparse file at `file` instead of memory (ssdvp serve), from
+  // before the first program.  Throws std::runtime_error naming the file.
+  void keep_payloads_in(const std::string& file);
+  const std::string& payload_file() const { return payloads_.file(); }
   CellType cell() const { return cell_; }
   uint32_t pages_per_block() const { return timing_.pages_per_block; }   // native mode
   // A block's mode: SLC (1 bit per cell, nand.pslc timing and pages) or the die's own.  The
@@ -107,6 +112,9 @@ class Die {
   Sector* page_register(uint32_t plane) { return &regs_[plane * spp_]; }
   // The plane's 4 KiB payloads: with sim.payload always; otherwise only for FTL metadata
   // (SSD_FDF_PAYLOAD: translation pages), which the die then keeps for the page it programs.
+  // A program's payloads are all zeros (preconditioning's sectors with the host's own bytes):
+  // instead of filling the register, the flash controller says so.
+  void zero_payload_register(uint32_t plane) { reg_zero_[plane] = 1; }
   uint8_t* payload_register(uint32_t plane, bool metadata = false) {
     if (!payload_ && !metadata) return nullptr;
     if (!payload_) reg_meta_[plane] = 1;
@@ -226,7 +234,8 @@ class Die {
     bool slc = false;                        // in SLC mode (set by its last erase)
     sc_core::sc_time written_at;             // its first program since the erase (data age)
     SectorStore sectors;                     // allocated at the first program
-    std::unique_ptr<uint8_t[]> payload;      // with payloads, from the first page not all zeros (none: zeros)
+    uint8_t* payload = nullptr;              // with payloads, from the first page not all zeros on
+                                             // (its slot in payloads_; none: zeros)
     std::unique_ptr<uint8_t[]> meta;         // without: payloads of metadata pages only
     std::unique_ptr<uint8_t[]> corrupt;      // per page: interrupted by power loss (lazily)
   };
@@ -272,8 +281,11 @@ class Die {
   uint64_t retried_reads_ = 0, retry_steps_ = 0, rber_uncorrectable_ = 0;
 
   std::vector<Block> blocks_;
+  PayloadStore payloads_;                   // with payloads: a slot per block
+  size_t index_of(const Block& b) const { return size_t(&b - blocks_.data()); }
   std::vector<Sector> regs_;
   std::vector<uint8_t> payload_regs_;
+  std::vector<uint8_t> reg_zero_;           // per plane: the register holds zeros (zero_payload_register)
   std::vector<uint8_t> reg_meta_;           // per plane: the register holds a metadata payload
   std::vector<SectorStatus> status_;
 

@@ -56,7 +56,7 @@ void Die::save(std::ostream& out) const {
       // Only the programmed pages' contents (the rest reads as erased).
       const size_t used = std::min<size_t>(b.next_page, pages) * spp_;
       if (b.sectors.allocated()) put_bytes(out, b.sectors.words(), used * b.sectors.words_per_sector() * 4);
-      if (b.payload) put_bytes(out, b.payload.get(), used * 4096);
+      if (b.payload) put_bytes(out, b.payload, used * 4096);
       if (b.meta) put_bytes(out, b.meta.get(), used * 4096);
       if (b.corrupt) put_bytes(out, b.corrupt.get(), pages);
     }
@@ -84,6 +84,7 @@ void Die::load(std::istream& in, const std::string& source) {
     for (uint32_t blk = 0; blk < blocks_per_plane_; blk++) {
       Block& b = block_at(pl, blk);
       const bool factory_slc = blk < pslc_blocks_;
+      if (b.payload) payloads_.discard(index_of(b));
       b = Block{};
       b.next_page = get<uint32_t>(in, source);
       b.erases = get<uint32_t>(in, source);
@@ -104,8 +105,9 @@ void Die::load(std::istream& in, const std::string& source) {
         get_bytes(in, words, used * b.sectors.words_per_sector() * 4, source);
       }
       if (flags & kHasPayload) {
-        b.payload.reset(new uint8_t[sectors * 4096]);
-        get_bytes(in, b.payload.get(), used * 4096, source);
+        if (!payload_) throw std::runtime_error(source + ": " + address(pl, blk, 0) + ": payloads, but this die keeps none");
+        b.payload = payloads_.slot(index_of(b));
+        get_bytes(in, b.payload, used * 4096, source);
       }
       if (flags & kHasMeta) {
         b.meta.reset(new uint8_t[sectors * 4096]);

@@ -112,6 +112,7 @@ int serve_command(const ServeArgs& a) {
     opt.precondition = false;
   }
   opt.progress = RunOptions::Progress::Never;
+  opt.payload_dir = (std::filesystem::path(dir) / "data").string();   // the clients' bytes: sparse files, not memory
   opt.make_workload = [&drive](uint64_t capacity) { return drive.make_workload(capacity); };
   SsdPlatform platform(cfg, opt);
   nlohmann::json r = platform.run();
