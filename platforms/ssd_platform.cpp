@@ -502,6 +502,29 @@ void SsdPlatform::cut_power(const std::string& cause) {
   sc_core::sc_stop();
 }
 
+nlohmann::json SsdPlatform::save_power_off(const std::string& dir, bool wrote_since_power_on) {
+  if (!opt_.power_on_dir.empty() && wrote_since_power_on)
+    throw std::runtime_error("the drive was powered on over " + opt_.power_on_dir +
+                             " and written since: its durability record cannot be carried into a new image yet, so none "
+                             "is saved (serve it from the earlier image, or from a fresh drive)");
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  uint64_t paired_lost = 0;
+  nlohmann::json interrupted = nlohmann::json::array();
+  for (auto& d : dies_) {   // (background work still in flight is interrupted, as at any power-off)
+    const std::string what = d->power_cut(now, p_.nand.paired_page_loss, &paired_lost);
+    if (!what.empty()) interrupted.push_back(what);
+  }
+  std::filesystem::create_directories(dir);
+  nand::save_nand_image(dir + "/nand.img", dies_, sysctl_->nvram(), nor_->contents());
+  if (opt_.power_on_dir.empty())
+    driver_->durable_state().save(dir + "/durable.bin");
+  else
+    std::filesystem::copy_file(opt_.power_on_dir + "/durable.bin", dir + "/durable.bin",
+                               std::filesystem::copy_options::overwrite_existing);
+  return {{"at_s", now.to_seconds()}, {"image", dir + "/nand.img"}, {"interrupted", interrupted},
+          {"paired_pages_lost", paired_lost}};
+}
+
 nlohmann::json SsdPlatform::run() {
   if (!driver_) throw std::logic_error("SsdPlatform::run() with an external host: the caller runs the simulation");
   const auto wall0 = std::chrono::steady_clock::now();

@@ -390,11 +390,14 @@ int sc_main(int argc, char* argv[]) {
                     "end once no client has been connected for this many wall seconds after the last left (default 2: "
                     "fio and qemu-img connect more than once)");
   serve->add_option("--power-cut", serve_args.power_cut,
-                    "cut the power at AT (as run: 5ms of simulated time from the first request on, or ops:N): every "
-                    "connection drops, the NAND image goes to OUT/power-cut");
+                    "cut the power at AT (as run: 5ms of simulated time from the first request on, or ops:N; or signal: when "
+                    "SIGUSR1 comes): every connection drops, the NAND image goes to OUT/power-cut");
   serve->add_option("--power-on", serve_args.power_on,
-                    "recover the drive from a cut's folder (OUT/power-cut) and serve it; every first read of a sector is "
-                    "checked against what was durable at the cut");
+                    "recover the drive from a cut's folder (OUT/power-cut) or a power-off (OUT/power-off) and serve it; every "
+                    "first read of a sector is checked against what was durable");
+  serve->add_flag("--no-save", serve_args.no_save,
+                  "no power-off image at the end (else the drive goes to OUT/power-off, to be served again with "
+                  "--power-on)");
   serve->add_option("--export", serve_args.export_name, "the export's name (default ssdvp; \"\" is served too)");
 
   auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");

@@ -31,6 +31,7 @@ if [ "$mode" = "all" ]; then
     clang-14 libfuzzer-14-dev libclang-rt-14-dev   # the libFuzzer harnesses (testbenches/fuzz)
     chromium chromium-driver   # headless browser of the report test (testbenches/report)
     libnbd-bin python3-libnbd fio qemu-utils   # real NBD clients of ssdvp serve (testbenches/serve)
+    qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs   # its file-system guest
   )
 fi
 unicorn_prefix=""

@@ -30,6 +30,7 @@ class SignalWatch {
     sigemptyset(&set_);
     sigaddset(&set_, SIGINT);
     sigaddset(&set_, SIGTERM);
+    sigaddset(&set_, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &set_, &old_);
     t_ = std::thread([this] {
       while (!stop_) {
@@ -88,7 +89,10 @@ int serve_command(const ServeArgs& a) {
   };
 
   ServedDrive drive(so);
-  SignalWatch signals([&drive](int sig) { drive.end(sig == SIGINT ? "SIGINT" : "SIGTERM"); });
+  SignalWatch signals([&drive](int sig) {
+    if (sig == SIGUSR1) drive.request_cut();
+    else drive.end(sig == SIGINT ? "SIGINT" : "SIGTERM");
+  });
   RunOptions opt;
   opt.precondition = a.precondition;
   // Power loss on a live export: the cut drops every connection (requests in flight are never
@@ -96,7 +100,11 @@ int serve_command(const ServeArgs& a) {
   // every first read of a sector checked against what was durable at the cut.
   if (!a.power_cut.empty() && !a.power_on.empty())
     throw ConfigError("--power-cut and --power-on together: serve a recovered drive first, cut it in a second run");
-  if (!a.power_cut.empty()) {
+  const bool cut_on_signal = a.power_cut == "signal";
+  if (cut_on_signal) {   // SIGUSR1 cuts the power then
+    opt.power_cut_dir = (std::filesystem::path(dir) / "power-cut").string();
+    std::filesystem::remove_all(opt.power_cut_dir);
+  } else if (!a.power_cut.empty()) {
     const CutPoint cut = parse_cut_point("--power-cut", a.power_cut);
     if (cut.random)
       throw ConfigError("--power-cut " + a.power_cut + ": a live export has no run without the cut to draw from: give a "
@@ -115,10 +123,23 @@ int serve_command(const ServeArgs& a) {
   opt.payload_dir = (std::filesystem::path(dir) / "data").string();   // the clients' bytes: sparse files, not memory
   opt.make_workload = [&drive](uint64_t capacity) { return drive.make_workload(capacity); };
   SsdPlatform platform(cfg, opt);
+  if (cut_on_signal) drive.on_cut = [&platform] { platform.cut_power_now("SIGUSR1"); };
   nlohmann::json r = platform.run();
   drive.drop_connections();   // (after a cut: what the drive had not answered never will be)
   if (!a.power_cut.empty() && r.contains("power_cut"))
     drive.end("the power cut");
+  // A run that ended normally powers the drive off into OUT/power-off, so that it can be
+  // exported again (--power-on OUT/power-off) with what the clients left on it.
+  std::string saved;
+  if (!r.contains("power_cut") && r["completed"].get<bool>() && !a.no_save) {
+    try {
+      r["power_off"] = platform.save_power_off((std::filesystem::path(dir) / "power-off").string(),
+                                               drive.report()["bytes_written"].get<uint64_t>() > 0);
+      saved = (std::filesystem::path(dir) / "power-off").string();
+    } catch (const std::runtime_error& e) {
+      std::cerr << "ssdvp serve: no power-off image: " << e.what() << "\n";
+    }
+  }
   r["serve"] = drive.report();
   const std::string path = write_outputs(dir, r, platform.driver());
   if (!a.quiet) {
@@ -130,6 +151,9 @@ int serve_command(const ServeArgs& a) {
                              s["end"].get<std::string>());
     std::cout << "  results: " << path << "\n";
   }
+  if (!saved.empty() && !a.quiet)
+    std::cout << "ssdvp serve: the drive is powered off in " << saved << "; export it again with: ssdvp serve --power-on "
+              << saved << " (and the same --platform/--set)\n";
   if (!opt.power_cut_dir.empty()) {
     if (std::filesystem::exists(opt.power_cut_dir + "/nand.img"))
       std::cout << "ssdvp serve: the power was cut; serve the recovered drive with: ssdvp serve --power-on "

@@ -23,7 +23,8 @@ struct ServeArgs {
   double linger_s = 2.0;
   std::string export_name = "ssdvp";
   std::string power_cut;       // AT as ssdvp run --power-cut: a time or ops:N (empty: none)
-  std::string power_on;        // a cut's folder (OUT/power-cut): recover the drive and serve it
+  std::string power_on;        // a cut's folder (OUT/power-cut) or OUT/power-off: recover the drive and serve it
+  bool no_save = false;        // no OUT/power-off image at the end
 };
 
 // Runs until the last client disconnects (unless persist) or SIGINT/SIGTERM; writes run.json

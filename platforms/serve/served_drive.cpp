@@ -42,6 +42,12 @@ ServedDrive::ServedDrive(const ServeOptions& o) : sc_core::sc_prim_channel("serv
   zeros_.assign(o_.max_block, 0);
   async_attach_suspending();   // no event pending is no end: the clients may still come
   sc_core::sc_spawn([this] { pace_thread(); }, "serve_pacing");
+  sc_core::sc_spawn(
+      [this] {
+        wait(cut_);
+        if (on_cut) on_cut();
+      },
+      "serve_power_cut");
 }
 
 ServedDrive::~ServedDrive() {
@@ -101,6 +107,15 @@ void ServedDrive::end(const std::string& why) {
   async_request_update();
 }
 
+void ServedDrive::request_cut() {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    cut_requested_ = true;
+    cv_.notify_all();
+  }
+  async_request_update();
+}
+
 std::string ServedDrive::end_reason() const {
   std::lock_guard<std::mutex> g(mu_);
   return end_reason_;
@@ -116,11 +131,17 @@ void ServedDrive::update() { take_arrivals(); }
 // In the simulation's thread (the update phase, or the pacing thread once it has waited).
 void ServedDrive::take_arrivals() {
   std::deque<Arrived> got;
-  bool end_now = false;
+  bool end_now = false, cut_now = false;
   {
     std::lock_guard<std::mutex> g(mu_);
     got.swap(incoming_);
     end_now = end_requested_;
+    cut_now = cut_requested_;
+    cut_requested_ = false;
+  }
+  if (cut_now) {   // nothing else enters: the power is going (on_cut runs in its own process)
+    cut_.notify(sc_core::SC_ZERO_TIME);
+    return;
   }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   for (Arrived& a : got) {
@@ -256,6 +277,7 @@ void ServedDrive::pace_thread() {
       }
       wait_while_idle();
       take_arrivals();   // what came enters now, at the simulated time the drive stopped at
+      wait(sc_core::SC_ZERO_TIME);   // (and what it woke runs before the next look)
       continue;
     }
     wait(o_.quantum);
@@ -263,7 +285,7 @@ void ServedDrive::pace_thread() {
     const auto due = wall0_ + std::chrono::nanoseconds(uint64_t(sim_ns));
     if (std::chrono::steady_clock::now() < due) {
       std::unique_lock<std::mutex> lk(mu_);
-      cv_.wait_until(lk, due, [&] { return !incoming_.empty() || end_requested_; });
+      cv_.wait_until(lk, due, [&] { return !incoming_.empty() || end_requested_ || cut_requested_; });
       lk.unlock();
       take_arrivals();   // a request that woke it enters now
     }
@@ -273,7 +295,7 @@ void ServedDrive::pace_thread() {
 void ServedDrive::wait_while_idle() {
   const auto t0 = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lk(mu_);
-  cv_.wait(lk, [&] { return !incoming_.empty() || end_requested_; });
+  cv_.wait(lk, [&] { return !incoming_.empty() || end_requested_ || cut_requested_; });
   idle_waits_++;
   idle_wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }

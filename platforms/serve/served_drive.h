@@ -62,6 +62,10 @@ class ServedDrive : public sc_core::sc_prim_channel {
   void end(const std::string& why);
   // A power cut: every connection dropped at once, nothing more answered.
   void drop_connections();
+  // Asks (any thread) for on_cut to run in the simulation's thread at once (ssdvp serve
+  // --power-cut signal: SIGUSR1 cuts the power at the simulated time it arrives at).
+  void request_cut();
+  std::function<void()> on_cut;
   // run.json's "serve" section.
   nlohmann::json report() const;
   std::string end_reason() const;
@@ -97,7 +101,7 @@ class ServedDrive : public sc_core::sc_prim_channel {
     uint64_t wall_ns;
   };
   std::deque<Arrived> incoming_;
-  bool end_requested_ = false;
+  bool end_requested_ = false, cut_requested_ = false;
   std::string end_reason_;
 
   // The simulation's side.
@@ -105,7 +109,7 @@ class ServedDrive : public sc_core::sc_prim_channel {
   std::unordered_map<uint64_t, InFlight> in_flight_;
   uint64_t next_cookie_ = 1, queued_ = 0, outstanding_ = 0;   // in ready_; with the driver
   bool ended_ = false, started_ = false;
-  sc_core::sc_event idle_, start_;
+  sc_core::sc_event idle_, start_, cut_;
   std::vector<uint8_t> zeros_;
   std::chrono::steady_clock::time_point wall0_;
   sc_core::sc_time sim0_;

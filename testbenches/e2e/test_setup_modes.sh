@@ -16,7 +16,7 @@ all_plan="$(SSDVP_SETUP_DRY_RUN=1 "$root/scripts/setup.sh" all)"
 check "run-default.sh uses setup.sh run" grep -q '^scripts/setup.sh run$' "$root/scripts/run-default.sh"
 check "run-tests.sh uses setup.sh all" grep -q '^scripts/setup.sh all$' "$root/scripts/run-tests.sh"
 check "run mode builds ssdvp and the firmware only: $run_plan" grep -qx 'build targets: ssdvp firmware_rv32' <<<"$run_plan"
-for p in clang-14 chromium libfuzzer-14-dev gdb-multiarch python3-libnbd fio; do
+for p in clang-14 chromium libfuzzer-14-dev gdb-multiarch python3-libnbd fio qemu-system-x86 busybox-static; do
   check "run mode installs $p" bash -c '! grep -qw -- "$1" <<<"$2"' _ "$p" "$(grep '^packages:' <<<"$run_plan")"
   check "all mode does not install $p" grep -qw -- "$p" <<<"$(grep '^packages:' <<<"$all_plan")"
 done
