@@ -1,6 +1,8 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "platforms/serve/served_drive.h"
 
+#include <sys/prctl.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -75,8 +77,8 @@ std::unique_ptr<workload::Workload> ServedDrive::make_workload(uint64_t capacity
     if (!o_.persist) end("the last client disconnected");
   };
   wall0_ = std::chrono::steady_clock::now();
-  server_->start();
-  if (o_.on_listening) o_.on_listening(server_->uri());
+  // (Clients are accepted, and the line saying so printed, once the drive is preconditioned:
+  // the driver's first look for a request.  One that connects earlier waits in the backlog.)
   auto s = std::make_unique<Source>(*this);
   source_ = s.get();
   return s;
@@ -227,6 +229,8 @@ std::optional<workload::Request> ServedDrive::next(unsigned s) {
     wall0_ = std::chrono::steady_clock::now();   // (realtime: simulated and wall-clock time start together)
     sim0_ = sc_core::sc_time_stamp();
     start_.notify(sc_core::SC_ZERO_TIME);
+    server_->start();
+    if (o_.on_listening) o_.on_listening(server_->uri());
   }
   if (s >= ready_.size() || ready_[s].empty()) return std::nullopt;
   workload::Request r = ready_[s].front();
@@ -268,6 +272,9 @@ void ServedDrive::completed(const workload::Request& r, bool ok, uint16_t status
 // follows the clock, a quantum at a time.
 void ServedDrive::pace_thread() {
   wait(start_);
+  // Realtime sleeps are a quantum long (10 us): with Linux's default timer slack (50 us) each
+  // would overshoot by more than it lasts.
+  if (o_.pace == Pace::Realtime) ::prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
   for (;;) {
     if (ended_) return;
     if (o_.pace == Pace::Virtual) {

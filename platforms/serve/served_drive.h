@@ -46,7 +46,7 @@ struct ServeOptions {
   std::string export_name = "ssdvp";
   std::string description;
   uint32_t max_block = 32u << 20;
-  // Called once the server listens (the URI), on the simulation's thread.
+  // Called once the server accepts clients (the URI), on the simulation's thread.
   std::function<void(const std::string& uri)> on_listening;
 };
 
@@ -55,7 +55,8 @@ class ServedDrive : public sc_core::sc_prim_channel {
   explicit ServedDrive(const ServeOptions& o);
   ~ServedDrive() override;
 
-  // The host driver's workload: made once the capacity is known; starts the server.
+  // The host driver's workload: made once the capacity is known; the server listens from then
+  // and accepts clients from the start of the measured run (after preconditioning).
   std::unique_ptr<workload::Workload> make_workload(uint64_t capacity_bytes);
   // Ends the run (any thread): no new requests; the driver finishes those in flight, flushes,
   // and the simulation stops.
