@@ -16,7 +16,6 @@ Exits non-zero naming every failed check.
 import json
 import os
 import signal
-import subprocess
 import sys
 import threading
 
@@ -25,19 +24,14 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 from small_platform import SMALL, report  # noqa: E402
 import guest  # noqa: E402
+import serve_process  # noqa: E402
 
 BINARY = os.environ.get("SSDVP_BINARY") or sys.argv[1]
 ALLOWED_FIXES = ("Free blocks count wrong", "Free inodes count wrong")
 
 
 def serve(out, extra):
-    p = subprocess.Popen([BINARY, "serve", "-o", out, "--socket", os.path.join(out, "nbd.sock")] + SMALL + extra,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = p.stdout.readline()
-    if "listening on" not in line:
-        p.kill()
-        raise RuntimeError(f"ssdvp serve did not listen: {line!r} {p.communicate()}")
-    return p
+    return serve_process.start(BINARY, out, SMALL + extra)[0]
 
 
 def finish(p, what, failures):

@@ -9,7 +9,6 @@ Exits non-zero naming every failed check.
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -18,6 +17,9 @@ from small_platform import report  # noqa: E402
 
 import nbd  # noqa: E402  (python3-libnbd)
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import serve_process  # noqa: E402
+
 BINARY = os.environ.get("SSDVP_BINARY") or sys.argv[1]
 MiB = 1024 * 1024
 
@@ -25,14 +27,9 @@ MiB = 1024 * 1024
 def main():
     failures = []
     with tempfile.TemporaryDirectory(prefix="ssdvp-serve-mem-") as tmp:
-        p = subprocess.Popen([BINARY, "serve", "-o", tmp, "--socket", os.path.join(tmp, "nbd.sock"), "--linger", "0",
-                              "-s", "sim.progress=false"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = p.stdout.readline()
-        if "listening on" not in line:
-            p.kill()
-            raise RuntimeError(f"ssdvp serve did not listen: {line!r} {p.communicate()}")
+        p, uri = serve_process.start(BINARY, tmp, ["--linger", "0", "-s", "sim.progress=false"])
         h = nbd.NBD()
-        h.connect_uri(line.split("listening on ", 1)[1].strip())
+        h.connect_uri(uri)
         data = os.urandom(MiB)
         for i in range(64):
             h.pwrite(data, i * 7 * MiB)

@@ -12,6 +12,7 @@ on the small platform with its default preconditioning (the drive full and aged:
   others go on; a client that drops its connection in the middle of a write's data changes
   nothing.
 * fio (ioengine=nbd) writes and verifies its own pattern over the export.
+* Several connections use several host threads and so several NVMe queues.
 * The run ends at the last disconnect: run.json completed, every read's tags checked (no
   mismatch), the serve section's counts.
 Exits non-zero naming every failed check.
@@ -32,20 +33,15 @@ from small_platform import SMALL, report  # noqa: E402
 
 import nbd  # noqa: E402  (python3-libnbd)
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import serve_process  # noqa: E402
+
 BINARY = os.environ.get("SSDVP_BINARY") or sys.argv[1]
 KiB, MiB = 1024, 1024 * 1024
 
 
 def start(tmp, extra=()):
-    sock = os.path.join(tmp, "nbd.sock")
-    p = subprocess.Popen([BINARY, "serve", "-o", tmp, "--socket", sock] + SMALL + list(extra),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = p.stdout.readline()
-    if "listening on" not in line:
-        p.kill()
-        out, err = p.communicate()
-        raise RuntimeError(f"ssdvp serve did not listen: {line!r} {out!r} {err!r}")
-    return p, line.split("listening on ", 1)[1].strip()
+    return serve_process.start(BINARY, tmp, SMALL + list(extra))
 
 
 def connect(uri, strict=True):
@@ -201,6 +197,9 @@ def main():
             failures.append(f"GC copied {r['ftl']['gc_copied_sectors']} sectors: the data read back did not move")
         print(f"wrote {r['serve']['bytes_written'] / MiB:.0f} MiB, read {r['serve']['bytes_read'] / MiB:.0f} MiB, "
               f"GC copied {r['ftl']['gc_copied_sectors']} sectors, {integ['reads_checked']} reads' tags checked")
+        used = [q for q, n in enumerate(r["host"]["commands_per_queue"]) if n > 0]
+        if len(used) < 3:   # connections 0, 1 and 2 at least sent requests (more with fio's)
+            failures.append(f"the connections used NVMe queues {used} only: {r['host']['commands_per_queue']}")
         s = r["serve"]
         if s["connections"] < 5 or s["refused"] < 5 or s["protocol_errors"] < 1 or s["drive_errors"] != 0:
             failures.append(f"run.json serve: {s}")

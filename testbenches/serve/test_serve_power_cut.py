@@ -19,19 +19,17 @@ from small_platform import SMALL, report  # noqa: E402
 
 import nbd  # noqa: E402  (python3-libnbd)
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import serve_process  # noqa: E402
+
 BINARY = os.environ.get("SSDVP_BINARY") or sys.argv[1]
 MiB = 1024 * 1024
 
 
 def serve(out, extra):
-    p = subprocess.Popen([BINARY, "serve", "-o", out, "--socket", os.path.join(out, "nbd.sock"), "--linger", "0"] + SMALL +
-                         extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = p.stdout.readline()
-    if "listening on" not in line:
-        p.kill()
-        raise RuntimeError(f"ssdvp serve did not listen: {line!r} {p.communicate()}")
+    p, uri = serve_process.start(BINARY, out, ["--linger", "0"] + SMALL + extra)
     h = nbd.NBD()
-    h.connect_uri(line.split("listening on ", 1)[1].strip())
+    h.connect_uri(uri)
     return p, h
 
 
