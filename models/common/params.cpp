@@ -633,9 +633,6 @@ PlatformParams PlatformParams::from(const Config& c) {
   p.precondition.timed = c.get_string("precondition.mode") == "timed";
   p.host_data = c.get_bool("sim.host_data");
   p.payload = c.get_bool("sim.payload") || p.host_data;
-  if (p.host_data && c.get_string("host.ftl") != "none")
-    throw ConfigError(c.origin("sim.host_data") + ": sim.host_data = true with host.ftl = \"" + c.get_string("host.ftl") +
-                      "\": the host's own bytes are carried by the device FTL only for now (host.ftl = \"none\")");
   p.check_flush_durability = c.get_bool("sim.check_flush_durability");
 
   uint64_t sectors = n.physical_bytes() / 4096;

@@ -43,6 +43,7 @@ HostFtl::HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus
       lock_(cpus, p.host_ftl.socket_handoff, cpus.category("lock_spin")),
       sq_(p.host.queues) {
   mem_ = std::make_unique<Dram>(view_.dram);
+  if (view_.host_data) mem_->keep_tags_apart();   // the host's own bytes: tags beside them, as in the device
   sysctl_ = std::make_unique<SysCtl>("ftl_sysctl", cores_, view_.dram.size_bytes, SSD_BOOT_CONFIG_ADDR);
   timer_ = std::make_unique<Timer>("ftl_timer", *sysctl_);
   mailbox_ = std::make_unique<Mailbox>("ftl_mailbox", *sysctl_);

@@ -101,12 +101,14 @@ void HostFtlFront::copy(const ssd_hif_dma& d, HostCommand* c) {
     const uint32_t a = (d.flags & SSD_DMAF_SGL) ? mem_.as<uint32_t>(d.dram_addr + 4u * i)[0] : d.dram_addr + i * 4096u;
     const bool bytes_too = c->payload && (payload_ || (d.flags & SSD_DMAF_BYTES));
     uint8_t* sector = mem_.at(a, bytes_too ? 4096 : sizeof(ssd_sector_tag));
+    // The tag: the sector's first 8 bytes, or beside them with the host's own bytes (Dram::tag).
+    void* tag = (d.flags & SSD_DMAF_BYTES) ? static_cast<void*>(sector) : static_cast<void*>(mem_.tag(a));
     if (d.dir == SSD_DMA_TO_HOST) {
       if (bytes_too) std::memcpy(c->payload + size_t(s) * 4096, sector, 4096);
-      if (c->data) std::memcpy(&c->data[s], sector, sizeof(ssd_sector_tag));
+      if (c->data) std::memcpy(&c->data[s], tag, sizeof(ssd_sector_tag));
     } else {
       if (bytes_too) std::memcpy(sector, c->payload + size_t(s) * 4096, 4096);
-      if (c->data) std::memcpy(sector, &c->data[s], sizeof(ssd_sector_tag));
+      if (c->data) std::memcpy(tag, &c->data[s], sizeof(ssd_sector_tag));
     }
     bytes += 4096;
   }

@@ -45,7 +45,7 @@ bool OcFlashBackEnd::from_host_copy(Op* op) {
     if (u.unit != op->d.page) continue;
     for (uint32_t i = 0; i < op->sectors.size(); i++) {
       const uint32_t s = op->d.sect_off + i;
-      std::memcpy(mem_.at(op->sectors[i], sizeof(ssd_sector_tag)), &u.tags[s], sizeof(ssd_sector_tag));
+      std::memcpy(mem_.tag(op->sectors[i]), &u.tags[s], sizeof(ssd_sector_tag));
       if (op->d.oob_addr) *mem_.as<ssd_oob>(op->d.oob_addr + i * uint32_t(sizeof(ssd_oob))) = u.meta[s];
       if (payload_) std::memcpy(mem_.at(op->sectors[i], 4096), &u.payload[size_t(s) * 4096], 4096);
     }
@@ -156,7 +156,7 @@ void OcFlashBackEnd::take(uint32_t bank) {
       op->payload.assign(payload_ ? size_t(n) * 4096 : 0, 0);
       if (d.opcode == SSD_FOP_PROGRAM)
         for (uint32_t i = 0; i < n; i++) {
-          std::memcpy(&op->tags[i], mem_.at(op->sectors[i], sizeof(ssd_sector_tag)), sizeof(ssd_sector_tag));
+          std::memcpy(&op->tags[i], mem_.tag(op->sectors[i]), sizeof(ssd_sector_tag));
           op->meta[i] = mem_.as<ssd_oob>(d.oob_addr + i * uint32_t(sizeof(ssd_oob)))[0];
           if (payload_) std::memcpy(&op->payload[size_t(i) * 4096], mem_.at(op->sectors[i], 4096), 4096);
         }
@@ -202,7 +202,7 @@ void OcFlashBackEnd::functional(Op* op) {
   for (uint32_t i = 0; i < op->sectors.size(); i++) {
     const ssd_oob o = bad ? ssd_oob{0, 0} : ssd_oob{0xFFFFFFFFu, 0xFFFFFFFFu};
     if (op->d.oob_addr) *mem_.as<ssd_oob>(op->d.oob_addr + i * uint32_t(sizeof(ssd_oob))) = o;
-    std::memset(mem_.at(op->sectors[i], sizeof(ssd_sector_tag)), bad ? 0 : 0xFF, sizeof(ssd_sector_tag));
+    std::memset(mem_.tag(op->sectors[i]), bad ? 0 : 0xFF, sizeof(ssd_sector_tag));
   }
   post(op->bank, op->d.tag, SSD_FST_OK, kNoInterrupt);
   free_ops_.push_back(op);
@@ -236,7 +236,7 @@ void OcFlashBackEnd::done(Op* op, uint16_t oc_status) {
   uint16_t st = SSD_FST_BAD_DESC;
   if (d.opcode == SSD_FOP_READ && (oc_status == SSD_ST_OK || oc_status == SSD_ST_MEDIA_ERROR)) {
     for (uint32_t i = 0; i < op->sectors.size(); i++) {
-      std::memcpy(mem_.at(op->sectors[i], sizeof(ssd_sector_tag)), &op->tags[i], sizeof(ssd_sector_tag));
+      std::memcpy(mem_.tag(op->sectors[i]), &op->tags[i], sizeof(ssd_sector_tag));
       if (d.oob_addr) *mem_.as<ssd_oob>(d.oob_addr + i * uint32_t(sizeof(ssd_oob))) = op->meta[i];   // (none: not asked for)
       if (payload_) std::memcpy(mem_.at(op->sectors[i], 4096), &op->payload[size_t(i) * 4096], 4096);
     }
