@@ -90,43 +90,34 @@ def paced(pace, failures):
                 failures.append(f"realtime: no lag figures: {s}")
 
 
-def iss_rtl(failures):
-    with tempfile.TemporaryDirectory(prefix="ssdvp-serve-iss-") as tmp:
-        p, h = start(tmp, ["-s", "firmware.mode=iss", "-s", "channel.model=rtl"])
+def round_trip(what, extra, mib, failures):
+    """mib MiB of random bytes written, flushed and read back through a drive served with extra."""
+    with tempfile.TemporaryDirectory(prefix="ssdvp-serve-data-") as tmp:
+        p, h = start(tmp, extra)
         try:
             data = os.urandom(MiB)
-            for i in range(8):
+            for i in range(mib):
                 h.pwrite(data, i * MiB)
             h.flush()
-            bad = sum(h.pread(MiB, i * MiB) != data for i in range(8))
+            bad = sum(h.pread(MiB, i * MiB) != data for i in range(mib))
             if bad:
-                failures.append(f"ISS + RTL: {bad} of 8 MiB read back wrong")
+                failures.append(f"{what}: {bad} of {mib} MiB read back wrong")
             h.shutdown()
         except Exception:
             p.kill()
             raise
-        finish(p, tmp, failures, "ISS + RTL")
+        finish(p, tmp, failures, what)
+
+
+def iss_rtl(failures):
+    round_trip("ISS + RTL", ["-s", "firmware.mode=iss", "-s", "channel.model=rtl"], 8, failures)
 
 
 def host_ftl(failures):
     """pblk on the host over the Open-Channel device: its ring in host memory and its vector
     commands carry the bytes too (40 MiB: more than the ring, so most reads come from flash)."""
-    with tempfile.TemporaryDirectory(prefix="ssdvp-serve-pblk-") as tmp:
-        p, h = start(tmp, ["-s", "device.interface=ocssd", "-s", "host.ftl=pblk", "-s", "ftl.write_buffer=ring",
-                           "-s", "precondition.mode=timed", "--no-precondition"])
-        try:
-            data = os.urandom(MiB)
-            for i in range(40):
-                h.pwrite(data, i * MiB)
-            h.flush()
-            bad = sum(h.pread(MiB, i * MiB) != data for i in range(40))
-            if bad:
-                failures.append(f"host FTL: {bad} of 40 MiB read back wrong")
-            h.shutdown()
-        except Exception:
-            p.kill()
-            raise
-        finish(p, tmp, failures, "host FTL")
+    round_trip("host FTL", ["-s", "device.interface=ocssd", "-s", "host.ftl=pblk", "-s", "ftl.write_buffer=ring",
+                            "-s", "precondition.mode=timed", "--no-precondition"], 40, failures)
 
 
 def persist(failures):
