@@ -484,8 +484,8 @@ void SsdPlatform::cut_power(const std::string& cause) {
     sc_core::sc_stop();
     return;
   }
-  if (opt_.power_on_dir.empty())
-    driver_->durable_state().save(opt_.power_cut_dir + "/durable.bin");
+  if (opt_.power_on_dir.empty() || driver_->integrity()->wrote_since_cut())
+    driver_->durable_state().save(opt_.power_cut_dir + "/durable.bin");   // (over an earlier cut: that record, this cycle's writes on top)
   else   // powered on over an earlier cut: the host has only read since, its record stands
     std::filesystem::copy_file(opt_.power_on_dir + "/durable.bin", opt_.power_cut_dir + "/durable.bin",
                                std::filesystem::copy_options::overwrite_existing);
@@ -502,11 +502,7 @@ void SsdPlatform::cut_power(const std::string& cause) {
   sc_core::sc_stop();
 }
 
-nlohmann::json SsdPlatform::save_power_off(const std::string& dir, bool wrote_since_power_on) {
-  if (!opt_.power_on_dir.empty() && wrote_since_power_on)
-    throw std::runtime_error("the drive was powered on over " + opt_.power_on_dir +
-                             " and written since: its durability record cannot be carried into a new image yet, so none "
-                             "is saved (serve it from the earlier image, or from a fresh drive)");
+nlohmann::json SsdPlatform::save_power_off(const std::string& dir) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   uint64_t paired_lost = 0;
   nlohmann::json interrupted = nlohmann::json::array();
@@ -516,11 +512,7 @@ nlohmann::json SsdPlatform::save_power_off(const std::string& dir, bool wrote_si
   }
   std::filesystem::create_directories(dir);
   nand::save_nand_image(dir + "/nand.img", dies_, sysctl_->nvram(), nor_->contents());
-  if (opt_.power_on_dir.empty())
-    driver_->durable_state().save(dir + "/durable.bin");
-  else
-    std::filesystem::copy_file(opt_.power_on_dir + "/durable.bin", dir + "/durable.bin",
-                               std::filesystem::copy_options::overwrite_existing);
+  driver_->durable_state().save(dir + "/durable.bin");   // (over an earlier cut: that record, this cycle's on top)
   return {{"at_s", now.to_seconds()}, {"image", dir + "/nand.img"}, {"interrupted", interrupted},
           {"paired_pages_lost", paired_lost}};
 }

@@ -91,10 +91,9 @@ class SsdPlatform {
   void cut_power_now(const std::string& cause) { power_fails(cause); }
   // After run() ended normally (the final flush done): the drive powers off and its NAND image
   // and the host's durability record go to `dir`, for a later power_on_dir (ssdvp serve:
-  // export the same drive again).  Returns what it saved, for run.json.  Throws
-  // std::runtime_error when the record cannot be told: a drive powered on over an image and
-  // written since (chained power cycles with writes are not modelled yet).
-  nlohmann::json save_power_off(const std::string& dir, bool wrote_since_power_on);
+  // export the same drive again; a drive powered on over an earlier image carries that
+  // image's record forward, this cycle's writes on top).  Returns what it saved, for run.json.
+  nlohmann::json save_power_off(const std::string& dir);
 
   // Access for tests.
   const PlatformParams& params() const { return p_; }

@@ -81,6 +81,7 @@ void IntegrityChecker::trim_submitted(uint64_t lba, uint32_t nsect, uint64_t t_n
 }
 
 DurableState IntegrityChecker::durable_state(uint64_t cut_ns) const {
+  if (before_) return durable_state_after_cut(cut_ns);
   DurableState s;
   s.cut_ns = cut_ns;
   s.precond_below = precond_below_;
@@ -102,6 +103,41 @@ DurableState IntegrityChecker::durable_state(uint64_t cut_ns) const {
     for (uint64_t lba = t.lba; lba < t.lba + t.nsect && lba < n; lba++) {
       const uint32_t d = s.durable[lba];
       if (d == 0 || t.complete_ns >= writes_[d - 1].submit_ns) s.zeros_ok[lba] = 1;
+    }
+  return s;
+}
+
+// The record after a power cycle that wrote: the earlier cycle's, with this cycle's writes and
+// trims on top (their times shifted past the earlier cut, so that every earlier write counts as
+// done before any of this cycle's was sent).
+DurableState IntegrityChecker::durable_state_after_cut(uint64_t cut_ns) const {
+  const DurableState& b = *before_;
+  const uint64_t shift = b.cut_ns + 1;
+  const auto shifted = [shift](uint64_t t) { return t == UINT64_MAX ? t : t + shift; };
+  DurableState s;
+  s.cut_ns = shifted(cut_ns);
+  s.precond_below = b.precond_below;
+  s.durable = b.durable;
+  s.zeros_ok = b.zeros_ok;
+  s.durable.resize(acked_.size(), 0);
+  s.zeros_ok.resize(acked_.size(), uint8_t(1));
+  s.writes = b.writes;
+  for (size_t i = writes_before_cut_; i < writes_.size(); i++) {
+    const WriteRecord& w = writes_[i];
+    s.writes.push_back({w.lba, w.nsect, shifted(w.submit_ns), shifted(w.complete_ns)});
+    const bool acked = w.complete_ns != UINT64_MAX;
+    if (!acked || !(w.durable || w.complete_ns <= flushed_before_)) continue;
+    for (uint32_t k = 0; k < w.nsect; k++) {
+      s.durable[w.lba + k] = uint32_t(i + 1);
+      s.zeros_ok[w.lba + k] = 0;
+    }
+  }
+  // A trim of this cycle not completed before the durable write was submitted (or over a
+  // sector whose durable write is the earlier cycle's): zeros are allowed.
+  for (const TrimRecord& t : all_trims_)
+    for (uint64_t lba = t.lba; lba < t.lba + t.nsect && lba < s.durable.size(); lba++) {
+      const uint32_t d = s.durable[lba];
+      if (d <= writes_before_cut_ || t.complete_ns >= writes_[d - 1].submit_ns) s.zeros_ok[lba] = 1;
     }
   return s;
 }
@@ -214,6 +250,7 @@ void IntegrityChecker::continue_after_cut(const DurableState& before) {
   writes_.clear();
   for (const DurableState::Write& w : before.writes) writes_.push_back(WriteRecord{w.lba, w.nsect, 0, 0, false});
   writes_before_cut_ = uint32_t(writes_.size());
+  before_ = std::make_shared<const DurableState>(before);
   precond_below_ = before.precond_below;
   recovered_.assign(acked_.size(), ssd_sector_tag{0, UINT32_MAX});
 }

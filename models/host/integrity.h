@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "models/host/power_cut_check.h"
@@ -79,8 +80,12 @@ class IntegrityChecker {
 
   // A flush submitted at submit_ns completed successfully.
   void flush_completed(uint64_t submit_ns) { flushed_before_ = std::max(flushed_before_, submit_ns); }
-  // What may be read back after power is lost now (power_cut_check.h).
+  // What may be read back after power is lost now (power_cut_check.h).  After
+  // continue_after_cut: the earlier record for every sector this cycle has made nothing durable
+  // on (what the recovery may have left there is still allowed), this cycle's writes and trims
+  // on top, their times after the earlier cut's.
   DurableState durable_state(uint64_t cut_ns) const;
+  bool wrote_since_cut() const { return writes_.size() > writes_before_cut_; }
 
   uint64_t sectors_checked() const { return checked_; }
   uint64_t mismatches() const { return mismatches_; }
@@ -116,6 +121,8 @@ class IntegrityChecker {
   uint64_t flushed_before_ = 0;          // writes completed by then are durable (a flush done)
   std::vector<TrimRecord> all_trims_;     // every trim (the durability state needs them all)
   uint32_t writes_before_cut_ = 0;        // continue_after_cut: seqs up to it are the last cycle's
+  std::shared_ptr<const DurableState> before_;   // ... and the last cycle's record
+  DurableState durable_state_after_cut(uint64_t cut_ns) const;
   std::vector<ssd_sector_tag> recovered_; // ... and each sector's tag as first read back
   void mismatch(const std::string& why);
   std::vector<std::string> errors_;

@@ -132,13 +132,8 @@ int serve_command(const ServeArgs& a) {
   // exported again (--power-on OUT/power-off) with what the clients left on it.
   std::string saved;
   if (!r.contains("power_cut") && r["completed"].get<bool>() && !a.no_save) {
-    try {
-      r["power_off"] = platform.save_power_off((std::filesystem::path(dir) / "power-off").string(),
-                                               drive.report()["bytes_written"].get<uint64_t>() > 0);
-      saved = (std::filesystem::path(dir) / "power-off").string();
-    } catch (const std::runtime_error& e) {
-      std::cerr << "ssdvp serve: no power-off image: " << e.what() << "\n";
-    }
+    r["power_off"] = platform.save_power_off((std::filesystem::path(dir) / "power-off").string());
+    saved = (std::filesystem::path(dir) / "power-off").string();
   }
   r["serve"] = drive.report();
   const std::string path = write_outputs(dir, r, platform.driver());

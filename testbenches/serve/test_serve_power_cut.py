@@ -4,7 +4,9 @@
 A client writes 8 MiB of random bytes and flushes, then keeps writing 1 MiB requests without
 flushing until the cut drops its connection (ENOTCONN: requests in flight are never answered).
 The recovered drive is served again: the flushed 8 MiB read back byte for byte, and the
-durability checker finds no sector lost among all it read (run.json recovery check). A cut given
+durability checker finds no sector lost among all it read (run.json recovery check); it writes
+4 MiB more and powers off, and a third power cycle finds both the old and the new data, its
+durability record carried forward. A cut given
 as random:SEED is refused (a live export has no uncut run to draw from).
 Exits non-zero naming every failed check.
 """
@@ -71,6 +73,9 @@ def main():
             failures.append("the 8 MiB flushed before the cut do not read back as written")
         for i in range(64):
             h.pread(MiB, 16 * MiB + i * MiB)
+        later = os.urandom(4 * MiB)   # written after the recovery, then the drive powers off
+        h.pwrite(later, 96 * MiB)
+        h.flush()
         h.shutdown()
         out, err = p.communicate(timeout=300)
         if p.returncode != 0:
@@ -81,6 +86,25 @@ def main():
               f"{check['newer_than_durable']} newer than their durable write")
         if check["sectors_checked"] < (8 + 64) * 256 or check["lost"] != 0:
             failures.append(f"recovery check: {check}")
+
+        # The recovered drive, written and powered off, served a third time: its record carries
+        # the cut's forward with the new writes on top.
+        again_dir = os.path.join(tmp, "again")
+        p, h = serve(again_dir, ["--power-on", os.path.join(on_dir, "power-off"), "--no-save"])
+        if h.pread(4 * MiB, 0) + h.pread(4 * MiB, 4 * MiB) != flushed:
+            failures.append("the 8 MiB flushed before the cut are gone after a second power cycle")
+        if h.pread(4 * MiB, 96 * MiB) != later:
+            failures.append("the 4 MiB written after the recovery are gone after the power-off")
+        for i in range(64):
+            h.pread(MiB, 16 * MiB + i * MiB)
+        h.shutdown()
+        out, err = p.communicate(timeout=300)
+        if p.returncode != 0:
+            failures.append(f"the third power cycle exited {p.returncode}: {err[-1000:]}")
+        check = json.load(open(os.path.join(again_dir, "run.json")))["recovery"]["check"]
+        print(f"after the power-off: {check['sectors_checked']} sectors read back, {check['lost']} lost")
+        if check["sectors_checked"] < (8 + 4 + 64) * 256 or check["lost"] != 0:
+            failures.append(f"recovery check after the power-off: {check}")
     return report("ssdvp serve power cut", failures)
 
 
