@@ -484,7 +484,8 @@ void SsdPlatform::cut_power(const std::string& cause) {
     sc_core::sc_stop();
     return;
   }
-  if (opt_.power_on_dir.empty() || driver_->integrity()->wrote_since_cut())
+  const IntegrityChecker* checker = driver_->integrity();   // (none yet: a cut during recovery)
+  if (opt_.power_on_dir.empty() || (checker && checker->wrote_since_cut()))
     driver_->durable_state().save(opt_.power_cut_dir + "/durable.bin");   // (over an earlier cut: that record, this cycle's writes on top)
   else   // powered on over an earlier cut: the host has only read since, its record stands
     std::filesystem::copy_file(opt_.power_on_dir + "/durable.bin", opt_.power_cut_dir + "/durable.bin",
