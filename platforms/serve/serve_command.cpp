@@ -81,11 +81,9 @@ int serve_command(const ServeArgs& a) {
   so.description = "ssdvp " + cfg.get_string("platform.name");
   if (a.tcp_port >= 0) so.tcp_port = uint16_t(a.tcp_port);
   else so.unix_socket = a.socket.empty() ? (std::filesystem::absolute(dir) / "nbd.sock").string() : a.socket;
-  const bool quiet = a.quiet;
-  so.on_listening = [quiet](const std::string& uri) {
+  so.on_listening = [](const std::string& uri) {
     // One line on stdout, flushed, for whoever waits for the export (scripts, tests).
     std::cout << "ssdvp serve: listening on " << uri << std::endl;
-    (void)quiet;
   };
 
   ServedDrive drive(so);

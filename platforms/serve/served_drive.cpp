@@ -61,7 +61,6 @@ uint64_t ServedDrive::wall_ns() const {
 }
 
 std::unique_ptr<workload::Workload> ServedDrive::make_workload(uint64_t capacity_bytes) {
-  capacity_ = capacity_bytes;
   nbd::ExportInfo e;
   e.name = o_.export_name;
   e.description = o_.description;

@@ -92,7 +92,6 @@ class ServedDrive : public sc_core::sc_prim_channel {
   ServeOptions o_;
   std::unique_ptr<nbd::Server> server_;
   Source* source_ = nullptr;               // owned by the host driver
-  uint64_t capacity_ = 0;
 
   // Between threads (mu_): requests not yet in the simulation, the end.
   mutable std::mutex mu_;
