@@ -27,6 +27,7 @@
 #include "models/common/fatal.h"
 #include "platforms/bench_capacity.h"
 #include "platforms/bench_kernel.h"
+#include "platforms/bench_serve.h"
 #include "platforms/build_identity.h"
 #include "platforms/cut_point.h"
 #include "platforms/drive_snapshot.h"
@@ -360,6 +361,13 @@ int sc_main(int argc, char* argv[]) {
                     "preconditioned to the GC steady state; preconditioning wall time and peak RSS per GiB "
                     "(platforms/bench_capacity.h; -n sets the random reads after, default 300000)")
       ->check(CLI::Range(1, 65536));
+  bool bench_serve = false;
+  double bench_serve_seconds = 3;
+  bench->add_flag("--serve", bench_serve,
+                  "instead of the speed cases: the highest 4 KiB random read and write rates `ssdvp serve --pace "
+                  "realtime` sustains without lag, with fio (nbd engine) as the client; with --iss also on the ISS "
+                  "(platforms/bench_serve.h)");
+  bench->add_option("--serve-seconds", bench_serve_seconds, "with --serve: fio's run per rate tried (default 3)");
 
   auto* report = app.add_subcommand("report", "write one self-contained HTML page about a run folder (or a sweep's "
                                               "store): summary, latency CDFs, time series, utilisation heat map, "
@@ -398,6 +406,12 @@ int sc_main(int argc, char* argv[]) {
   serve->add_flag("--no-save", serve_args.no_save,
                   "no power-off image at the end (else the drive goes to OUT/power-off, to be served again with "
                   "--power-on)");
+  serve->add_option("--data", serve_args.data,
+                    "where the clients' bytes live: a folder for the dies' sparse files (default OUT/data) or memory "
+                    "(faster writes in real time; RAM for what is written)");
+  serve->add_option("--state-cache", serve_args.state_cache,
+                    "as run --state-cache: serve the preconditioned drive saved in DIR/KEY, or precondition and save it "
+                    "there");
   serve->add_option("--export", serve_args.export_name, "the export's name (default ssdvp; \"\" is served too)");
 
   auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");
@@ -412,6 +426,8 @@ int sc_main(int argc, char* argv[]) {
     }
     if (report->parsed()) return report_command(report_dir, report_out);
     if (serve->parsed()) return ssdvp::serve_command(serve_args);
+    if (bench->parsed() && bench_serve)
+      return ssdvp::bench_serve(self_path(), platform, sets, bench_iss, bench_serve_seconds);
     if (bench->parsed() && !bench_capacity_gib.empty())
       return ssdvp::bench_capacity(self_path(), platform, sets, bench_capacity_gib, bench_requests);
     if (bench->parsed()) {

@@ -14,6 +14,7 @@
 #include "models/common/config.h"
 #include "models/common/fatal.h"
 #include "platforms/cut_point.h"
+#include "platforms/drive_snapshot.h"
 #include "platforms/run_report.h"
 #include "platforms/serve/served_drive.h"
 #include "platforms/ssd_platform.h"
@@ -117,8 +118,19 @@ int serve_command(const ServeArgs& a) {
     opt.power_on_dir = a.power_on;
     opt.precondition = false;
   }
+  if (!a.state_cache.empty()) {
+    // The preconditioned drive, as `ssdvp run --state-cache` keeps it (preconditioning moves no
+    // bytes, so the snapshot of a served drive holds none of the clients' data).
+    if (!a.power_on.empty() || !a.power_cut.empty())
+      throw ConfigError("--state-cache with --power-cut or --power-on: a drive powers on over a NAND image or resumes a "
+                        "snapshot, not both");
+    use_state_cache(a.state_cache, cfg, opt);
+  }
   opt.progress = RunOptions::Progress::Never;
-  opt.payload_dir = (std::filesystem::path(dir) / "data").string();   // the clients' bytes: sparse files, not memory
+  // The clients' bytes: sparse files (a large drive costs the disk what is written), or with
+  // --data memory the process's memory (no file system in the simulation's path: writes never
+  // wait for the host's journal or writeback; a drive costs RAM what is written).
+  opt.payload_dir = a.data == "memory" ? "" : a.data.empty() ? (std::filesystem::path(dir) / "data").string() : a.data;
   opt.make_workload = [&drive](uint64_t capacity) { return drive.make_workload(capacity); };
   SsdPlatform platform(cfg, opt);
   if (cut_on_signal) drive.on_cut = [&platform] { platform.cut_power_now("SIGUSR1"); };
@@ -154,12 +166,17 @@ int serve_command(const ServeArgs& a) {
     else
       std::cerr << "ssdvp serve: the run ended before the power cut (" << a.power_cut << ")\n";
   }
-  if (r["serve"].contains("lag") && r["serve"]["lag"]["requests_late"].get<uint64_t>() > 0)
-    std::cerr << fmt::format("ssdvp serve: warning: the simulation fell behind the clock: {} request(s) entered more than "
-                             "one quantum late (max {:.1f} us, mean {:.1f} us): their latency as the client saw it "
-                             "includes the lag (run.json serve.lag)\n",
-                             r["serve"]["lag"]["requests_late"].get<uint64_t>(), r["serve"]["lag"]["max_us"].get<double>(),
-                             r["serve"]["lag"]["mean_us"].get<double>());
+  if (r["serve"].contains("lag")) {
+    const auto& lag = r["serve"]["lag"];
+    if (lag["requests_late"].get<uint64_t>() > 0 || lag["replies_late"].get<uint64_t>() > 0)
+      std::cerr << fmt::format("ssdvp serve: warning: the simulation fell behind the clock: {} request(s) entered more "
+                               "than one quantum late (max {:.1f} us, mean {:.1f} us), {} completion(s) were reached "
+                               "more than one quantum late (max {:.1f} us, mean {:.1f} us): the latency the clients saw "
+                               "includes it (run.json serve.lag)\n",
+                               lag["requests_late"].get<uint64_t>(), lag["max_us"].get<double>(),
+                               lag["mean_us"].get<double>(), lag["replies_late"].get<uint64_t>(),
+                               lag["reply_max_us"].get<double>(), lag["reply_mean_us"].get<double>());
+  }
   for (const auto& e : r["errors"]) std::cerr << "ssdvp: " << e.get<std::string>() << "\n";
   return exit_status(r);
 }

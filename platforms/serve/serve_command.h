@@ -25,6 +25,8 @@ struct ServeArgs {
   std::string power_cut;       // AT as ssdvp run --power-cut: a time or ops:N (empty: none)
   std::string power_on;        // a cut's folder (OUT/power-cut) or OUT/power-off: recover the drive and serve it
   bool no_save = false;        // no OUT/power-off image at the end
+  std::string data;            // where the clients' bytes live: a folder of sparse files (default OUT/data) or "memory"
+  std::string state_cache;     // as ssdvp run --state-cache: the preconditioned drive from DIR/KEY, or saved there
 };
 
 // Runs until the last client disconnects (unless persist) or SIGINT/SIGTERM; writes run.json

@@ -258,8 +258,15 @@ void ServedDrive::completed(const workload::Request& r, bool ok, uint16_t status
   if (--f.parts_left == 0) {
     if (f.error) errors_++;
     std::chrono::steady_clock::time_point due{};   // realtime: not before the clock reaches the completion
-    if (o_.pace == Pace::Realtime)
+    if (o_.pace == Pace::Realtime) {
       due = wall0_ + std::chrono::nanoseconds(uint64_t((sc_core::sc_time_stamp() - sim0_).to_seconds() * 1e9));
+      // How late the simulation reached the completion (a stall after the request entered:
+      // the reply leaves that late).
+      const auto late = std::chrono::steady_clock::now() - due;
+      const uint64_t ns = late.count() > 0 ? uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(late).count()) : 0;
+      reply_lag_.record(ns);
+      if (ns > uint64_t(o_.quantum.to_seconds() * 1e9)) replies_late_++;
+    }
     if (server_) server_->reply(std::move(f.req), f.error, f.message, due);
     in_flight_.erase(it);
   }
@@ -324,7 +331,11 @@ nlohmann::json ServedDrive::report() const {
                 {"requests_late", lagged_},
                 {"mean_us", lag_.mean() / 1e3},
                 {"p99_us", double(lag_.percentile(99)) / 1e3},
-                {"max_us", double(lag_.max()) / 1e3}};
+                {"max_us", double(lag_.max()) / 1e3},
+                {"replies_late", replies_late_},
+                {"reply_mean_us", reply_lag_.mean() / 1e3},
+                {"reply_p99_us", double(reply_lag_.percentile(99)) / 1e3},
+                {"reply_max_us", double(reply_lag_.max()) / 1e3}};
   else
     j["idle"] = {{"waits", idle_waits_}, {"wall_s", idle_wall_s_}};
   return j;

@@ -116,6 +116,8 @@ class ServedDrive : public sc_core::sc_prim_channel {
   // Figures
   uint64_t requests_ = 0, bytes_read_ = 0, bytes_written_ = 0, errors_ = 0, lagged_ = 0;
   LatencyHistogram lag_;                   // realtime: how late each request entered, ns
+  LatencyHistogram reply_lag_;             // realtime: how late the simulation reached each completion, ns
+  uint64_t replies_late_ = 0;              // of them more than a quantum
   uint64_t idle_waits_ = 0;
   double idle_wall_s_ = 0;
 };

@@ -10,6 +10,9 @@
 * Real data with the firmware on the ISS and the RTL channel: 8 MiB of random bytes read back;
   with pblk on the host over the Open-Channel device: 40 MiB.
 * --persist: the run goes on after the client leaves and ends on SIGTERM, with run.json.
+* --state-cache and --data memory: a first run preconditions and saves the drive, a second
+  loads it (no preconditioning); the clients' bytes in memory leave no data folder; 4 MiB read
+  back in both.
 Exits non-zero naming every failed check.
 """
 import json
@@ -134,8 +137,35 @@ def persist(failures):
             failures.append(f"--persist: ended on {r['serve']['end']!r}, not SIGTERM")
 
 
+def state_cache_memory(failures):
+    with tempfile.TemporaryDirectory(prefix="ssdvp-serve-state-") as tmp:
+        cache = os.path.join(tmp, "cache")
+        for i, want in enumerate(("saved", "loaded")):
+            out = os.path.join(tmp, f"run{i}")
+            p, h = start(out, ["--state-cache", cache, "--data", "memory"])
+            try:
+                data = os.urandom(MiB)
+                for k in range(4):
+                    h.pwrite(data, (7 + k) * MiB)
+                h.flush()
+                bad = sum(h.pread(MiB, (7 + k) * MiB) != data for k in range(4))
+                h.shutdown()
+            except Exception:
+                p.kill()
+                raise
+            r = finish(p, out, failures, f"--state-cache run {i}")
+            if bad:
+                failures.append(f"--state-cache run {i}: {bad} of 4 MiB read back wrong")
+            if r is not None and want not in r.get("drive_state", {}):
+                failures.append(f"--state-cache run {i}: the drive was not {want}: {r.get('drive_state')}")
+            if os.path.exists(os.path.join(out, "data")):
+                failures.append(f"--data memory: run {i} made {out}/data")
+            print(f"--state-cache run {i}: drive_state {json.dumps(r and r.get('drive_state', {}).get(want))}")
+
+
 def main():
     failures = []
+    state_cache_memory(failures)
     paced("virtual", failures)
     paced("realtime", failures)
     iss_rtl(failures)
