@@ -53,6 +53,7 @@ RtlChannel::RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std
     fst_->set_time_resolution("1ps");
     fst_->open(trace.c_str());
   }
+  ctx_->fatalOnError(false);   // a failed assertion ends the run with an error, not an abort (tick())
   m_->rst_n = 0;
   m_->clk = 0;
   for (uint32_t i = 0; i < kMaxWays * kRtlPlanes / 32; i++) m_->plane_ready[i] = ~0u;
@@ -273,6 +274,11 @@ void RtlChannel::tick() {
   if (fst_) fst_->dump(cycle_ * period_ps_);
   m_->clk = 1;
   m_->eval();
+  if (ctx_->gotError()) {   // a failed assertion (rtl/nand_channel_ctrl_checks.sv): Verilator printed which
+    ctx_->gotError(false);
+    report_fatal("channel.model = \"rtl\": an assertion of the channel controller failed in bus cycle " +
+                 std::to_string(cycle_) + " (its name, the cycle and the signals are on the line above)");
+  }
   cycles_clocked_++;
   if (fst_) fst_->dump(cycle_ * period_ps_ + period_ps_ / 2);
   m_->desc_valid = 0;

@@ -15,6 +15,8 @@
 // the RTL orders them as the TLM channel does; they are fed ahead of that cycle (the flash
 // controller's decode time is longer than the RTL's lead over SystemC time).  The timing
 // registers are written through the RTL's register block at reset, from the configuration.
+// The model carries its assertions (rtl/nand_channel_ctrl_checks.sv): one that fails ends the
+// run with an error naming the bus cycle (Verilator prints the assertion and its signals).
 // Leaves out: the register block on the firmware bus (firmware does not program the channel).
 #pragma once
 

@@ -7,6 +7,8 @@
 // protocol checks on every cycle (one bus owner, one CE# low, never CLE and ALE together, never
 // an array start or a command on a busy plane it occupies, never data out or status before its
 // planes are ready, every phase exactly as long as its timing registers and transfer say).
+// The model is built with its assertions (rtl/nand_channel_ctrl_checks.sv): one that fails
+// fails the test.
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -40,6 +42,7 @@ template <class Model>
 class BenchOf {
  public:
   BenchOf() : m(std::make_unique<Model>(&ctx)) {
+    ctx.fatalOnError(false);   // a failed assertion (rtl/nand_channel_ctrl_checks.sv) fails the test, below
     m->rst_n = 0;
     m->cpl_ready = 1;
     m->plane_ready = ~0u;
@@ -105,6 +108,10 @@ class BenchOf {
     if (take) done.push_back({tag, way, cycles});
     m->clk = 1;
     m->eval();
+    if (ctx.gotError()) {   // Verilator printed which assertion, the cycle and the signals
+      ADD_FAILURE() << "cycle " << cycles << ": an assertion of the channel controller failed (its message is above)";
+      ctx.gotError(false);
+    }
     cycles++;
     for (int w = 0; w < kWays; w++) {
       for (int p = 0; p < kPlanes; p++) {
