@@ -9,7 +9,8 @@
 // and later operations behind it); a bus arbiter that grants the bus to the phase that became
 // ready first (ties: lower way, then its slots in order, then its next command) — the policy
 // of the TLM channel model — an ONFI-like bus sequencer (CLE/ALE/WE#/RE#/CE# per phase cycle)
-// with programmable cycle counts, ready/busy per plane of each die, a completion queue out
+// with programmable cycle counts (command, address and status bytes on DQ, a segment per plane
+// in the multi-plane forms), ready/busy per plane of each die, a completion queue out
 // (ready/valid), and a register block (timing registers, features, identification, status
 // and counters).  Data moves beside
 // the pins: a phase's data cycles are counted, the bytes travel through the DRAM model in the
@@ -88,6 +89,8 @@ module nand_channel_ctrl #(
     output logic                onfi_ale,
     output logic                onfi_we_n,
     output logic                onfi_re_n,
+    output logic [7:0]          onfi_dq,        // what the controller drives: command and address
+                                                // bytes (data bytes move beside the pins: 00h)
     // observation (this cycle)
     output logic                bus_grant,      // a phase starts in this cycle
     output logic                bus_busy,
@@ -298,25 +301,79 @@ module nand_channel_ctrl #(
   assign bus_phase     = cur_phase;
   assign bus_remaining = cur_busy ? 24'(cur_end - now) : 24'd0;
 
-  // ONFI-like strobes of the phase (first plane's command latch and address cycles, then data
-  // strobes; status as a command cycle then reads).
+  // ONFI-like bus cycles of the phase, one plane segment after another (a byte per cycle: CLE
+  // or ALE with WE# low latches a command or address byte, WE# alone a data byte in, RE# a data
+  // byte out).  In segment k of a phase, for the k-th plane of its mask, at cycle q of S:
+  //   read      00h, CMD_ADDR-2 address cycles, 32h (30h in the last segment)
+  //   program   80h, CMD_ADDR-2 address cycles, DATA_SETUP cycles (tADL), the data in, 11h (10h last)
+  //   erase     60h, CMD_ADDR-2 address cycles, D1h (D0h last)
+  //   data out  06h, an address cycle, E0h, the rest of DATA_SETUP (tWHR), the data out
+  //   status    70h, then RE# (the status byte) for the rest of STATUS
+  // The first address byte is the plane, the others 00h.  Fewer cycles than a form needs (a
+  // CMD_ADDR below 3, a DATA_SETUP below 3) leave its later bytes out (the monitor says so).
+  logic [23:0] seg_len, seg_pos, seg_idx;
+  logic [PLANES-1:0] cur_mask;
+  logic [19:0] cur_xfer;
+  logic [7:0] seg_plane;
+  logic seg_last;
+  always_comb begin
+    cur_mask = busy ? sl_mask[owner][owner_slot] : grant_mask;
+    cur_xfer = busy ? sl_xfer[owner][owner_slot] : grant_xfer;
+    seg_len  = cur_phase == P_STATUS ? 24'd1 : segment(cur_op, cur_phase, cur_xfer);
+    if (seg_len == 24'd0) seg_len = 24'd1;
+    seg_idx  = cur_phase == P_STATUS ? 24'd0 : 24'(pos) / seg_len;
+    seg_pos  = cur_phase == P_STATUS ? 24'(pos) : 24'(pos) - seg_idx * seg_len;
+    seg_last = 32'(seg_idx) + 32'd1 >= 32'($countones(cur_mask));
+    seg_plane = '0;
+    begin
+      logic [23:0] k;
+      k = '0;
+      for (int p = 0; p < PLANES; p++)
+        if (cur_mask[p]) begin
+          if (k == seg_idx) seg_plane = 8'(p);
+          k = k + 24'd1;
+        end
+    end
+  end
   always_comb begin
     onfi_ce_n = '1;
     onfi_cle  = 1'b0;
     onfi_ale  = 1'b0;
     onfi_we_n = 1'b1;
     onfi_re_n = 1'b1;
+    onfi_dq   = '0;
     if (cur_busy) begin
+      logic [23:0] ca, ds;
+      ca = {8'd0, reg_cmd_addr};
+      ds = {8'd0, reg_data_setup};
       onfi_ce_n[cur_owner] = 1'b0;
       unique case (cur_phase)
         P_CMD: begin
-          if (pos == 0) begin onfi_cle = 1'b1; onfi_we_n = 1'b0; end
-          else if (pos < 64'(reg_cmd_addr)) begin onfi_ale = 1'b1; onfi_we_n = pos[0]; end
-          else onfi_we_n = pos[0];                         // program data in
+          if (seg_pos == 0) begin
+            onfi_cle = 1'b1;
+            onfi_dq  = cur_op == OP_READ ? 8'h00 : cur_op == OP_PROG ? 8'h80 : 8'h60;
+          end else if (seg_pos + 24'd1 < ca) begin
+            onfi_ale = 1'b1;
+            onfi_dq  = seg_pos == 24'd1 ? seg_plane : 8'h00;
+          end else if (cur_op == OP_PROG && seg_pos + 24'd1 == seg_len) begin
+            onfi_cle = 1'b1;
+            onfi_dq  = seg_last ? 8'h10 : 8'h11;
+          end else if (cur_op != OP_PROG && seg_pos + 24'd1 == ca) begin
+            onfi_cle = 1'b1;
+            onfi_dq  = cur_op == OP_READ ? (seg_last ? 8'h30 : 8'h32) : (seg_last ? 8'hD0 : 8'hD1);
+          end
+          // program: tADL (no strobe), then a data byte in per cycle
+          onfi_we_n = !(onfi_cle || onfi_ale || (cur_op == OP_PROG && seg_pos + 24'd1 >= ca + ds && seg_pos + 24'd1 < seg_len));
         end
-        P_DATA_OUT: onfi_re_n = pos < 64'(reg_data_setup) ? 1'b1 : pos[0];
-        default: begin                                     // status: 70h, then read
+        P_DATA_OUT: begin
+          if (seg_pos == 0 && ds >= 24'd3) begin onfi_cle = 1'b1; onfi_dq = 8'h06; onfi_we_n = 1'b0; end
+          else if (seg_pos == 24'd1 && ds >= 24'd3) begin onfi_ale = 1'b1; onfi_dq = seg_plane; onfi_we_n = 1'b0; end
+          else if (seg_pos == 24'd2 && ds >= 24'd3) begin onfi_cle = 1'b1; onfi_dq = 8'hE0; onfi_we_n = 1'b0; end
+          else onfi_re_n = seg_pos < ds;
+        end
+        default: begin                                     // status: 70h, then the status byte
           onfi_cle  = pos == 0;
+          onfi_dq   = pos == 0 ? 8'h70 : 8'h00;
           onfi_we_n = pos != 0;
           onfi_re_n = pos == 0;
         end

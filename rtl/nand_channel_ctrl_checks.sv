@@ -5,9 +5,9 @@
 // Checks, every cycle out of reset, each named (the name, the cycle `now` and the signals are
 // in the message; Verilator prints "Assertion failed in ... <name>" with the file and line):
 //   * bus pins: at most one CE# low, and only during a phase, the owner's; CLE and ALE never
-//     together; CLE, ALE, WE# and RE# only in the phases that use them (ALE and data-in WE#
-//     in a command phase, RE# in data out and status, CLE in command and status); all quiet
-//     on an idle bus;
+//     together, and each latched with WE# low; WE# and RE# never together; ALE in command and
+//     data-out phases (the change-read-column address), a data byte in (WE# alone) only in a
+//     command phase, RE# only in data out and status; all quiet on an idle bus;
 //   * the bus: no grant while a phase runs; a phase never runs past its end; array_go only in
 //     the last cycle of a command phase;
 //   * R/B#: a command only to planes that are ready, a data-out or status phase only when the
@@ -138,14 +138,16 @@ module nand_channel_ctrl_checks #(
     a_idle_bus_quiet: assert (cur_busy || (!onfi_cle && !onfi_ale && onfi_we_n && onfi_re_n))
       else $error("cycle %0d: a strobe on an idle bus: CLE=%b ALE=%b WE#=%b RE#=%b", now, onfi_cle, onfi_ale,
                   onfi_we_n, onfi_re_n);
-    a_ale_in_command: assert (!onfi_ale || cur_phase == P_CMD)
-      else $error("cycle %0d: ALE high in phase %0d (not a command phase)", now, cur_phase);
-    a_cle_in_command_or_status: assert (!onfi_cle || cur_phase == P_CMD || cur_phase == P_STATUS)
-      else $error("cycle %0d: CLE high in a data-out phase", now);
+    a_ale_in_command_or_data_out: assert (!onfi_ale || cur_phase == P_CMD || cur_phase == P_DATA_OUT)
+      else $error("cycle %0d: ALE high in a status phase", now);
+    a_latch_strobes_we: assert (!(onfi_cle || onfi_ale) || !onfi_we_n)
+      else $error("cycle %0d: CLE or ALE high without WE# low (the byte is not latched)", now);
     a_re_in_read_phases: assert (onfi_re_n || cur_phase == P_DATA_OUT || cur_phase == P_STATUS)
       else $error("cycle %0d: RE# low in a command phase", now);
-    a_we_in_write_phases: assert (onfi_we_n || cur_phase == P_CMD || cur_phase == P_STATUS)
-      else $error("cycle %0d: WE# low in a data-out phase", now);
+    a_we_data_only_in_command: assert (onfi_we_n || onfi_cle || onfi_ale || cur_phase == P_CMD)
+      else $error("cycle %0d: a data byte strobed in (WE# low) in phase %0d, not a command phase", now, cur_phase);
+    a_we_re_apart: assert (onfi_we_n || onfi_re_n)
+      else $error("cycle %0d: WE# and RE# low together", now);
     // ---- the bus
     a_no_grant_while_busy: assert (!(grant_valid && busy))
       else $error("cycle %0d: a phase granted while another runs (until %0d)", now, phase_end);

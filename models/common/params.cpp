@@ -404,6 +404,12 @@ PlatformParams PlatformParams::from(const Config& c) {
   ch.cmd_addr_cycles = cycles("channel.cmd_addr_ns", 1);
   ch.data_setup_cycles = cycles("channel.data_setup_ns", 0);
   ch.status_cycles = cycles("channel.status_ns", 1);
+  ch.rtl_monitor = c.get_bool("channel.rtl_monitor");
+  if (ch.rtl_monitor && (ch.cmd_addr_cycles < 3 || ch.data_setup_cycles < 3 || ch.status_cycles < 2))
+    throw ConfigError(c.origin("channel.rtl_monitor") + ": channel.rtl_monitor = true needs room for the interface's forms "
+                      "on the bus: channel.cmd_addr_ns and channel.data_setup_ns of at least 3 bus cycles and "
+                      "channel.status_ns of at least 2, not " + std::to_string(ch.cmd_addr_cycles) + ", " +
+                      std::to_string(ch.data_setup_cycles) + " and " + std::to_string(ch.status_cycles));
   ch.cmd_addr = ch.cycle * double(ch.cmd_addr_cycles);
   ch.data_setup = ch.cycle * double(ch.data_setup_cycles);
   ch.status = ch.cycle * double(ch.status_cycles);

@@ -81,6 +81,7 @@ struct NandParams {
 struct ChannelParams {
   std::string model;
   std::string rtl_trace;   // FST path ("" = none)
+  bool rtl_monitor = false;   // the protocol monitor on the RTL's pins
   double bus_mbps = 0;
   // The bus clock: one cycle moves one byte of the 8-bit bus (1 / bus_mbps, rounded to a
   // picosecond).  Both channel models work on this grid: phase lengths are whole cycles (the

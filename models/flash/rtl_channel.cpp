@@ -85,8 +85,33 @@ RtlChannel::RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std
     if (m_->reg_rdata != v) throw std::runtime_error("RTL channel: timing register " + std::to_string(a) + " reads back " +
                                                      std::to_string(m_->reg_rdata) + ", wrote " + std::to_string(v));
   }
+  if (p.rtl_monitor) {
+    monitor_ = std::make_unique<NandProtocolMonitor>(kMaxWays, kRtlPlanes, 1);
+    monitor_->set_timing(p.cmd_addr_cycles, p.data_setup_cycles, p.status_cycles);
+    monitor_->set_independent_reads(features & 1u);
+    ready_bits_.assign(kMaxWays * kRtlPlanes, true);
+  }
   SC_HAS_PROCESS(RtlChannel);
   SC_THREAD(run);
+}
+
+// The pins and R/B# of the presented cycle to the monitor (every clocked cycle, and the first
+// of a skipped stretch: it sees each R/B# fall and rise); its first violation ends the run.
+void RtlChannel::monitor_cycle() {
+  for (uint32_t b = 0; b < kMaxWays * kRtlPlanes; b++) ready_bits_[b] = m_->plane_ready[b / 32] >> (b % 32) & 1u;
+  NandPins pins;
+  pins.ce_n = m_->onfi_ce_n;
+  pins.cle = m_->onfi_cle;
+  pins.ale = m_->onfi_ale;
+  pins.we_n = m_->onfi_we_n;
+  pins.re_n = m_->onfi_re_n;
+  pins.dq = m_->onfi_dq;
+  const size_t before = monitor_->violations().size();
+  monitor_->cycle(cycle_, pins, ready_bits_);
+  if (m_->cpl_valid) monitor_->completed(cycle_, m_->cpl_way, m_->cpl_tag);
+  if (monitor_->violations().size() > before && before == 0)
+    report_fatal("channel.model = \"rtl\": the NAND protocol monitor (" + std::string(name()) +
+                 "): " + monitor_->violations().front());
 }
 
 RtlChannel::~RtlChannel() {
@@ -227,6 +252,11 @@ void RtlChannel::tick() {
     m_->eval();
   }
   const bool fed = feed && m_->desc_ready;
+  if (monitor_) {
+    if (fed)
+      monitor_->expect(feed->desc.way, feed->desc.opcode, feed->desc.plane_mask, m_->desc_xfer, uint16_t(feed->id));
+    monitor_cycle();
+  }
   // Outputs of this cycle: a completion leaving (its way may start its next operation in this
   // cycle), a phase granted, a die starting its array.
   if (m_->cpl_valid) {
@@ -296,9 +326,10 @@ void RtlChannel::run() {
     while (cycle_ <= target) {
       // Nothing happens in this cycle: skip to the next event (with a waveform, bus phases are
       // clocked cycle by cycle so that the strobes show).
-      if (m_->quiet && !(fst_ && m_->bus_busy)) {
+      if (m_->quiet && !((fst_ || monitor_) && m_->bus_busy)) {
         const uint64_t next = next_event_cycle();
         if (next > cycle_) {
+          if (monitor_) monitor_cycle();
           cycle_ = std::min(next, target + 1);
           present_cycle();
           continue;

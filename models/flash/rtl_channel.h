@@ -17,6 +17,8 @@
 // registers are written through the RTL's register block at reset, from the configuration.
 // The model carries its assertions (rtl/nand_channel_ctrl_checks.sv): one that fails ends the
 // run with an error naming the bus cycle (Verilator prints the assertion and its signals).
+// With channel.rtl_monitor the protocol monitor watches the pins (bus phases are then clocked
+// cycle by cycle); its first violation ends the run.
 // Leaves out: the register block on the firmware bus (firmware does not program the channel).
 #pragma once
 
@@ -30,6 +32,7 @@
 #include "models/common/event_queue.h"
 #include "models/common/params.h"
 #include "models/flash/channel_if.h"
+#include "models/flash/nand_protocol_monitor.h"
 
 class Vnand_channel_ctrl16;
 class VerilatedContext;
@@ -62,6 +65,8 @@ class RtlChannel : public sc_core::sc_module, public ChannelIf {
   uint64_t late_starts() const { return late_starts_; }
   // Cycles the Verilated model was clocked (the others were skipped as quiet).
   uint64_t cycles_clocked() const { return cycles_clocked_; }
+  // channel.rtl_monitor: the protocol monitor on the pins (null without it).
+  const NandProtocolMonitor* monitor() const { return monitor_.get(); }
 
   static constexpr uint32_t kRegCmdAddr = 0, kRegDataSetup = 1, kRegStatus = 2, kRegId = 3, kRegWaysBusy = 4,
                             kRegQueued = 5, kRegCompleted = 6, kRegBusCycles = 7, kRegFeatures = 8,
@@ -100,6 +105,9 @@ class RtlChannel : public sc_core::sc_module, public ChannelIf {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vnand_channel_ctrl16> m_;
   std::unique_ptr<VerilatedFstC> fst_;
+  std::unique_ptr<NandProtocolMonitor> monitor_;
+  std::vector<bool> ready_bits_;   // the R/B# the monitor sees
+  void monitor_cycle();
   uint64_t period_ps_;
   uint64_t lead_cycles_;
   std::vector<Way> ways_;

@@ -32,14 +32,21 @@ SectionReporter utilisation_section() {
 
 SectionReporter rtl_channel_section(const std::vector<ChannelIf*>& channels, const ChannelParams& channel) {
   return [&channels, &channel](json& r, const MeasuredWindow& w) {
-    uint64_t clocked = 0, late = 0;
+    uint64_t clocked = 0, late = 0, seen = 0, decoded = 0, violations = 0;
     for (ChannelIf* ch : channels)
-      if (auto* rtl = dynamic_cast<RtlChannel*>(ch)) clocked += rtl->cycles_clocked(), late += rtl->late_starts();
+      if (auto* rtl = dynamic_cast<RtlChannel*>(ch)) {
+        clocked += rtl->cycles_clocked(), late += rtl->late_starts();
+        if (const NandProtocolMonitor* m = rtl->monitor())
+          seen += m->cycles_seen(), decoded += m->operations_decoded(), violations += m->violations().size();
+      }
     const double cycles = w.sim_s / channel.cycle.to_seconds() * double(channels.size());
     r["rtl"] = {{"bus_cycles_simulated", cycles},
                 {"cycles_clocked", clocked},
                 {"late_starts", late},
                 {"bus_cycles_per_wall_s", w.run_wall_s > 0 ? cycles / w.run_wall_s : 0.0}};
+    // The whole run's (the monitor starts with the drive, before the measured window).
+    if (channel.rtl_monitor)
+      r["rtl"]["monitor"] = {{"cycles_seen", seen}, {"operations_decoded", decoded}, {"violations", violations}};
   };
 }
 

@@ -12,10 +12,12 @@
 // What catches a bug, each naming itself on stdout ("caught by ..."):
 //   * the assertions bound into the model (rtl/nand_channel_ctrl_checks.sv): Verilator prints
 //     which one failed, with the cycle and signals;
+//   * the protocol monitor on the pins (models/flash/nand_protocol_monitor.h), told each
+//     descriptor accepted and each completion handed out: its first violation, [rule] first;
 //   * the driver's phase checks: every phase granted is exactly as long as the operation and
 //     the timing registers say (command CMD_ADDR per plane, plus DATA_SETUP and the data for a
 //     program; data out DATA_SETUP plus the data per plane; status STATUS once), ALE high for
-//     exactly CMD_ADDR - 1 cycles of a command phase, CLE in its first cycle;
+//     exactly CMD_ADDR - 2 cycles per plane of a command phase, CLE in its first cycle;
 //   * the driver's scoreboard: every descriptor accepted completes once, on its way, after its
 //     array time; nothing completes that was not asked for; everything completes (no hang).
 // Exit status 0 when nothing was caught ("clean"), 1 when something was.
@@ -31,6 +33,7 @@
 #include <vector>
 
 #include "Vnand_channel_ctrl.h"
+#include "models/flash/nand_protocol_monitor.h"
 #include "verilated.h"
 
 namespace {
@@ -44,7 +47,8 @@ struct Op {
 
 class Stress {
  public:
-  explicit Stress(uint32_t seed) : rng_(seed), m_(std::make_unique<Vnand_channel_ctrl>(&ctx_)) {
+  explicit Stress(uint32_t seed)
+      : rng_(seed), m_(std::make_unique<Vnand_channel_ctrl>(&ctx_)), monitor_(kWays, kPlanes, 1), ready_(kWays * kPlanes, true) {
     ctx_.fatalOnError(false);
     m_->rst_n = 0;
     m_->cpl_ready = 1;
@@ -62,9 +66,11 @@ class Stress {
       if (caught_) break;
       // Timing registers and FEATURES between halves (nothing in flight).
       cfg_[0] = 3 + int(rng_() % 12);
-      cfg_[1] = 2 + int(rng_() % 10);
+      cfg_[1] = 3 + int(rng_() % 10);
       cfg_[2] = 2 + int(rng_() % 8);
       indep_ = half == 1;
+      monitor_.set_timing(uint32_t(cfg_[0]), uint32_t(cfg_[1]), uint32_t(cfg_[2]));
+      monitor_.set_independent_reads(indep_);
       write_reg(0, cfg_[0]);
       write_reg(1, cfg_[1]);
       write_reg(2, cfg_[2]);
@@ -74,8 +80,10 @@ class Stress {
     if (!caught_) drain();
     if (!caught_ && pending_.size()) fail("the scoreboard", std::to_string(pending_.size()) + " operations never completed");
     if (!caught_)
-      std::printf("clean: %llu operations, %llu cycles, %llu cycles in which a completion waited for cpl_ready\n",
-                  (unsigned long long)completed_, (unsigned long long)cycle_, (unsigned long long)full_cycles_);
+      std::printf("clean: %llu operations, %llu cycles, %llu cycles in which a completion waited for cpl_ready; the monitor "
+                  "decoded %llu operations\n",
+                  (unsigned long long)completed_, (unsigned long long)cycle_, (unsigned long long)full_cycles_,
+                  (unsigned long long)monitor_.operations_decoded());
     return caught_ ? 1 : 0;
   }
 
@@ -123,6 +131,7 @@ class Stress {
       clock_edge(false);
     }
     if (caught_) return;
+    monitor_.expect(unsigned(o.way), o.op, uint32_t(o.mask), uint32_t(o.xfer), uint32_t(o.tag));
     clock_edge(true);
     queued_[o.way].push_back(o);
     pending_[o.tag] = o;
@@ -144,7 +153,10 @@ class Stress {
   void present() {
     uint32_t ready = 0;
     for (int w = 0; w < kWays; w++)
-      for (int p = 0; p < kPlanes; p++) ready |= uint32_t(busy_until_[w][p] <= cycle_) << (w * kPlanes + p);
+      for (int p = 0; p < kPlanes; p++) {
+        ready_[w * kPlanes + p] = busy_until_[w][p] <= cycle_;
+        ready |= uint32_t(busy_until_[w][p] <= cycle_) << (w * kPlanes + p);
+      }
     m_->plane_ready = ready;
     if (hold_left_ == 0) {
       cpl_hold_ = rng_() % 6 == 0;   // now and then a long stretch without taking completions
@@ -161,7 +173,19 @@ class Stress {
   void clock_edge(bool descriptor_taken) {
     (void)descriptor_taken;
     check_phase();
-    if (m_->cpl_valid && m_->cpl_ready) complete(m_->cpl_tag, m_->cpl_way);
+    ssdvp::NandPins pins;
+    pins.ce_n = m_->onfi_ce_n;
+    pins.cle = m_->onfi_cle;
+    pins.ale = m_->onfi_ale;
+    pins.we_n = m_->onfi_we_n;
+    pins.re_n = m_->onfi_re_n;
+    pins.dq = m_->onfi_dq;
+    monitor_.cycle(cycle_, pins, ready_);
+    if (m_->cpl_valid && m_->cpl_ready) {
+      monitor_.completed(cycle_, m_->cpl_way, m_->cpl_tag);
+      complete(m_->cpl_tag, m_->cpl_way);
+    }
+    if (!monitor_.violations().empty()) fail("the protocol monitor", monitor_.violations().front());
     if (m_->array_go) {
       for (int w = 0; w < kWays; w++)
         if (m_->array_go >> w & 1) {
@@ -207,15 +231,17 @@ class Stress {
       phase_left_ = m_->bus_remaining;
       phase_pos_ = 0;
       phase_cmd_ = ph == 0;
+      phase_planes_ = planes;
       ale_ = 0;
       if (ph == 0 && !m_->onfi_cle) return fail("the phase checks", "a command phase without CLE in its first cycle");
     }
     if (phase_left_ > 0) {
       if (phase_cmd_ && m_->onfi_ale) ale_++;
       phase_pos_++;
-      if (--phase_left_ == 0 && phase_cmd_ && ale_ != cfg_[0] - 1)
-        return fail("the phase checks", "ALE high for " + std::to_string(ale_) + " cycles of a command phase, CMD_ADDR - 1 = " +
-                                            std::to_string(cfg_[0] - 1));
+      if (--phase_left_ == 0 && phase_cmd_ && ale_ != phase_planes_ * (cfg_[0] - 2))
+        return fail("the phase checks", "ALE high for " + std::to_string(ale_) + " cycles of a command phase of " +
+                                            std::to_string(phase_planes_) + " plane(s), (CMD_ADDR - 2) per plane = " +
+                                            std::to_string(phase_planes_ * (cfg_[0] - 2)));
     }
   }
 
@@ -238,6 +264,8 @@ class Stress {
   std::mt19937 rng_;
   VerilatedContext ctx_;
   std::unique_ptr<Vnand_channel_ctrl> m_;
+  ssdvp::NandProtocolMonitor monitor_;
+  std::vector<bool> ready_;
   uint64_t cycle_ = 0, completed_ = 0, full_cycles_ = 0;
   int cfg_[3] = {40, 40, 20};
   bool indep_ = false, caught_ = false, cpl_hold_ = false;
@@ -249,7 +277,7 @@ class Stress {
   std::map<int, Op> pending_;
   uint64_t phase_left_ = 0, phase_pos_ = 0;
   bool phase_cmd_ = false;
-  int ale_ = 0;
+  int ale_ = 0, phase_planes_ = 0;
 };
 
 }  // namespace

@@ -8,7 +8,7 @@
 // an array start or a command on a busy plane it occupies, never data out or status before its
 // planes are ready, every phase exactly as long as its timing registers and transfer say).
 // The model is built with its assertions (rtl/nand_channel_ctrl_checks.sv): one that fails
-// fails the test.
+// fails the test; so does a violation the protocol monitor finds on the pins.
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -17,6 +17,7 @@
 
 #include "Vnand_channel_ctrl.h"
 #include "Vnand_channel_ctrl_x16.h"
+#include "models/flash/nand_protocol_monitor.h"
 #include "verilated.h"
 
 namespace {
@@ -38,10 +39,10 @@ struct Die {
   }
 };
 
-template <class Model>
+template <class Model, unsigned kBusBytes>
 class BenchOf {
  public:
-  BenchOf() : m(std::make_unique<Model>(&ctx)) {
+  BenchOf() : m(std::make_unique<Model>(&ctx)), monitor(kWays, kPlanes, kBusBytes), ready_bits(kWays * kPlanes, true) {
     ctx.fatalOnError(false);   // a failed assertion (rtl/nand_channel_ctrl_checks.sv) fails the test, below
     m->rst_n = 0;
     m->cpl_ready = 1;
@@ -50,10 +51,16 @@ class BenchOf {
     m->rst_n = 1;
     tick();
   }
+  // The protocol monitor on the pins (models/flash/nand_protocol_monitor.h): its violations
+  // fail the test.
+  ~BenchOf() {
+    for (const auto& v : monitor.violations()) ADD_FAILURE() << "protocol monitor: " << v;
+  }
   void config(int cmd_addr, int setup, int status) {
     cfg[0] = cmd_addr;
     cfg[1] = setup;
     cfg[2] = status;
+    monitor.set_timing(uint32_t(cmd_addr), uint32_t(setup), uint32_t(status));
     for (auto [a, v] : {std::pair<int, int>{0, cmd_addr}, {1, setup}, {2, status}}) {
       m->reg_we = 1;
       m->reg_addr = a;
@@ -65,6 +72,7 @@ class BenchOf {
   // Independent plane reads on or off (FEATURES bit 0).
   void independent_reads(bool on) {
     indep = on;
+    monitor.set_independent_reads(on);
     m->reg_we = 1;
     m->reg_addr = 8;
     m->reg_wdata = on;
@@ -92,6 +100,17 @@ class BenchOf {
     m->now = cycles;
     m->clk = 0;
     m->eval();
+    if (!m->rst_n) monitor.reset();
+    for (int b = 0; b < kWays * kPlanes; b++) ready_bits[b] = ready >> b & 1;
+    ssdvp::NandPins pins;
+    pins.ce_n = m->onfi_ce_n;
+    pins.cle = m->onfi_cle;
+    pins.ale = m->onfi_ale;
+    pins.we_n = m->onfi_we_n;
+    pins.re_n = m->onfi_re_n;
+    pins.dq = m->onfi_dq;
+    monitor.cycle(cycles, pins, ready_bits);
+    if (m->cpl_valid && m->cpl_ready) monitor.completed(cycles, m->cpl_way, m->cpl_tag);
     // A command phase moves the way's next descriptor into the slot it names.
     if (m->bus_grant && m->bus_phase == 0 && !queued[m->bus_way].empty()) {
       slot_op[m->bus_way][m->bus_slot] = queued[m->bus_way].front();
@@ -167,6 +186,7 @@ class BenchOf {
       m->eval();
     }
     queued[o.way].push_back(o);
+    monitor.expect(unsigned(o.way), o.op, uint32_t(o.mask), uint32_t(o.xfer), uint32_t(o.tag));
     tick();
     m->desc_valid = 0;
     return cycles;
@@ -197,10 +217,12 @@ class BenchOf {
   int cfg[3] = {40, 40, 20};   // the timing registers as written
   uint32_t phase_left = 0;     // cycles of the current phase still to come
   int phase_way = -1;
+  ssdvp::NandProtocolMonitor monitor;
+  std::vector<bool> ready_bits;
 };
 
-using Bench = BenchOf<Vnand_channel_ctrl>;            // x8 bus: one byte a cycle
-using BenchX16 = BenchOf<Vnand_channel_ctrl_x16>;     // x16 bus: two bytes a cycle
+using Bench = BenchOf<Vnand_channel_ctrl, 1>;            // x8 bus: one byte a cycle
+using BenchX16 = BenchOf<Vnand_channel_ctrl_x16, 2>;     // x16 bus: two bytes a cycle
 
 // Cycles from the first cycle one operation is in the queue of an idle channel to the cycle its
 // completion is visible.
@@ -337,7 +359,7 @@ TEST(ChannelRtl, BackPressureOnBothQueues) {
     b.m->desc_xfer = 10;
     b.m->desc_tag = i;
     b.m->desc_start = b.cycles + 1;
-    if (b.m->desc_ready) accepted++, b.queued[0].push_back(Op{1, 0, 1, 10, i});
+    if (b.m->desc_ready) accepted++, b.queued[0].push_back(Op{1, 0, 1, 10, i}), b.monitor.expect(0, 1, 1, 10, uint32_t(i));
     b.tick();
   }
   b.m->desc_valid = 0;
