@@ -408,10 +408,13 @@ std::vector<uint32_t> SsdPlatform::firmware_map() {
 PlatformSnapshot SsdPlatform::snapshot() {
   PlatformSnapshot s;
   if (const ssd_fw_stats* f = firmware_stats()) s.fw = *f;
+  // The dies as of now: an array a channel has started ahead of SystemC time counts from its
+  // start (nand/die.h), so that the TLM and RTL channels agree on what a run's end interrupted.
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
   for (auto& d : dies_) {
-    s.die_busy_ps.push_back(d->array_busy_ps());
-    s.die_erases.push_back(d->total_erases());
-    s.die_programmed.push_back(d->programmed_sectors());
+    s.die_busy_ps.push_back(d->array_busy_ps_at(now));
+    s.die_erases.push_back(d->total_erases_at(now));
+    s.die_programmed.push_back(d->programmed_sectors_at(now));
   }
   for (auto& c : channels_) s.channel_busy_ps.push_back(c->bus_busy_ps());
   s.link_busy_ps[0] = hif_->link().busy_ps(PcieLink::HostToDevice);

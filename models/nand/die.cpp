@@ -301,12 +301,40 @@ sc_time Die::start_array(sc_time now) {
   for (uint32_t pl = 0; pl < planes_; pl++)
     if (occupied >> pl & 1u) plane_busy_until_[pl] = end;
   running_ = latched_;
+  Started rec{now, end, end, 0, latched_ == ArrayOp::Erase};
+  if (latched_ == ArrayOp::Program) rec.programmed = uint32_t(spp_) * uint32_t(__builtin_popcount(mask_));
   latched_ = ArrayOp::None;
   if (end > busy_until_) {                  // busy time: the union of the planes' operations
-    busy_ps_ += uint64_t((end - std::max(now, busy_until_)).value());
+    rec.busy_from = std::max(now, busy_until_);
+    busy_ps_ += uint64_t((end - rec.busy_from).value());
     busy_until_ = end;
   }
+  const sc_time sim_now = sc_core::sc_time_stamp();
+  recent_.erase(std::remove_if(recent_.begin(), recent_.end(), [&](const Started& r) { return r.busy_to <= sim_now && r.start <= sim_now; }),
+                recent_.end());
+  recent_.push_back(rec);
   return end;
+}
+
+uint64_t Die::array_busy_ps_at(sc_time t) const {
+  uint64_t ps = busy_ps_;
+  for (const Started& r : recent_)
+    if (r.busy_to > t) ps -= uint64_t((r.busy_to - std::max(t, r.busy_from)).value());
+  return ps;
+}
+
+uint64_t Die::total_erases_at(sc_time t) const {
+  uint64_t n = total_erases();
+  for (const Started& r : recent_)
+    if (r.erase && r.start > t) n--;
+  return n;
+}
+
+uint64_t Die::programmed_sectors_at(sc_time t) const {
+  uint64_t n = programmed_sectors_;
+  for (const Started& r : recent_)
+    if (r.start > t) n -= r.programmed;
+  return n;
 }
 
 void Die::mark_corrupt(Block& b, uint32_t page) {

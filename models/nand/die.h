@@ -138,7 +138,9 @@ class Die {
     latch(op, plane_mask, block, page, busy_until_, slc_mode);
     for (uint32_t pl = 0; pl < planes_; pl++)
       if (plane_mask >> pl & 1u) fill(pl);
+    const size_t saved_recent = recent_.size();
     start_array(busy_until_);
+    recent_.resize(std::min(recent_.size(), saved_recent));
     for (uint32_t pl = 0; pl < planes_; pl++)
       if (plane_mask >> pl & 1u) drain(pl);
     busy_until_ = saved;
@@ -216,6 +218,14 @@ class Die {
   // Sectors committed to the array by programs, timed or functional: the die's own count,
   // independent of the firmware's statistics (write amplification is checked against it).
   uint64_t programmed_sectors() const { return programmed_sectors_; }
+  // The same three as of simulated time t: an array operation counts from the time it starts
+  // and its busy time up to t.  A channel may start a die's array ahead of the SystemC time
+  // (the TLM channel when it grants the command phase, the RTL channel when it clocks
+  // array_go, each by a different amount); a run's figures are taken as of its end, so that
+  // both agree on what was in flight then.
+  uint64_t array_busy_ps_at(sc_core::sc_time t) const;
+  uint64_t total_erases_at(sc_core::sc_time t) const;
+  uint64_t programmed_sectors_at(sc_core::sc_time t) const;
   // Blocks holding data, by how their tags and OOB are kept (sector_store.h): compact (12
   // bytes per sector) or wide (16).
   void count_stored_blocks(uint64_t& compact, uint64_t& wide) const {
@@ -298,6 +308,15 @@ class Die {
   uint64_t busy_ps_ = 0;                    // time with any plane busy
   uint64_t op_counts_[4] = {0, 0, 0, 0};
   uint64_t programmed_sectors_ = 0;
+  // The latest array operations, for the "as of t" figures: when each starts, the busy time it
+  // added (from busy_from to busy_to), what it programmed, whether an erase.  Those that ended
+  // before the SystemC time are dropped as new ones start.
+  struct Started {
+    sc_core::sc_time start, busy_from, busy_to;
+    uint32_t programmed;
+    bool erase;
+  };
+  std::vector<Started> recent_;
 };
 
 }  // namespace ssdvp::nand
