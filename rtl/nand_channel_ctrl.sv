@@ -319,7 +319,7 @@ module nand_channel_ctrl #(
   always_comb begin
     cur_mask = busy ? sl_mask[owner][owner_slot] : grant_mask;
     cur_xfer = busy ? sl_xfer[owner][owner_slot] : grant_xfer;
-    seg_len  = cur_phase == P_STATUS ? 24'd1 : segment(cur_op, cur_phase, cur_xfer);
+    seg_len  = segment(cur_op, cur_phase, cur_xfer);   // status: one segment, STATUS long
     if (seg_len == 24'd0) seg_len = 24'd1;
     seg_idx  = cur_phase == P_STATUS ? 24'd0 : 24'(pos) / seg_len;
     seg_pos  = cur_phase == P_STATUS ? 24'(pos) : 24'(pos) - seg_idx * seg_len;

@@ -22,9 +22,17 @@
 //     array time; nothing completes that was not asked for; everything completes (no hang).
 // Exit status 0 when nothing was caught ("clean"), 1 when something was.
 //
-//   build/testbenches/rtl_stress [operations] [seed]
+//   build/testbenches/rtl_stress [operations] [seed] [--reads P] [--programs P] [--way-skew P]
+//       [--planes N] [--masks single|multi|any] [--burst N] [--hold P] [--ahead P]
+//       [--indep off|on|both] [--coverage FILE]
+// Knobs (the constraints): percent of reads and programs (erases the rest), percent sent to
+// way 0 regardless, planes per die, plane masks, descriptors between idle gaps, percent of
+// completion stretches held, percent of start cycles ahead, independent plane reads.  The
+// coverage build (rtl_stress_cov, with rtl/nand_channel_ctrl_coverage.sv) writes Verilator's
+// coverage data to FILE (scripts/rtl_regression.py runs and merges many).
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
@@ -38,7 +46,22 @@
 
 namespace {
 
-constexpr int kWays = 4, kPlanes = 8, kDiePlanes = 4;
+constexpr int kWays = 4, kPlanes = 8;
+
+// The constraints, as knobs (--name value).
+struct Knobs {
+  int operations = 4000;
+  uint32_t seed = 1;
+  int reads = 70, programs = 22;   // percent of descriptors; erases the rest
+  int way_skew = 33;               // percent sent to way 0 whatever the draw
+  int planes = 4;                  // planes of each die (1..8)
+  std::string masks = "any";       // plane masks: single, multi or any
+  int burst = 0;                   // descriptors between idle gaps (0: a gap after one in eight, at random)
+  int hold = 17;                   // percent of completion stretches with cpl_ready held low
+  int ahead = 25;                  // percent of descriptors whose start cycle is ahead
+  std::string indep = "both";      // independent plane reads: off, on, or both (the second half)
+  std::string coverage;            // coverage build: where to write the coverage data
+};
 
 struct Op {
   int op = 0, way = 0, mask = 0, xfer = 0, tag = 0;
@@ -47,8 +70,8 @@ struct Op {
 
 class Stress {
  public:
-  explicit Stress(uint32_t seed)
-      : rng_(seed), m_(std::make_unique<Vnand_channel_ctrl>(&ctx_)), monitor_(kWays, kPlanes, 1), ready_(kWays * kPlanes, true) {
+  explicit Stress(const Knobs& k)
+      : k_(k), rng_(k.seed), m_(std::make_unique<Vnand_channel_ctrl>(&ctx_)), monitor_(kWays, kPlanes, 1), ready_(kWays * kPlanes, true) {
     ctx_.fatalOnError(false);
     m_->rst_n = 0;
     m_->cpl_ready = 1;
@@ -60,7 +83,8 @@ class Stress {
     m_->rst_n = 1;
   }
 
-  int run(int operations) {
+  int run() {
+    const int operations = k_.operations;
     for (int half = 0; half < 2 && !caught_; half++) {
       drain();
       if (caught_) break;
@@ -68,13 +92,14 @@ class Stress {
       cfg_[0] = 3 + int(rng_() % 12);
       cfg_[1] = 3 + int(rng_() % 10);
       cfg_[2] = 2 + int(rng_() % 8);
-      indep_ = half == 1;
+      indep_ = k_.indep == "on" || (k_.indep == "both" && half == 1);
       monitor_.set_timing(uint32_t(cfg_[0]), uint32_t(cfg_[1]), uint32_t(cfg_[2]));
       monitor_.set_independent_reads(indep_);
       write_reg(0, cfg_[0]);
       write_reg(1, cfg_[1]);
       write_reg(2, cfg_[2]);
       write_reg(8, indep_);
+      write_reg(6, int(rng_() & 0xFFFF));   // COMPLETED is read-only: the write is ignored
       for (int i = 0; i < operations / 2 && !caught_; i++) submit(random_op());
     }
     if (!caught_) drain();
@@ -84,22 +109,29 @@ class Stress {
                   "decoded %llu operations\n",
                   (unsigned long long)completed_, (unsigned long long)cycle_, (unsigned long long)full_cycles_,
                   (unsigned long long)monitor_.operations_decoded());
+#ifdef SSDVP_RTL_COVERAGE
+    if (!k_.coverage.empty()) ctx_.coveragep()->write(k_.coverage.c_str());
+#endif
     return caught_ ? 1 : 0;
   }
 
  private:
   Op random_op() {
     Op o;
-    const unsigned r = rng_() % 100;
-    o.op = r < 70 ? 1 : r < 92 ? 2 : 3;
-    o.way = rng_() % 3 == 0 ? 0 : int(rng_() % kWays);   // skewed towards way 0
-    if (o.op == 1) {
-      o.mask = int(rng_() % ((1 << kDiePlanes) - 1)) + 1;
-      o.xfer = 16 * (1 + int(rng_() % 16));
+    const int r = int(rng_() % 100);
+    o.op = r < k_.reads ? 1 : r < k_.reads + k_.programs ? 2 : 3;
+    o.way = int(rng_() % 100) < k_.way_skew ? 0 : int(rng_() % kWays);
+    const int all = (1 << k_.planes) - 1;
+    const bool single = k_.masks == "single" || (k_.masks == "any" && rng_() % 2);
+    if (single || k_.planes == 1) {
+      o.mask = 1 << (rng_() % k_.planes);
+    } else if (o.op == 1) {
+      do o.mask = int(rng_() % all) + 1;
+      while (__builtin_popcount(unsigned(o.mask)) < 2);
     } else {
-      o.mask = rng_() % 2 ? (1 << kDiePlanes) - 1 : 1 << (rng_() % kDiePlanes);
-      o.xfer = o.op == 2 ? 64 * (1 + int(rng_() % 4)) : 0;
+      o.mask = all;
     }
+    o.xfer = o.op == 1 ? 16 * (1 + int(rng_() % 16)) : o.op == 2 ? 64 * (1 + int(rng_() % 4)) : 0;
     o.tag = next_tag_++ & 0xFFFF;
     o.array_cycles = o.op == 1 ? 100 + rng_() % 400 : o.op == 2 ? 800 + rng_() % 400 : 1500 + rng_() % 1000;
     return o;
@@ -116,7 +148,7 @@ class Stress {
 
   // Offers the descriptor until it is taken; random gaps between descriptors.
   void submit(const Op& o) {
-    const uint64_t start = cycle_ + (rng_() % 4 == 0 ? rng_() % 300 : 0);
+    const uint64_t start = cycle_ + (int(rng_() % 100) < k_.ahead ? rng_() % 300 : 0);
     m_->desc_valid = 1;
     m_->desc_op = o.op;
     m_->desc_way = o.way;
@@ -136,7 +168,7 @@ class Stress {
     queued_[o.way].push_back(o);
     pending_[o.tag] = o;
     m_->desc_valid = 0;
-    if (rng_() % 8 == 0) idle(rng_() % 200);
+    if (k_.burst > 0 ? ++in_burst_ % k_.burst == 0 : rng_() % 8 == 0) idle(rng_() % 200);
   }
   void idle(uint64_t n) {
     for (uint64_t i = 0; i < n && !caught_; i++) tick();
@@ -159,14 +191,18 @@ class Stress {
       }
     m_->plane_ready = ready;
     if (hold_left_ == 0) {
-      cpl_hold_ = rng_() % 6 == 0;   // now and then a long stretch without taking completions
+      cpl_hold_ = int(rng_() % 100) < k_.hold;   // now and then a long stretch without taking completions
       hold_left_ = cpl_hold_ ? 200 + rng_() % 3000 : 50 + rng_() % 500;
     }
     hold_left_--;
     m_->cpl_ready = !cpl_hold_;
     m_->now = cycle_;
     m_->clk = 0;
+    // A register read each cycle (they are combinational): ID must read as the RTL's.
+    if (!m_->reg_we) m_->reg_addr = rng_() % 16;
     m_->eval();
+    if (m_->reg_addr == 3 && (m_->reg_rdata >> 16 != 0x4E43 || (m_->reg_rdata & 0xFF) != kWays))
+      fail("the register checks", "ID reads " + std::to_string(m_->reg_rdata));
   }
 
   // This cycle's outputs checked and acted on, then the edge.
@@ -261,7 +297,9 @@ class Stress {
     std::printf("caught by %s in cycle %llu: %s\n", who.c_str(), (unsigned long long)cycle_, what.c_str());
   }
 
+  Knobs k_;
   std::mt19937 rng_;
+  int in_burst_ = 0;
   VerilatedContext ctx_;
   std::unique_ptr<Vnand_channel_ctrl> m_;
   ssdvp::NandProtocolMonitor monitor_;
@@ -283,11 +321,59 @@ class Stress {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  const int ops = argc > 1 ? std::atoi(argv[1]) : 4000;
-  const uint32_t seed = argc > 2 ? uint32_t(std::strtoul(argv[2], nullptr, 10)) : 1;
-  if (ops <= 0) {
-    std::fprintf(stderr, "rtl_stress: operations must be a positive number, not %s\n", argv[1]);
+  Knobs k;
+  int positional = 0;
+  auto number = [&](const std::string& name, const char* v, int lo, int hi) {
+    char* end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    if (!*v || *end || n < lo || n > hi) {
+      std::fprintf(stderr, "rtl_stress: %s %s: a whole number from %d to %d\n", name.c_str(), v, lo, hi);
+      std::exit(2);
+    }
+    return int(n);
+  };
+  for (int i = 1; i < argc; i++) {
+    const std::string a = argv[i];
+    if (a.rfind("--", 0) != 0) {
+      if (positional == 0) k.operations = number("operations", argv[i], 1, 100'000'000);
+      else if (positional == 1) k.seed = uint32_t(number("seed", argv[i], 0, 2'000'000'000));
+      else {
+        std::fprintf(stderr, "rtl_stress: unexpected argument %s\n", argv[i]);
+        return 2;
+      }
+      positional++;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "rtl_stress: %s needs a value\n", a.c_str());
+      return 2;
+    }
+    const char* v = argv[++i];
+    if (a == "--reads") k.reads = number(a, v, 0, 100);
+    else if (a == "--programs") k.programs = number(a, v, 0, 100);
+    else if (a == "--way-skew") k.way_skew = number(a, v, 0, 100);
+    else if (a == "--planes") k.planes = number(a, v, 1, kPlanes);
+    else if (a == "--burst") k.burst = number(a, v, 0, 1'000'000);
+    else if (a == "--hold") k.hold = number(a, v, 0, 100);
+    else if (a == "--ahead") k.ahead = number(a, v, 0, 100);
+    else if (a == "--masks" && (std::string(v) == "single" || std::string(v) == "multi" || std::string(v) == "any")) k.masks = v;
+    else if (a == "--indep" && (std::string(v) == "off" || std::string(v) == "on" || std::string(v) == "both")) k.indep = v;
+    else if (a == "--coverage") k.coverage = v;
+    else {
+      std::fprintf(stderr, "rtl_stress: unknown option or value: %s %s (see the header of testbenches/rtl/rtl_stress.cpp)\n",
+                   a.c_str(), v);
+      return 2;
+    }
+  }
+  if (k.reads + k.programs > 100) {
+    std::fprintf(stderr, "rtl_stress: --reads %d and --programs %d add up to more than 100\n", k.reads, k.programs);
     return 2;
   }
-  return Stress(seed).run(ops);
+#ifndef SSDVP_RTL_COVERAGE
+  if (!k.coverage.empty()) {
+    std::fprintf(stderr, "rtl_stress: --coverage needs the coverage build (rtl_stress_cov)\n");
+    return 2;
+  }
+#endif
+  return Stress(k).run();
 }
