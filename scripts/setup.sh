@@ -32,6 +32,7 @@ if [ "$mode" = "all" ]; then
     chromium chromium-driver   # headless browser of the report test (testbenches/report)
     libnbd-bin python3-libnbd fio qemu-utils   # real NBD clients of ssdvp serve (testbenches/serve)
     qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs   # its file-system guest
+    patch   # the RTL bug list's patches (testbenches/rtl/mutants)
   )
 fi
 unicorn_prefix=""
