@@ -5,7 +5,8 @@
 # test checks the trace-event format with it) if missing, then makes the
 # venv build-deps/pyenv (with the system site packages, so Debian's dask, distributed, pandas,
 # matplotlib and selenium are the ones used) and pip
-# installs there what Debian 12 lacks: pyarrow (Parquet) and dask-jobqueue (Slurm).
+# installs there what Debian 12 lacks: pyarrow (Parquet), dask-jobqueue (Slurm) and cocotb (the
+# channel controller's Python testbench).
 # Idempotent: it only does what is missing. Prints the venv's python on stdout.
 #
 # Leaves out Slurm itself (scripts/slurm-local.sh) and the C++ build (scripts/setup.sh).
@@ -15,7 +16,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 venv="$PWD/build-deps/pyenv"
 # dask-jobqueue 0.9.0 needs dask/distributed >= 2022.02 (Debian 12 has 2022.12.1); pyarrow
 # 17.0.0 has wheels for Python 3.11 and works with Debian's numpy 1.24 and pandas 1.5.3.
-pip_packages=(pyarrow==17.0.0 dask-jobqueue==0.9.0)
+# cocotb 1.8.1: the last release that supports Debian 12's Verilator 5.006 (1.9 needs 5.022),
+# for the channel controller's cocotb testbench (testbenches/rtl/cocotb).
+pip_packages=(pyarrow==17.0.0 dask-jobqueue==0.9.0 cocotb==1.8.1)
 debian_packages=(python3 python3-venv python3-pip python3-dask python3-distributed python3-pandas
                  python3-matplotlib python3-selenium python3-jsonschema)
 
