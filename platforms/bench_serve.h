@@ -11,18 +11,18 @@
 // late each entered the drive after its wall-clock arrival) and the replies' (how late the
 // simulation reached each completion after its wall-clock time: a stall after a request
 // entered), run.json serve.lag, each have a mean of at most two pacing quanta (20 us) and a
-// 99th percentile of at most 50 us; and the drive answers none with an error.  The lag has a floor that is the machine's, not the simulation's: a realtime
-// pacer sleeps between quanta and the kernel wakes it late (on this project's 2-core VM by
-// 15 us at the median, 29 us at the 99th percentile, measured apart), so even at 125 IOPS the
-// mean lag is 6-10 us and its p99 20-33 us (entering and replies alike), and about 30% of requests enter more than a
+// 99th percentile of at most 50 us; and the drive answers none with an error.  The lag has a
+// floor that is the machine's, not the simulation's: a realtime pacer sleeps between quanta
+// and the kernel wakes it late (on this project's 2-core VM by 15 us at the median, 29 us at
+// the 99th percentile, measured apart), so even at 125 IOPS the mean lag is 6-10 us and its
+// p99 20-33 us (entering and replies alike), and about 30% of requests enter more than a
 // quantum late.  The bounds were set from that floor before the searches ran.  A rate fails
 // when it falls behind three runs in a row: one stall of the virtual machine (milliseconds)
-// delays every request behind it and fails a run on its own.
-// The search
-// doubles the rate from 1,000 until a rate fails (or halves it down to 125),
-// then bisects the last interval three times: the figure is the highest rate that passed, to
-// within an eighth of that interval.  The preconditioned drive comes from a state cache
-// (ssdvp-bench-serve.state), so each rate costs the fio run and a snapshot load.
+// delays every request behind it and fails a run on its own.  The search doubles the rate
+// from 1,000 until a rate fails (or halves it down to 125), then bisects the last interval
+// three times: the figure is the highest rate that passed, to within an eighth of that
+// interval.  The preconditioned drive comes from a state cache (ssdvp-bench-serve.state), so
+// each rate costs the fio run and a snapshot load.
 //
 // Leaves out: other block sizes and queue depths, mixed workloads, the aged drive (GC steps
 // are the simulation's slowest stretches: the aged limit is lower), TCP (the export is a Unix
