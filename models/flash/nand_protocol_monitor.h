@@ -43,6 +43,19 @@ struct NandPins {
   uint8_t dq = 0;
 };
 
+// The pins of a Verilated channel controller (its onfi_* outputs) in this cycle.
+template <class Model>
+NandPins pins_of(const Model& m) {
+  NandPins p;
+  p.ce_n = m.onfi_ce_n;
+  p.cle = m.onfi_cle;
+  p.ale = m.onfi_ale;
+  p.we_n = m.onfi_we_n;
+  p.re_n = m.onfi_re_n;
+  p.dq = m.onfi_dq;
+  return p;
+}
+
 class NandProtocolMonitor {
  public:
   // ways on the channel, planes per way (R/B# each), bytes per bus cycle.

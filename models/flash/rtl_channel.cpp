@@ -99,15 +99,8 @@ RtlChannel::RtlChannel(sc_core::sc_module_name name, const ChannelParams& p, std
 // of a skipped stretch: it sees each R/B# fall and rise); its first violation ends the run.
 void RtlChannel::monitor_cycle() {
   for (uint32_t b = 0; b < kMaxWays * kRtlPlanes; b++) ready_bits_[b] = m_->plane_ready[b / 32] >> (b % 32) & 1u;
-  NandPins pins;
-  pins.ce_n = m_->onfi_ce_n;
-  pins.cle = m_->onfi_cle;
-  pins.ale = m_->onfi_ale;
-  pins.we_n = m_->onfi_we_n;
-  pins.re_n = m_->onfi_re_n;
-  pins.dq = m_->onfi_dq;
   const size_t before = monitor_->violations().size();
-  monitor_->cycle(cycle_, pins, ready_bits_);
+  monitor_->cycle(cycle_, pins_of(*m_), ready_bits_);
   if (m_->cpl_valid) monitor_->completed(cycle_, m_->cpl_way, m_->cpl_tag);
   if (monitor_->violations().size() > before && before == 0)
     report_fatal("channel.model = \"rtl\": the NAND protocol monitor (" + std::string(name()) +

@@ -209,14 +209,7 @@ class Stress {
   void clock_edge(bool descriptor_taken) {
     (void)descriptor_taken;
     check_phase();
-    ssdvp::NandPins pins;
-    pins.ce_n = m_->onfi_ce_n;
-    pins.cle = m_->onfi_cle;
-    pins.ale = m_->onfi_ale;
-    pins.we_n = m_->onfi_we_n;
-    pins.re_n = m_->onfi_re_n;
-    pins.dq = m_->onfi_dq;
-    monitor_.cycle(cycle_, pins, ready_);
+    monitor_.cycle(cycle_, ssdvp::pins_of(*m_), ready_);
     if (m_->cpl_valid && m_->cpl_ready) {
       monitor_.completed(cycle_, m_->cpl_way, m_->cpl_tag);
       complete(m_->cpl_tag, m_->cpl_way);

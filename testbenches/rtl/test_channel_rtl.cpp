@@ -102,14 +102,7 @@ class BenchOf {
     m->eval();
     if (!m->rst_n) monitor.reset();
     for (int b = 0; b < kWays * kPlanes; b++) ready_bits[b] = ready >> b & 1;
-    ssdvp::NandPins pins;
-    pins.ce_n = m->onfi_ce_n;
-    pins.cle = m->onfi_cle;
-    pins.ale = m->onfi_ale;
-    pins.we_n = m->onfi_we_n;
-    pins.re_n = m->onfi_re_n;
-    pins.dq = m->onfi_dq;
-    monitor.cycle(cycles, pins, ready_bits);
+    monitor.cycle(cycles, ssdvp::pins_of(*m), ready_bits);
     if (m->cpl_valid && m->cpl_ready) monitor.completed(cycles, m->cpl_way, m->cpl_tag);
     // A command phase moves the way's next descriptor into the slot it names.
     if (m->bus_grant && m->bus_phase == 0 && !queued[m->bus_way].empty()) {
