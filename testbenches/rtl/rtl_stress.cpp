@@ -160,11 +160,11 @@ class Stress {
       present();
       if (m_->desc_ready) break;
       if (waited > 2'000'000) return fail("the scoreboard", "a way's queue never took a descriptor (hang)");
-      clock_edge(false);
+      clock_edge();
     }
     if (caught_) return;
     monitor_.expect(unsigned(o.way), o.op, uint32_t(o.mask), uint32_t(o.xfer), uint32_t(o.tag));
-    clock_edge(true);
+    clock_edge();
     queued_[o.way].push_back(o);
     pending_[o.tag] = o;
     m_->desc_valid = 0;
@@ -178,7 +178,7 @@ class Stress {
   }
   void tick() {
     present();
-    clock_edge(false);
+    clock_edge();
   }
 
   // Inputs of the cycle: R/B# from the dies, back-pressure on completions.
@@ -206,8 +206,7 @@ class Stress {
   }
 
   // This cycle's outputs checked and acted on, then the edge.
-  void clock_edge(bool descriptor_taken) {
-    (void)descriptor_taken;
+  void clock_edge() {
     check_phase();
     monitor_.cycle(cycle_, ssdvp::pins_of(*m_), ready_);
     if (m_->cpl_valid && m_->cpl_ready) {
