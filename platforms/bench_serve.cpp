@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -206,20 +207,30 @@ std::pair<std::optional<Probe>, std::optional<Probe>> search(const std::string& 
 }  // namespace
 
 int bench_serve(const std::string& self, const std::string& platform, const std::vector<std::string>& sets, bool iss,
-                double seconds) {
+                double seconds, const std::vector<std::string>& jobs) {
   if (std::system("fio --enghelp=nbd >/dev/null 2>&1") != 0)
     throw ConfigError("ssdvp bench --serve needs fio with its nbd engine (Debian 12: apt install fio)");
   if (seconds < 1 || seconds > 600) throw ConfigError(fmt::format("--serve-seconds {}: 1 to 600", seconds));
+  // The clients' bytes in memory (--data memory), so that the figure is the simulation's; then
+  // random writes once more with the bytes in sparse files (serve's default), whose page faults
+  // wait for the host file system.
+  struct Row { const char* name; bool iss; std::string rw, data; };
+  const std::vector<Row> all = {{"read", false, "randread", "memory"},
+                                {"write", false, "randwrite", "memory"},
+                                {"files", false, "randwrite", "files"},
+                                {"iss-read", true, "randread", "memory"},
+                                {"iss-write", true, "randwrite", "memory"}};
+  std::vector<Row> rows;
+  for (const Row& row : all)
+    if (jobs.empty() ? (!row.iss || iss) : std::find(jobs.begin(), jobs.end(), row.name) != jobs.end())
+      rows.push_back(row);
+  for (const auto& j : jobs)
+    if (std::none_of(all.begin(), all.end(), [&](const Row& r) { return j == r.name; }))
+      throw ConfigError(fmt::format("--serve-jobs {}: not a job (read, write, files, iss-read, iss-write)", j));
   std::cout << fmt::format("ssdvp serve --pace realtime, fio ioengine=nbd, 4 KiB QD{}, filled drive, {:.0f} s per rate; "
                            "kept up: fio >= {:.0f}% of the rate, lag mean <= {:.0f} us and p99 <= {:.0f} us (requests entering and "
                            "completions reached), no errors\n",
                            kIodepth, seconds, 100 * kRateKept, kLagMeanUs, kLagP99Us);
-  // The clients' bytes in memory (--data memory), so that the figure is the simulation's; then
-  // random writes once more with the bytes in sparse files (serve's default), whose page faults
-  // wait for the host file system.
-  struct Row { bool iss; std::string rw, data; };
-  std::vector<Row> rows = {{false, "randread", "memory"}, {false, "randwrite", "memory"}, {false, "randwrite", "files"}};
-  if (iss) rows.insert(rows.end(), {{true, "randread", "memory"}, {true, "randwrite", "memory"}});
   std::cout << fmt::format("{:<8} {:<10} {:<7} {:>10} {:>13} {:>12} {:>9} {:>9}   {}\n", "firmware", "job", "data",
                            "IOPS kept", "drive mean us", "fio mean us", "lag mean", "lag p99", "first rate behind");
   for (const Row& row : rows) {

@@ -34,7 +34,9 @@
 
 namespace ssdvp {
 
+// `jobs`: the rows to measure, any of read, write, files (writes with the bytes in files),
+// iss-read, iss-write; empty: read, write, files, and with `iss` also iss-read and iss-write.
 int bench_serve(const std::string& self, const std::string& platform, const std::vector<std::string>& sets, bool iss,
-                double seconds);
+                double seconds, const std::vector<std::string>& jobs = {});
 
 }  // namespace ssdvp

@@ -68,7 +68,19 @@ void write_firmware_boot_config(Dram& dram, const PlatformParams& p, uint32_t co
   fc->wbuf_kind = p.ftl.write_buffer == "ring" ? SSD_WBUF_RING : SSD_WBUF_SLOTS;
   fc->ring_timeout_us = p.ftl.ring_timeout_us;
   fc->write_through = p.device.volatile_write_cache ? 0u : 1u;
-  fc->interface = p.device.interface == DeviceInterface::OpenChannel ? SSD_IF_OCSSD : SSD_IF_CONVENTIONAL;
+  fc->interface = p.device.interface == DeviceInterface::OpenChannel ? SSD_IF_OCSSD
+                  : p.device.interface == DeviceInterface::Zoned     ? SSD_IF_ZNS
+                                                                     : SSD_IF_CONVENTIONAL;
+  {   // a zoned device's zones (ftl-sw/zns/zns_layout.h)
+    const auto& z = p.device.zns;
+    fc->zns_dies_per_zone = z.dies_per_zone;
+    fc->zns_stripes_per_zone = z.stripes_per_zone;
+    fc->zns_spare_stripes = z.spare_stripes;
+    fc->zns_pow2_zone_size = z.pow2_zone_size ? 1u : 0u;
+    fc->zns_max_open = z.max_open;
+    fc->zns_max_active = z.max_active;
+    fc->zns_zasl_sectors = z.zasl_sectors;
+  }
   {   // what an Open-Channel device reports of its media (ftl-sw/ocssd/oc_geometry.h)
     const CellTiming& t = p.nand.timing(p.nand.cell);
     fc->oc_bits_per_cell = p.nand.cell == CellType::SLC ? 1u : p.nand.cell == CellType::MLC ? 2u : 3u;

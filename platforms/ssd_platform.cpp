@@ -60,6 +60,16 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     throw ConfigError(cfg.origin("device.interface") +
                       ": device.interface = \"ocssd\": an Open-Channel device needs a host FTL to drive it: host.ftl = "
                       "\"pblk\" or \"mtftl\" (docs/host-ftl.md)");
+  if (p_.device.interface == DeviceInterface::Zoned && !opt.external_host)
+    throw ConfigError(cfg.origin("device.interface") +
+                      ": device.interface = \"zns\": ssdvp run has no zoned workload yet (a zoned device is driven from the "
+                      "tests, testbenches/model/test_zns_device.cpp; docs/zns.md)");
+  if (p_.device.interface == DeviceInterface::Zoned &&
+      (opt.power_cut_ns || opt.power_cut_ops || !opt.power_cut_dir.empty() || !opt.power_on_dir.empty() ||
+       !opt.save_state_dir.empty() || !opt.load_state_dir.empty()))
+    throw ConfigError(cfg.origin("device.interface") +
+                      ": a zoned device does not yet keep its zone map and window across a power cut, a power-off image or "
+                      "a drive-state snapshot (docs/zns.md): no --power-cut, --power-on, --save-state or --load-state");
   if (!opt.external_host && !opt.make_workload) {
     workload::WorkloadContext ctx;
     ctx.capacity_bytes = n.physical_bytes();

@@ -368,6 +368,11 @@ int sc_main(int argc, char* argv[]) {
                   "realtime` sustains without lag, with fio (nbd engine) as the client; with --iss also on the ISS "
                   "(platforms/bench_serve.h)");
   bench->add_option("--serve-seconds", bench_serve_seconds, "with --serve: fio's run per rate tried (default 3)");
+  std::vector<std::string> bench_serve_jobs;
+  bench->add_option("--serve-jobs", bench_serve_jobs,
+                    "with --serve: the rows to measure, of read, write, files (random writes with the bytes in files), "
+                    "iss-read, iss-write (default read write files, and the iss rows with --iss)")
+      ->delimiter(',');
 
   auto* report = app.add_subcommand("report", "write one self-contained HTML page about a run folder (or a sweep's "
                                               "store): summary, latency CDFs, time series, utilisation heat map, "
@@ -427,7 +432,7 @@ int sc_main(int argc, char* argv[]) {
     if (report->parsed()) return report_command(report_dir, report_out);
     if (serve->parsed()) return ssdvp::serve_command(serve_args);
     if (bench->parsed() && bench_serve)
-      return ssdvp::bench_serve(self_path(), platform, sets, bench_iss, bench_serve_seconds);
+      return ssdvp::bench_serve(self_path(), platform, sets, bench_iss, bench_serve_seconds, bench_serve_jobs);
     if (bench->parsed() && !bench_capacity_gib.empty())
       return ssdvp::bench_capacity(self_path(), platform, sets, bench_capacity_gib, bench_requests);
     if (bench->parsed()) {

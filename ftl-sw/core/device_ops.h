@@ -1,8 +1,8 @@
 /* What a device interface's firmware gives the event loop (core/fw_main.c): the seam at which
  * the command set a drive answers is chosen (device.interface, struct ssd_fw_config.interface).
- * The conventional block device (the FTL in the firmware: core/fw_main.c) and the Open-Channel
- * device (ocssd/oc_device.h) each boot their own state and register an ops table; the event
- * loop, the lock and the cores' rings are the same for both.
+ * The conventional block device (the FTL in the firmware: core/fw_main.c), the Open-Channel
+ * device (ocssd/oc_device.h) and the zoned device (zns/zns_device.h) each boot their own state
+ * and register an ops table; the event loop, the lock and the cores' rings are the same for all.
  * Leaves out: resuming a drive-state snapshot, which only the conventional device does. */
 #ifndef SSDVP_CORE_DEVICE_OPS_H
 #define SSDVP_CORE_DEVICE_OPS_H

@@ -169,6 +169,7 @@ struct hcmd {
   uint8_t  waited;                 /* reads: SSD_CPLI_* of the extra work it waited for */
   uint16_t map_pending;            /* reads: translation page loads it waits for */
   uint32_t trim_ver;               /* trims: the version it took (recovery/trim_log.h) */
+  uint32_t cdw0;                   /* the command's cdw[0] (a zoned device's action, option, CNS) */
 };
 
 /* ---- flash operations in flight */
@@ -178,6 +179,7 @@ enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_
                 FOP_MODE_ERASE /* a dynamic SLC cache's borrow (place/slc_cache.h) */,
                 FOP_OC_READ, FOP_OC_PROG, FOP_OC_RESET, FOP_OC_SCAN /* an Open-Channel device's
                                                                       (ocssd/oc_device.h) */,
+                FOP_ZNS_READ, FOP_ZNS_PROG, FOP_ZNS_ERASE /* a zoned device's (zns/zns_device.h) */,
                 FOP_KINDS };
 
 struct fop {
@@ -317,6 +319,7 @@ struct ftl {
   struct fw_core *core[SSD_MAX_CORES];
   const struct device_ops *dev;    /* the device interface's event-loop hooks (core/device_ops.h) */
   struct oc_device *oc;            /* an Open-Channel device's state (ocssd/oc_device.h), else 0 */
+  struct zns_device *zns;          /* a zoned device's state (zns/zns_device.h), else 0 */
 
   struct ssd_fw_config cfg;
   struct ftl_geo geo;
@@ -502,6 +505,8 @@ void hcmd_init(struct ftl *f);   /* owns host commands (core/host_port.h) and ho
 int  hcmd_retry_waiting(struct ftl *f);
 int  hcmd_flushes_done(struct ftl *f);   /* the flushes whose data is on flash complete */
 void hcmd_complete(struct ftl *f, uint16_t slot, uint16_t status);
+/* ... with a command-specific result (SSD_DMAF_RESULT: NVMe's completion dwords 0 and 1). */
+void hif_complete_result(struct ftl *f, uint16_t slot, uint16_t status, uint64_t result);
 void hcmd_map_ready(struct ftl *f, uint16_t slot);   /* a read's translation pages are in */
 void hcmd_trim_done(struct ftl *f, uint16_t slot);   /* one part of a trim is in the map */
 int  hcmd_trim_pending(const struct ftl *f, uint32_t lpa);   /* in a trim not yet in the map */

@@ -9,6 +9,7 @@
 #include "recovery/recovery.h"
 #include "snapshot/resume.h"
 #include "ocssd/oc_device.h"
+#include "zns/zns_device.h"
 #include "core/host_roles.h"
 
 
@@ -284,6 +285,10 @@ void fw_main(void) {
     case SSD_IF_OCSSD:
       if (cfg->resume) hal_fatal("fw: an Open-Channel device has no drive-state snapshots\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_SNAPSHOT);
       f = oc_device_boot(cfg);
+      break;
+    case SSD_IF_ZNS:
+      if (cfg->resume) hal_fatal("fw: a zoned device has no drive-state snapshots\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_SNAPSHOT);
+      f = zns_device_boot(cfg);
       break;
     default:
       hal_fatal("fw: unknown device interface\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_INTERFACE);

@@ -48,6 +48,15 @@ void hif_dma_meta(struct ftl *f, uint16_t slot, uint8_t dir, uint8_t flags, uint
   hal_cost(HAL_COST_DMA_SUBMIT, 1);
 }
 
+void hif_complete_result(struct ftl *f, uint16_t slot, uint16_t status, uint64_t result) {
+  hif_dma(f, slot, SSD_DMA_NONE, SSD_DMAF_COMPLETE | SSD_DMAF_RESULT, 0, 0, status, slot);
+  struct fw_core *c = f->core[f->hc[slot].core];
+  struct ssd_hif_dma *d = &c->dma_ring[(c->dma_pos.tail - 1u) & (c->dma_pos.size - 1u)];
+  d->sect_off = (uint32_t)result;
+  d->dram_addr = (uint32_t)(result >> 32);
+  f->hc[slot].state = HC_FREE;
+}
+
 void hif_commit(struct ftl *f) {
   for (uint32_t k = 0; k < f->ncores; k++) {
     struct fw_core *c = f->core[k];
@@ -98,6 +107,7 @@ int hif_poll_cmds(struct ftl *f) {
     h->pending = 0;
     h->next = NONE32;
     h->core = (uint8_t)c->id;
+    h->cdw0 = e->cdw[0];
     h->durable = e->opcode == SSD_HOP_WRITE && ((e->cdw[0] & SSD_WRITE_FUA) || f->cfg.write_through);
     c->stats->host_cmds++;
     if (e->opcode == SSD_HOP_PRECONDITION && host_owner(f)->precondition) {

@@ -111,6 +111,7 @@
 #define SSD_BADCFG_SNAPSHOT          0x44u   /* --load-state: the DRAM holds no quiet firmware state of this configuration */
 #define SSD_BADCFG_INTERFACE         0x45u   /* device.interface unknown, or its geometry cannot be exposed */
 #define SSD_BADCFG_OC_BUFFERS        0x46u   /* an Open-Channel device: no DRAM for its command buffers */
+#define SSD_BADCFG_ZNS_BUFFERS       0x47u   /* a zoned device: no DRAM for its sector buffers and windows */
 
 #define SSD_FW_STATE_BOOT     0u
 #define SSD_FW_STATE_READY    1u   /* rings set up, commands accepted */
@@ -235,6 +236,19 @@ struct ssd_host_cmd {
 #define SSD_HOP_OC_CHUNK_LOG 0xCAu   /* Get Log Page, chunk information: nsect 4 KiB sectors of
                                         the log from byte cdw[0] (a multiple of 4096) */
 #define SSD_OC_MAX_LBAS      64u
+/* NVMe Zoned Namespaces (device.interface = zns; docs/zns.md; formats in hal/zns_formats.h).
+ * The spec's opcodes; cdw[0] carries the spec's CDW13 (Zone Management Send: the action and
+ * Select All; Receive: the action, the reporting option << 8, partial << 16) or, for Identify
+ * (an admin command, here on the I/O queues as the Open-Channel ones), the CNS. */
+#define SSD_HOP_ZNS_IDENTIFY  0x06u  /* one 4 KiB structure (SSD_DMAF_BYTES): cdw[0] = 5 the
+                                        zoned namespace's, 6 the zoned controller's */
+#define SSD_HOP_ZNS_MGMT_SEND 0x79u  /* lba = the zone's first LBA (ignored with Select All) */
+#define SSD_HOP_ZNS_MGMT_RECV 0x7Au  /* lba = an LBA of the first zone to report; nsect 4 KiB
+                                        sectors of the report (SSD_DMAF_BYTES) */
+#define SSD_HOP_ZNS_APPEND    0x7Du  /* lba = the zone's first LBA; the LBA written comes back
+                                        in the completion's result */
+#define SSD_ZNS_CNS_NS        0x05u
+#define SSD_ZNS_CNS_CTRL      0x06u
 #define SSD_HOP_PRECONDITION 0xC0u   /* vendor: fill/age the drive functionally, no timing.
                                         cdw[0] = fill per mille of the logical space written
                                         sequentially; cdw[1] = random overwrites in per mille of
@@ -285,6 +299,10 @@ struct ssd_hif_dma {
                                            the host's metadata buffer if it gave one (else the
                                            DRAM keeps what the firmware put there), to it if
                                            it gave one */
+#define SSD_DMAF_RESULT     (1u << 6)   /* with SSD_DMAF_COMPLETE and SSD_DMA_NONE: sect_off
+                                           (low) and dram_addr (high) are the completion's
+                                           command-specific result, NVMe's dwords 0 and 1
+                                           (Zone Append: the LBA written) */
 #define SSD_DMAF_BYTES      (1u << 4)   /* to the host: every byte of the sectors goes to the
                                            command's byte buffer whatever sim.payload says
                                            (control data: a geometry, a log page) */
@@ -489,6 +507,9 @@ struct ssd_fw_config {
   uint32_t oc_bits_per_cell;
   uint32_t oc_open_chunks_per_pu;
   uint32_t oc_t_read_ns[2], oc_t_prog_ns[2], oc_t_erase_ns;   /* typical, max */
+  /* A zoned device's zones (zns/zns_layout.h's struct zns_media; 0: no limit, every die): */
+  uint32_t zns_dies_per_zone, zns_stripes_per_zone, zns_spare_stripes, zns_pow2_zone_size;
+  uint32_t zns_max_open, zns_max_active, zns_zasl_sectors;
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */
@@ -498,6 +519,7 @@ struct ssd_fw_config {
 #define SSD_BOOT_GEOMETRY_ADDR (SSD_DRAM_BASE + 0x1000u)
 #define SSD_IF_CONVENTIONAL   0u   /* a block device: the FTL in the firmware */
 #define SSD_IF_OCSSD          1u   /* Open-Channel SSD 2.0: the host runs the FTL (ocssd/oc_device.h) */
+#define SSD_IF_ZNS            2u   /* NVMe Zoned Namespace: zones, a zone map (zns/zns_device.h) */
 #define SSD_DEFECT_NONE               0u
 #define SSD_DEFECT_FLUSH_EARLY        1u   /* a flush or FUA write completes before its data is programmed */
 #define SSD_DEFECT_SKIP_OPEN_SB       2u   /* recovery drops the data of partly written superblocks */

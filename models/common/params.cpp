@@ -9,6 +9,7 @@ extern "C" {
 #include "ftl-sw/hal/hal.h"
 #include "ftl-sw/media/nor.h"
 #include "ftl-sw/readahead/pattern_tree.h"
+#include "ftl-sw/zns/zns_layout.h"
 }
 
 namespace ssdvp {
@@ -162,13 +163,69 @@ void check_slc_gc_thresholds(const Config& c, const NandParams& n, const FtlPara
                                       "one open and one being migrated: " + std::to_string(need) + ")");
 }
 
+// A zoned device (device.interface = zns): its zones over this flash (ftl-sw/zns/zns_layout.h),
+// each impossible choice named; and what it cannot do yet refused.
+void check_zoned(const Config& c, const PlatformParams& p) {
+  const NandParams& n = p.nand;
+  const auto& z = p.device.zns;
+  if (n.slc_dies || n.pslc_blocks_per_plane)
+    throw ConfigError(c.origin("device.interface") + ": device.interface = \"zns\" lays zones over one cell type, but " +
+                      (n.slc_dies ? "nand.slc_dies = " + std::to_string(n.slc_dies) + " adds SLC dies"
+                                  : "nand.pslc.blocks_per_plane = " + std::to_string(n.pslc_blocks_per_plane) +
+                                        " adds a pSLC cache"));
+  const zns_media m = {n.dies(), n.planes, n.blocks_per_plane, n.timing(n.cell).pages_per_block, n.sectors_per_page, z.dies_per_zone,
+                       z.stripes_per_zone, z.spare_stripes, z.pow2_zone_size ? 1u : 0u, z.max_open, z.max_active,
+                       z.zasl_sectors, 0};
+  zns_layout l;
+  const zns_layout_error e = zns_layout_derive(&m, &l);
+  if (e != ZNS_LAYOUT_OK) {
+    const char* key = e == ZNS_LAYOUT_DIE_GROUPS ? "device.zns.dies_per_zone"
+                      : e == ZNS_LAYOUT_NO_ZONES ? "device.zns.stripes_per_zone"
+                      : e == ZNS_LAYOUT_LIMITS   ? "device.zns.max_open"
+                      : e == ZNS_LAYOUT_ZASL     ? "device.zns.zasl_kib"
+                                                 : "device.interface";
+    throw ConfigError(c.origin(key) + ": " + zns_layout_error_text(e) + " (" + std::to_string(n.dies()) + " dies, " +
+                      std::to_string(n.blocks_per_plane) + " blocks per plane, zones of " +
+                      std::to_string(z.stripes_per_zone) + " stripes)");
+  }
+  const bool can_fail = n.factory_bad_permille > 0 || n.program_fail_per_million > 0 || n.erase_fail_per_million > 0 ||
+                        n.endurance_pe > 0 || !n.injected_failures.empty();
+  if (can_fail)
+    throw ConfigError(c.origin(n.factory_bad_permille > 0       ? "nand.factory_bad_permille"
+                               : n.program_fail_per_million > 0 ? "nand.program_fail_per_million"
+                               : n.erase_fail_per_million > 0   ? "nand.erase_fail_per_million"
+                               : n.endurance_pe > 0             ? "nand.endurance_pe"
+                                                                : "nand.fail_at") +
+                      ": a zoned device does not remap bad blocks yet (docs/zns.md): no block failures with device.interface = "
+                      "\"zns\"");
+}
+
 }  // namespace
 
 PlatformParams PlatformParams::from(const Config& c) {
   PlatformParams p;
   p.name = c.get_string("platform.name");
-  p.device.interface = c.get_string("device.interface") == "ocssd" ? DeviceInterface::OpenChannel : DeviceInterface::Conventional;
+  {
+    const std::string iface = c.get_string("device.interface");
+    p.device.interface = iface == "ocssd" ? DeviceInterface::OpenChannel
+                         : iface == "zns" ? DeviceInterface::Zoned
+                                          : DeviceInterface::Conventional;
+  }
   p.device.ocssd_open_chunks_per_pu = uint32_t(c.get_int("device.ocssd_open_chunks_per_pu"));
+  {
+    auto& z = p.device.zns;
+    z.dies_per_zone = uint32_t(c.get_int("device.zns.dies_per_zone"));
+    z.stripes_per_zone = uint32_t(c.get_int("device.zns.stripes_per_zone"));
+    z.spare_stripes = uint32_t(c.get_int("device.zns.spare_stripes"));
+    z.pow2_zone_size = c.get_bool("device.zns.pow2_zone_size");
+    z.max_open = uint32_t(c.get_int("device.zns.max_open"));
+    z.max_active = uint32_t(c.get_int("device.zns.max_active"));
+    const int64_t kib = c.get_int("device.zns.zasl_kib");
+    if (kib % 4)
+      throw ConfigError(c.origin("device.zns.zasl_kib") + ": device.zns.zasl_kib = " + std::to_string(kib) +
+                        " is not a whole number of 4 KiB sectors");
+    z.zasl_sectors = uint32_t(kib / 4);
+  }
   p.device.volatile_write_cache = c.get_bool("device.volatile_write_cache");
   {
     const int64_t kib = c.get_int("device.nor_kib");
@@ -651,6 +708,7 @@ PlatformParams PlatformParams::from(const Config& c) {
                                   : "nand.pslc.blocks_per_plane = " + std::to_string(n.pslc_blocks_per_plane) +
                                         " adds a pSLC cache") +
                       " (an Open-Channel geometry describes one media)");
+  if (p.device.interface == DeviceInterface::Zoned) check_zoned(c, p);
   uint64_t need = p.firmware_dram_estimate() + d.reserved_bytes;
   if (need > d.size_bytes) {
     std::ostringstream s;
@@ -675,6 +733,9 @@ PlatformParams PlatformParams::from(const Config& c) {
     }
   }
   const bool ocssd = p.device.interface == DeviceInterface::OpenChannel;
+  if (p.host_ftl.on() && p.device.interface == DeviceInterface::Zoned)
+    throw ConfigError(c.origin("host.ftl") + ": host.ftl = \"" + p.host_ftl.kind +
+                      "\" runs over an Open-Channel device; a host FTL over zones is not built yet (docs/zns.md)");
   if (p.host_ftl.on() && !ocssd)
     throw ConfigError(c.origin("host.ftl") + ": host.ftl = \"" + p.host_ftl.kind +
                       "\" runs the FTL on the host over an Open-Channel device: it needs device.interface = \"ocssd\" "
@@ -721,6 +782,17 @@ uint64_t PlatformParams::firmware_dram_estimate() const {
   const uint64_t unit = uint64_t(nand.planes) * nand.sectors_per_page;
   const uint64_t superblocks = uint64_t(nand.dies()) * nand.max_blocks_per_plane();
   uint64_t bytes = 0;
+  if (device.interface == DeviceInterface::Zoned) {   // ftl-sw/zns/zns_device.c
+    const uint64_t zones = superblocks;                    // at most one per block of a die
+    bytes += zones * (64 + 8 + 4 + 4 + 48);                // zone map, pipelines
+    bytes += superblocks * (4 + 2 + 4);                    // erases, pool, versions
+    bytes += 4096ull * unit * (4 + 8 + 4);                 // per flash op lists
+    bytes += uint64_t(SSD_HOST_SLOTS) * (SSD_MDTS_SECTORS * 4 + SSD_MDTS_SECTORS / 8 + 32);   // sector lists
+    bytes += uint64_t(SSD_MDTS_SECTORS) * 4096 * 2;       // the report buffer; sector buffers (half the rest)
+    bytes += 2ull * (SSD_MDTS_SECTORS + 4096) * 4096;      // the fewest sector buffers, as the firmware asks
+    bytes += 1 << 20;                                      // rings, identify, context, alignment
+    return bytes;
+  }
   if (device.interface == DeviceInterface::OpenChannel) {   // ftl-sw/ocssd/oc_device.c
     bytes += superblocks * (32 + 4 + 1 + 4 + 2 + 4);       // chunk log, programmed, bad, erases, pool, versions
     bytes += 4096ull * unit * (4 + 8 + 4);                 // per flash op lists

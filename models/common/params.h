@@ -200,11 +200,16 @@ struct PreconditionParams {
   bool timed = false;   // precondition.mode = "timed": written by the host through the drive, in simulated time
 };
 
-enum class DeviceInterface { Conventional, OpenChannel };
+enum class DeviceInterface { Conventional, OpenChannel, Zoned };
 
 struct DeviceParams {
   DeviceInterface interface = DeviceInterface::Conventional;   // device.interface
   uint32_t ocssd_open_chunks_per_pu = 4;
+  struct Zns {                                // device.zns.* (a zoned device: ftl-sw/zns/zns_layout.h)
+    uint32_t dies_per_zone = 0, stripes_per_zone = 1, spare_stripes = 0;
+    bool pow2_zone_size = true;
+    uint32_t max_open = 14, max_active = 14, zasl_sectors = 256;
+  } zns;
   bool volatile_write_cache = true;
   uint32_t nor_bytes = 0;                     // the SPI NOR (device.nor_kib)
   sc_core::sc_time plp_holdup;                // power-loss protection: hold-up time (0: none)

@@ -14,6 +14,8 @@ std::string hif_dma_problem(const ssd_hif_dma& d, const HifSlotState& slot) {
     return name + ": a DMA after its command's completion was posted";
   }
   if (d.dir > SSD_DMA_FROM_HOST) return name + ": direction " + num(d.dir);
+  if ((d.flags & SSD_DMAF_RESULT) && (d.dir != SSD_DMA_NONE || !(d.flags & SSD_DMAF_COMPLETE)))
+    return name + ": a completion result on a descriptor that moves data or completes nothing";
   if (d.dir != SSD_DMA_NONE && (d.nsect == 0 || uint64_t(d.sect_off) + d.nsect > slot.nsect))
     return name + ": sectors " + num(d.sect_off) + "+" + num(d.nsect) + " outside the command's " + num(slot.nsect);
   return "";

@@ -312,6 +312,7 @@ void HostInterface::finish_dma(uint32_t j) {
       }
     }
   }
+  if ((flags & SSD_DMAF_RESULT) && c) c->result = uint64_t(d.sect_off) | uint64_t(d.dram_addr) << 32;
   const uint32_t cookie = d.cookie, bank = job.bank;
   free_jobs_.push_back(j);
   if (flags & SSD_DMAF_COMPLETE) complete(slot, status, info, sc_core::sc_time_stamp());

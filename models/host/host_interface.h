@@ -57,6 +57,7 @@ struct HostCommand {
   uint32_t unreadable[SSD_MDTS_SECTORS / 32] = {};
   bool unreadable_listed = false;
   sc_core::sc_time t_submit, t_complete;
+  uint64_t result = 0;              // the completion's command-specific dwords 0 and 1 (Zone Append: the LBA)
   uint64_t user = 0;                // the driver's bookkeeping
 };
 

@@ -8,16 +8,7 @@
 
 namespace ssdvp {
 
-OcHost::OcHost(HostInterface& hif) : hif_(hif) {
-  hif_.on_complete = [this](HostCommand* c) {
-    const auto it = in_flight_.find(c);
-    if (it == in_flight_.end()) throw std::logic_error("Open-Channel host: a completion for no command it sent");
-    auto done = std::move(it->second);
-    in_flight_.erase(it);
-    commands_++;
-    done(c, result_of(*c));
-  };
-}
+OcHost::OcHost(HostInterface& hif) : port_(hif) {}
 
 OcHost::Result OcHost::result_of(const HostCommand& c) {
   Result r;
@@ -30,32 +21,22 @@ OcHost::Result OcHost::result_of(const HostCommand& c) {
 }
 
 void OcHost::submit(HostCommand* cmd, sc_core::sc_time delay, std::function<void(HostCommand*, const Result&)> done) {
-  cmd->t_submit = sc_core::sc_time_stamp() + delay;
-  in_flight_[cmd] = std::move(done);
-  hif_.submit(cmd);
-  hif_.ring_doorbell(cmd->queue, delay);
+  port_.submit(cmd, delay, [done = std::move(done)](HostCommand* c) { done(c, result_of(*c)); });
 }
 
-OcHost::Result OcHost::send(Pending& p) {
-  if (!hif_.ready()) sc_core::wait(hif_.ready_event());
-  Result r;
-  submit(&p.cmd, sc_core::SC_ZERO_TIME, [&p, &r](HostCommand*, const Result& res) {
-    r = res;
-    p.finished = true;
-    p.done.notify(sc_core::SC_ZERO_TIME);
-  });
-  while (!p.finished) sc_core::wait(p.done);
-  return r;
+OcHost::Result OcHost::send(HostCommand& c) {
+  port_.send(c);
+  return result_of(c);
 }
 
 ssd_oc_geometry OcHost::geometry(uint16_t queue) {
-  Pending p;
+  HostCommand c;
   std::vector<uint8_t> bytes(4096);
-  p.cmd.opcode = SSD_HOP_OC_GEOMETRY;
-  p.cmd.queue = queue;
-  p.cmd.nsect = 1;
-  p.cmd.payload = bytes.data();
-  const Result r = send(p);
+  c.opcode = SSD_HOP_OC_GEOMETRY;
+  c.queue = queue;
+  c.nsect = 1;
+  c.payload = bytes.data();
+  const Result r = send(c);
   if (r.status != SSD_ST_OK) throw std::runtime_error("Open-Channel geometry: status " + std::to_string(r.status));
   ssd_oc_geometry g;
   static_assert(sizeof(g) == 4096, "the spec's geometry is 4 KiB");
@@ -66,14 +47,14 @@ ssd_oc_geometry OcHost::geometry(uint16_t queue) {
 std::vector<ssd_oc_chunk> OcHost::chunk_log(uint32_t first, uint32_t count, uint16_t queue) {
   constexpr uint32_t kPer = 4096 / sizeof(ssd_oc_chunk);
   const uint32_t s0 = first / kPer, s1 = (first + count + kPer - 1) / kPer;
-  Pending p;
+  HostCommand c;
   std::vector<uint8_t> bytes(size_t(s1 - s0) * 4096);
-  p.cmd.opcode = SSD_HOP_OC_CHUNK_LOG;
-  p.cmd.queue = queue;
-  p.cmd.lba = uint64_t(s0) * 4096;   // the log's byte offset
-  p.cmd.nsect = s1 - s0;
-  p.cmd.payload = bytes.data();
-  const Result r = send(p);
+  c.opcode = SSD_HOP_OC_CHUNK_LOG;
+  c.queue = queue;
+  c.lba = uint64_t(s0) * 4096;   // the log's byte offset
+  c.nsect = s1 - s0;
+  c.payload = bytes.data();
+  const Result r = send(c);
   if (r.status != SSD_ST_OK) throw std::runtime_error("Open-Channel chunk log: status " + std::to_string(r.status));
   std::vector<ssd_oc_chunk> out(count);
   std::memcpy(out.data(), bytes.data() + size_t(first - s0 * kPer) * sizeof(ssd_oc_chunk), count * sizeof(ssd_oc_chunk));
@@ -96,9 +77,9 @@ void OcHost::address(HostCommand& c, uint8_t opcode, const std::vector<uint64_t>
 }
 
 OcHost::Result OcHost::reset(const std::vector<uint64_t>& lbas, uint16_t queue) {
-  Pending p;
-  address(p.cmd, SSD_HOP_OC_RESET, lbas, queue);
-  return send(p);
+  HostCommand c;
+  address(c, SSD_HOP_OC_RESET, lbas, queue);
+  return send(c);
 }
 
 OcHost::Result OcHost::write(const std::vector<uint64_t>& lbas, const std::vector<ssd_sector_tag>& tags, uint16_t queue,
@@ -106,36 +87,36 @@ OcHost::Result OcHost::write(const std::vector<uint64_t>& lbas, const std::vecto
   if (tags.size() != lbas.size() || (meta && meta->size() != lbas.size()))
     throw std::invalid_argument("OcHost::write: a tag (and metadata) per LBA");
   std::vector<ssd_oob> m(meta ? *meta : std::vector<ssd_oob>());
-  Pending p;
+  HostCommand c;
   std::vector<ssd_sector_tag> data(tags);
-  address(p.cmd, SSD_HOP_OC_WRITE, lbas, queue);
-  p.cmd.data = data.data();
-  p.cmd.meta = meta ? m.data() : nullptr;
-  return send(p);
+  address(c, SSD_HOP_OC_WRITE, lbas, queue);
+  c.data = data.data();
+  c.meta = meta ? m.data() : nullptr;
+  return send(c);
 }
 
 OcHost::Result OcHost::read(const std::vector<uint64_t>& lbas, std::vector<ssd_sector_tag>& tags, uint16_t queue,
                             std::vector<ssd_oob>* meta) {
-  Pending p;
+  HostCommand c;
   tags.assign(lbas.size(), ssd_sector_tag{0xFFFFFFFFu, 0xFFFFFFFFu});
   if (meta) meta->assign(lbas.size(), ssd_oob{0xFFFFFFFFu, 0xFFFFFFFFu});
-  p.cmd.meta = meta ? meta->data() : nullptr;
-  address(p.cmd, SSD_HOP_OC_READ, lbas, queue);
-  p.cmd.data = tags.data();
-  return send(p);
+  c.meta = meta ? meta->data() : nullptr;
+  address(c, SSD_HOP_OC_READ, lbas, queue);
+  c.data = tags.data();
+  return send(c);
 }
 
 OcHost::Result OcHost::raw(uint8_t opcode, uint64_t lba, uint32_t nsect, uint16_t queue) {
-  Pending p;
+  HostCommand c;
   std::vector<ssd_sector_tag> data(std::min<uint32_t>(nsect, 4096));   // should the device move data
   std::vector<uint8_t> bytes(opcode == SSD_HOP_OC_GEOMETRY || opcode == SSD_HOP_OC_CHUNK_LOG ? 4096ull * nsect : 0);
-  p.cmd.data = data.data();
-  p.cmd.payload = bytes.empty() ? nullptr : bytes.data();
-  p.cmd.opcode = opcode;
-  p.cmd.queue = queue;
-  p.cmd.lba = lba;
-  p.cmd.nsect = nsect;
-  return send(p);
+  c.data = data.data();
+  c.payload = bytes.empty() ? nullptr : bytes.data();
+  c.opcode = opcode;
+  c.queue = queue;
+  c.lba = lba;
+  c.nsect = nsect;
+  return send(c);
 }
 
 }  // namespace ssdvp

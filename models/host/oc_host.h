@@ -13,9 +13,9 @@
 
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
 #include <vector>
 
+#include "models/host/host_command_port.h"
 #include "models/host/host_interface.h"
 
 extern "C" {
@@ -54,7 +54,7 @@ class OcHost {
   // A command as built (its status), for the statuses of commands a well-behaved host never sends.
   Result raw(uint8_t opcode, uint64_t lba, uint32_t nsect, uint16_t queue = 0);
 
-  uint64_t commands() const { return commands_; }
+  uint64_t commands() const { return port_.commands(); }
 
   // Without blocking (a host FTL's flash side, models/host/oc_flash_backend.h): `cmd` (built
   // by the caller, its LBA list, tags and metadata alive until `done`) goes on its queue at
@@ -63,16 +63,9 @@ class OcHost {
   static Result result_of(const HostCommand& c);
 
  private:
-  struct Pending {
-    HostCommand cmd;
-    sc_core::sc_event done;
-    bool finished = false;
-  };
-  Result send(Pending& p);
+  Result send(HostCommand& c);
   static void address(HostCommand& c, uint8_t opcode, const std::vector<uint64_t>& lbas, uint16_t queue);
-  HostInterface& hif_;
-  std::unordered_map<const HostCommand*, std::function<void(HostCommand*, const Result&)>> in_flight_;
-  uint64_t commands_ = 0;
+  HostCommandPort port_;
 };
 
 }  // namespace ssdvp
