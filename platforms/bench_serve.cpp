@@ -179,8 +179,10 @@ std::pair<std::optional<Probe>, std::optional<Probe>> search(const std::string& 
                                                              const std::string& data, double seconds) {
   std::optional<Probe> lo, hi;
   // The state cache first (a first run preconditions and saves the drive, whose writeback
-  // would disturb the rate it measured): a short run at the lowest rate, not counted.
+  // would disturb the rate it measured): a short run at the lowest rate, not counted, then
+  // the saved state on disk before the first rate (a search that starts behind never climbs).
   probe(self, platform, sets, rw, data, 125, 1);
+  ::sync();
   auto try_rate = [&](double r) {
     Probe p = probe(self, platform, sets, rw, data, r, seconds);
     for (int again = 1; !p.pass && again < kTries; again++) {   // the machine's noise: try a rate that fell behind again

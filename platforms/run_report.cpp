@@ -1,5 +1,6 @@
 #include "platforms/run_report.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -24,11 +25,13 @@ void print_summary(std::ostream& out, const nlohmann::json& r) {
   out << fmt::format("  simulated {:.3f} ms in {:.2f} s wall ({:.0f} host requests/s; preconditioning {:.2f} s)\n",
                      r.value("sim_time_s", 0.0) * 1e3, r.value("run_wall_time_s", 0.0),
                      r.value("host_requests_per_wall_s", 0.0), r.value("precondition_wall_time_s", 0.0));
-  out << fmt::format("  {:<6} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10}\n", "op", "requests", "IOPS",
+  size_t w = 6;   // the op column: as wide as its longest name (zone_reset)
+  for (const auto& [name, o] : r["ops"].items()) w = std::max(w, name.size());
+  out << fmt::format("  {:<{}} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10}\n", "op", w, "requests", "IOPS",
                      "MB/s", "mean us", "p50 us", "p99 us", "p99.9 us", "p99.99 us", "max us");
   for (const auto& [name, o] : r["ops"].items()) {
     const auto& l = o["latency_us"];
-    out << fmt::format("  {:<6} {:>9} {:>10.0f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>10.1f} {:>10.1f}\n", name,
+    out << fmt::format("  {:<{}} {:>9} {:>10.0f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>10.1f} {:>10.1f}\n", name, w,
                        o["requests"].get<uint64_t>(), o["iops"].get<double>(), o["mbps"].get<double>(),
                        l["mean"].get<double>(), l["p50"].get<double>(), l["p99"].get<double>(),
                        l["p99.9"].get<double>(), l["p99.99"].get<double>(), l["max"].get<double>());
@@ -105,7 +108,7 @@ std::string write_outputs(const std::string& dir, const nlohmann::json& r, const
   fs::create_directories(dir);
   const fs::path json_path = fs::path(dir) / "run.json";
   std::ofstream(json_path) << r.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  for (auto op : {workload::Op::Read, workload::Op::Write, workload::Op::Flush, workload::Op::Trim}) {
+  for (auto op : {workload::Op::Read, workload::Op::Write, workload::Op::Flush, workload::Op::Trim, workload::Op::ZoneReset}) {
     const OpStats& s = driver.stats(op);
     if (!s.requests) continue;
     std::ofstream csv(fs::path(dir) / (std::string("latency_") + workload::op_name(op) + ".csv"));

@@ -46,6 +46,20 @@ extern "C" {
 
 namespace ssdvp {
 
+namespace {
+
+// What the zoned generators need of a zoned device's zones (docs/zns.md).
+void add_zones(const PlatformParams& p, workload::WorkloadContext& ctx) {
+  const auto zg = p.zone_geometry();
+  if (!zg) return;
+  ctx.zone_size_bytes = zg->zone_size * 4096;
+  ctx.zone_capacity_bytes = zg->zone_capacity * 4096;
+  ctx.zones = zg->zones;
+  ctx.max_open_zones = zg->max_open;
+  ctx.capacity_bytes = uint64_t(zg->zones) * ctx.zone_size_bytes;
+}
+
+}  // namespace
 
 SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     : cfg_(cfg), p_(PlatformParams::from(cfg)), opt_(opt) {
@@ -60,10 +74,6 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     throw ConfigError(cfg.origin("device.interface") +
                       ": device.interface = \"ocssd\": an Open-Channel device needs a host FTL to drive it: host.ftl = "
                       "\"pblk\" or \"mtftl\" (docs/host-ftl.md)");
-  if (p_.device.interface == DeviceInterface::Zoned && !opt.external_host)
-    throw ConfigError(cfg.origin("device.interface") +
-                      ": device.interface = \"zns\": ssdvp run has no zoned workload yet (a zoned device is driven from the "
-                      "tests, testbenches/model/test_zns_device.cpp; docs/zns.md)");
   if (p_.device.interface == DeviceInterface::Zoned &&
       (opt.power_cut_ns || opt.power_cut_ops || !opt.power_cut_dir.empty() || !opt.power_on_dir.empty() ||
        !opt.save_state_dir.empty() || !opt.load_state_dir.empty()))
@@ -74,6 +84,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     workload::WorkloadContext ctx;
     ctx.capacity_bytes = n.physical_bytes();
     ctx.seed = uint64_t(cfg.get_int("sim.seed"));
+    add_zones(p_, ctx);
     workload::check_workload(workload_spec_, ctx);
   }
 
@@ -256,10 +267,11 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
   }
   HostDriver::WorkloadFactory make = opt.make_workload;
   if (!make)
-    make = [spec, seed](uint64_t capacity) {
+    make = [spec, seed, params = p_](uint64_t capacity) {
       workload::WorkloadContext ctx;
       ctx.capacity_bytes = capacity;
       ctx.seed = seed;
+      add_zones(params, ctx);
       return workload::make_workload(spec, ctx);
     };
   driver_ = std::make_unique<HostDriver>("host", p_.host, *target, make, o);

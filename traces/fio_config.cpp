@@ -54,6 +54,39 @@ FioPattern parse_pattern(const SpecOptions& options, uint64_t* skip) {
                "randtrim, randrw; sequential ones may add :SKIP)");
 }
 
+// zonemode=zbd (fio's): the range rounded to whole zones as fio rounds a write job's (offset up
+// to a zone start, end down to one), the zone and open limits checked against the device.
+void parse_zoned(const SpecOptions& options, const WorkloadContext& context, FioConfig& config) {
+  const std::string_view mode = options.text("zonemode").value_or("none");
+  if (mode != "none" && mode != "zbd") options.fail("zonemode", "none or zbd");
+  config.zoned = mode == "zbd";
+  if (!config.zoned) {
+    if (options.has("max_open_zones")) options.fail("max_open_zones", "is for zonemode=zbd");
+    if (context.zones)
+      options.fail("zonemode", "a zoned device (device.interface = zns) takes writes at its write pointers only: zonemode=zbd");
+    return;
+  }
+  if (!context.zones) options.fail("zonemode", "zbd needs a zoned device (device.interface = zns)");
+  if (config.pattern == FioPattern::Trim || config.pattern == FioPattern::RandTrim || config.trim_percent)
+    options.fail("rw", "trims are not zoned writes (a zone is reset whole): no trim with zonemode=zbd");
+  if (config.skip) options.fail("rw", "no skip with zonemode=zbd");
+  const uint64_t zs = context.zone_size_bytes;
+  const uint64_t first = (config.offset + zs - 1) / zs, end = (config.offset + config.size) / zs;
+  if (end <= first) options.fail("size", "the range holds no whole zone (zones of " + std::to_string(zs) + " bytes)");
+  config.offset = first * zs;
+  config.size = (end - first) * zs;
+  if (config.block_size > context.zone_capacity_bytes)
+    options.fail("bs", "larger than a zone's capacity (" + std::to_string(context.zone_capacity_bytes) + " bytes)");
+  if (config.block_size % 4096 || (config.block_size_min && config.block_size_min % 4096))
+    options.fail(config.block_size_min ? "bsrange" : "bs", "zoned writes are whole 4 KiB sectors");
+  if (config.numjobs > end - first) options.fail("numjobs", "more jobs than zones in the range: each job writes zones of its own");
+  const uint64_t open = options.count("max_open_zones", context.max_open_zones);
+  if (context.max_open_zones && open > context.max_open_zones)
+    options.fail("max_open_zones", "above the device's " + std::to_string(context.max_open_zones));
+  if (open && open < config.numjobs) options.fail("max_open_zones", "fewer than the jobs: each job keeps at least one zone open");
+  config.max_open_zones = unsigned(open);
+}
+
 }  // namespace
 
 const char* fio_pattern_name(FioPattern pattern) {
@@ -83,7 +116,7 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
   const SpecOptions options(spec, spec.find(':') + 1,
                             {"rw", "bs", "bsrange", "iodepth", "numjobs", "size", "offset", "rwmixread", "io",
                              "io_size", "random_distribution", "seed", "align", "scramble", "fsync", "fua_percent",
-                             "trim_percent"});
+                             "trim_percent", "zonemode", "max_open_zones"});
   if (options.has("bs") && options.has("bsrange")) options.fail("give bs= or bsrange=, not both");
   const uint64_t capacity = context.capacity_bytes;
   FioConfig config;
@@ -161,6 +194,7 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
   if ((config.fsync || fua || trims) && config.pattern != FioPattern::Write && config.pattern != FioPattern::RandWrite &&
       config.pattern != FioPattern::ReadWrite && config.pattern != FioPattern::RandReadWrite)
     options.fail(fsync ? "fsync" : fua ? "fua_percent" : "trim_percent", "needs a pattern with writes");
+  parse_zoned(options, context, config);
   return config;
 }
 

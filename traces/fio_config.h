@@ -5,6 +5,7 @@
 // block size, range, mix, depth, job count, amount of I/O, random distribution, alignment,
 // seed).  `size` is the whole range shared by the jobs (fio's offset_increment layout), not
 // a per-job size as in fio.
+// Zoned namespaces: zonemode=zbd and max_open_zones (traces/zoned_fio_workload.h).
 // Leaves out: time-based runs, rate limits, think time, bssplit, verify, files and engines.
 #pragma once
 
@@ -52,6 +53,10 @@ struct FioConfig {
   unsigned fsync = 0;             // fio's fsync=N: a flush after every N writes of a job (0: none)
   unsigned fua_percent = 0;       // writes sent with FUA (ssdvp; fio's fua=1 is 100)
   unsigned trim_percent = 0;      // write requests sent as trims of the same range instead (ssdvp)
+  // Zoned (fio's zonemode=zbd, traces/zoned_fio_workload.h): writes at the write pointers of
+  // whole zones of the range, zones reset when full.
+  bool zoned = false;
+  unsigned max_open_zones = 0;    // fio's max_open_zones: zones written at once (0: the device's)
 };
 
 // Parses `spec` (starting with "fio:"); throws WorkloadError naming the key and the spec.

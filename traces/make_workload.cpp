@@ -10,6 +10,7 @@
 #include "traces/rr_workload.h"
 #include "traces/text_fields.h"
 #include "traces/trace_workload.h"
+#include "traces/zoned_fio_workload.h"
 #include "traces/workload.h"
 
 namespace ssdvp::workload {
@@ -32,6 +33,11 @@ std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadC
   if (const size_t nul = spec.find('\0'); nul != std::string::npos) {
     throw WorkloadError("workload '" + printable(spec) + "': a NUL byte at offset " + std::to_string(nul));
   }
+  if (ctx.zones && !ctx.zone_view) {   // one view of the zones for every phase of the run
+    WorkloadContext shared = ctx;
+    shared.zone_view = std::make_shared<ZoneView>();
+    return make_workload(spec, shared);
+  }
   if (spec.find(';') != std::string::npos && !names_existing_file(spec)) {
     std::vector<std::string> parts;
     for (size_t start = 0;;) {
@@ -43,8 +49,14 @@ std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadC
     return std::make_unique<PhasedWorkload>(parts, ctx);
   }
   if (starts_with(spec, "fio:")) {
-    return std::make_unique<FioWorkload>(parse_fio_config(spec, ctx), ctx.seed);
+    const FioConfig config = parse_fio_config(spec, ctx);
+    if (config.zoned) return std::make_unique<ZonedFioWorkload>(config, ctx);
+    return std::make_unique<FioWorkload>(config, ctx.seed);
   }
+  if (ctx.zones && !starts_with(spec, "fio:"))   // traces and rr: know nothing of zones
+    throw WorkloadError("workload '" + spec +
+                        "': a zoned device (device.interface = zns) takes writes at its write pointers only: a fio: "
+                        "workload with zonemode=zbd (docs/zns.md; trace replay onto zones is not built)");
   if (starts_with(spec, "rr:")) {
     return std::make_unique<RrWorkload>(parse_rr_config(spec, ctx), ctx.seed);
   }

@@ -27,6 +27,11 @@ class PhasedWorkload : public Workload {
   void validate() const override {
     for (const auto& phase : phases_) phase->validate();
   }
+  bool zoned() const override {
+    for (const auto& phase : phases_)
+      if (!phase->zoned()) return false;
+    return true;
+  }
 
  private:
   std::vector<std::unique_ptr<Workload>> phases_;

@@ -9,6 +9,7 @@ const char* op_name(Op op) {
     case Op::Write: return "write";
     case Op::Flush: return "flush";
     case Op::Trim: return "trim";
+    case Op::ZoneReset: return "zone_reset";
   }
   return "unknown";
 }

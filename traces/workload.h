@@ -13,10 +13,14 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ssdvp::workload {
 
-enum class Op : uint8_t { Read = 0, Write = 1, Flush = 2, Trim = 3 };
+// ZoneReset: a zoned device's Zone Management Send (reset) of the zone at `offset`, `length`
+// its capacity (what it clears: the integrity check treats it as a trim of that range).
+enum class Op : uint8_t { Read = 0, Write = 1, Flush = 2, Trim = 3, ZoneReset = 4 };
+constexpr size_t kOps = 5;
 
 const char* op_name(Op op);
 
@@ -27,6 +31,8 @@ struct Request {
   uint32_t length = 0;       // bytes (> 0 for Read/Write/Trim)
   uint16_t stream = 0;       // host thread / job; the driver maps it to a submission queue
   bool fua = false;          // Write: force unit access (completes once on flash)
+  bool barrier = false;      // issued only once the stream has nothing outstanding (fio waits
+                             // for a zone's writes before it resets the zone)
   // A live source's request (ssdvp serve): the host's own bytes, length of them (writes: the
   // data; reads: where it goes), and the source's id for it.  nullptr: the driver makes the
   // data (tags, and with sim.payload a pattern derived from them).
@@ -41,9 +47,23 @@ class WorkloadError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What the zoned generators of a run know of the zones (fio's view, kept as it writes): bytes
+// written in each zone and whether a job holds it open.  Shared by the phases of a run, so a
+// read phase finds what a write phase wrote (fio reads it from the device's zone report).
+struct ZoneView {
+  std::vector<uint64_t> written;
+  std::vector<uint8_t> open;
+};
+
 struct WorkloadContext {
   uint64_t capacity_bytes = 0;  // logical capacity of the namespace (for size=NN% and bounds)
   uint64_t seed = 1;            // base seed for generators (each stream derives its own)
+  // A zoned namespace (device.interface = zns): its zones, from the device's configuration;
+  // zones = 0: not zoned.
+  uint64_t zone_size_bytes = 0, zone_capacity_bytes = 0;
+  uint32_t zones = 0;
+  uint32_t max_open_zones = 0;  // the device's limit (0: none)
+  std::shared_ptr<ZoneView> zone_view = nullptr;   // (made by make_workload when null)
 };
 
 class Workload {
@@ -64,6 +84,9 @@ class Workload {
   // Requests whose trace timestamp went backwards; their arrival was clamped to the previous
   // request's arrival so that arrivals never decrease.
   virtual uint64_t clamped_arrivals() const { return 0; }
+  // It writes a zoned namespace as the spec allows (at write pointers, resetting zones): the
+  // only kind a zoned device takes.
+  virtual bool zoned() const { return false; }
   // Reads the whole input once more, on its own, and throws WorkloadError at the first
   // malformed line, so that a bad trace is named before a platform is built.  Generators
   // check everything when they are made: the default does nothing.

@@ -162,8 +162,12 @@ struct ftl *zns_device_boot(const struct ssd_fw_config *cfg) {
   zns_pipeline_init(f);
   f->dev = &zns_ops;
   f->cur = f->core[0];
+  /* The superblocks' states for the platform's wear report: none is bad (no bad blocks yet). */
+  f->sb_state = fw_alloc(f, g->superblocks, 16);
+  for (uint32_t sb = 0; sb < g->superblocks; sb++) f->sb_state[sb] = 0;
   f->stats->superblocks = g->superblocks;
   f->stats->sb_erases_addr = hal_dram_addr(f->sb_erases);
+  f->stats->sb_state_addr = hal_dram_addr(f->sb_state);
   fw_go_live(f, (uint64_t)d->layout.nr_zones * d->layout.zsze);
   return f;
 }

@@ -52,12 +52,12 @@ const char *zns_layout_error_text(enum zns_layout_error e) {
   switch (e) {
     case ZNS_LAYOUT_OK: return "ok";
     case ZNS_LAYOUT_MIXED_CELLS: return "a zoned device has one cell type (no SLC dies or pSLC cache beside the rest)";
-    case ZNS_LAYOUT_EMPTY: return "a count of the media or zns.stripes_per_zone is zero";
-    case ZNS_LAYOUT_DIE_GROUPS: return "zns.dies_per_zone must divide the dies (channels x ways)";
-    case ZNS_LAYOUT_NO_ZONES: return "zns.spare_stripes and zns.stripes_per_zone leave no zone";
+    case ZNS_LAYOUT_EMPTY: return "a count of the media or device.zns.stripes_per_zone is zero";
+    case ZNS_LAYOUT_DIE_GROUPS: return "device.zns.dies_per_zone must divide the dies (channels x ways)";
+    case ZNS_LAYOUT_NO_ZONES: return "device.zns.spare_stripes and device.zns.stripes_per_zone leave no zone";
     case ZNS_LAYOUT_LIMITS:
-      return "zns.max_open must be at most zns.max_active, and both at most the zones (0: no limit)";
-    case ZNS_LAYOUT_ZASL: return "zns.zasl_kib must be a power of two of 4 KiB sectors, at most a zone's capacity";
+      return "device.zns.max_open must be at most device.zns.max_active, and both at most the zones (0: no limit)";
+    case ZNS_LAYOUT_ZASL: return "device.zns.zasl_kib must be a power of two of 4 KiB sectors, at most a zone's capacity";
   }
   return "unknown";
 }

@@ -178,6 +178,13 @@ void check_zoned(const Config& c, const PlatformParams& p) {
                        z.zasl_sectors, 0};
   zns_layout l;
   const zns_layout_error e = zns_layout_derive(&m, &l);
+  if (e == ZNS_LAYOUT_LIMITS) {
+    const bool open_over = z.max_open > l.nr_zones || (z.max_active && z.max_open > z.max_active);
+    const char* key = open_over ? "device.zns.max_open" : "device.zns.max_active";
+    throw ConfigError(c.origin(key) + ": " + key + " = " + std::to_string(open_over ? z.max_open : z.max_active) +
+                      ": the device has " + std::to_string(l.nr_zones) + " zones; device.zns.max_open must be at most device.zns.max_active and both at most the zones "
+                      "(0: no limit)");
+  }
   if (e != ZNS_LAYOUT_OK) {
     const char* key = e == ZNS_LAYOUT_DIE_GROUPS ? "device.zns.dies_per_zone"
                       : e == ZNS_LAYOUT_NO_ZONES ? "device.zns.stripes_per_zone"
@@ -694,6 +701,15 @@ PlatformParams PlatformParams::from(const Config& c) {
   p.precondition.overwrite = c.get_double("precondition.overwrite");
   p.precondition.seed = uint32_t(c.get_int("precondition.seed"));
   p.precondition.timed = c.get_string("precondition.mode") == "timed";
+  if (p.device.interface == DeviceInterface::Zoned)   // a zoned drive starts empty: its host writes it
+    for (const char* key : {"precondition.fill", "precondition.overwrite"}) {
+      if (c.get_double(key) == 0) continue;
+      if (c.origin(key) != "default")
+        throw ConfigError(c.origin(key) + ": " + key + " = " + std::to_string(c.get_double(key)) +
+                          ": a zoned device (device.interface = zns) is written by its host at the write pointers; it "
+                          "starts empty (no preconditioning: 0)");
+      (std::string(key) == "precondition.fill" ? p.precondition.fill : p.precondition.overwrite) = 0;
+    }
   p.host_data = c.get_bool("sim.host_data");
   p.payload = c.get_bool("sim.payload") || p.host_data;
   p.check_flush_durability = c.get_bool("sim.check_flush_durability");
@@ -814,6 +830,17 @@ uint64_t PlatformParams::firmware_dram_estimate() const {
   bytes += uint64_t(SSD_HOST_SLOTS) * SSD_MDTS_SECTORS * (4 + 4);  // per command lists
   bytes += 1 << 20;                                    // rings, context, alignment
   return bytes;
+}
+
+std::optional<PlatformParams::ZoneGeometry> PlatformParams::zone_geometry() const {
+  if (device.interface != DeviceInterface::Zoned) return std::nullopt;
+  const auto& z = device.zns;
+  const zns_media m = {nand.dies(), nand.planes, nand.blocks_per_plane, nand.timing(nand.cell).pages_per_block,
+                       nand.sectors_per_page, z.dies_per_zone, z.stripes_per_zone, z.spare_stripes,
+                       z.pow2_zone_size ? 1u : 0u, z.max_open, z.max_active, z.zasl_sectors, 0};
+  zns_layout l;
+  if (zns_layout_derive(&m, &l) != ZNS_LAYOUT_OK) return std::nullopt;   // from() refused it already
+  return ZoneGeometry{l.zsze, l.zcap, l.nr_zones, l.max_open, l.max_active};
 }
 
 uint32_t nor_kib_needed(uint32_t superblocks) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -236,6 +237,13 @@ struct PlatformParams {
   // DRAM bytes the firmware will allocate for this configuration (an estimate from the same
   // formulas the firmware uses); from() checks it fits.
   uint64_t firmware_dram_estimate() const;
+  // A zoned device's zones (device.interface = zns: ftl-sw/zns/zns_layout.h), in 4 KiB sectors;
+  // nullopt for another device.
+  struct ZoneGeometry {
+    uint64_t zone_size = 0, zone_capacity = 0;
+    uint32_t zones = 0, max_open = 0, max_active = 0;
+  };
+  std::optional<ZoneGeometry> zone_geometry() const;
   // The FTL as a host FTL sees the Open-Channel device (models/host/oc_flash_backend.h): a die
   // per parallel unit of one plane, a page per write unit, its DRAM the host memory, its cores
   // its ring parts, a conventional drive's firmware.

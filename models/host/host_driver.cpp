@@ -8,6 +8,10 @@
 #include "models/common/fatal.h"
 #include "models/host/host_request.h"
 
+extern "C" {
+#include "ftl-sw/hal/zns_formats.h"
+}
+
 namespace ssdvp {
 
 using sc_core::sc_time;
@@ -20,6 +24,7 @@ uint8_t opcode_of(Op op) {
     case Op::Read: return SSD_HOP_READ;
     case Op::Write: return SSD_HOP_WRITE;
     case Op::Trim: return SSD_HOP_TRIM;
+    case Op::ZoneReset: return SSD_HOP_ZNS_MGMT_SEND;
     default: return SSD_HOP_FLUSH;
   }
 }
@@ -206,13 +211,13 @@ bool HostDriver::make_request(unsigned s, const workload::Request& r, Request*& 
     }
   }
   const uint32_t max = p_.max_transfer_sectors;
-  const uint32_t parts = rq->nsect == 0 ? 1 : (rq->nsect + max - 1) / max;
+  const uint32_t parts = rq->nsect == 0 || r.op == Op::ZoneReset ? 1 : (rq->nsect + max - 1) / max;
   rq->cmds.resize(parts);
   rq->data.resize(std::max<uint32_t>(rq->nsect, 1));
   // The host's own bytes go straight to and from its buffer (the live source checks alignment
   // and the end: its buffer holds nsect sectors); else the driver's.
   uint8_t* bytes = nullptr;
-  if (r.buffer && r.op != Op::Flush && r.op != Op::Trim) bytes = r.buffer;
+  if (r.buffer && r.op != Op::Flush && r.op != Op::Trim && r.op != Op::ZoneReset) bytes = r.buffer;
   else if (o_.payload) {
     rq->payload.resize(size_t(rq->nsect) * 4096);
     bytes = rq->payload.data();
@@ -222,9 +227,10 @@ bool HostDriver::make_request(unsigned s, const workload::Request& r, Request*& 
     c = HostCommand{};
     c.opcode = opcode_of(r.op);
     if (r.op == Op::Write && r.fua) c.cdw[0] = SSD_WRITE_FUA;
+    if (r.op == Op::ZoneReset) c.cdw[0] = SSD_ZNS_ZSA_RESET;   // the zone at c.lba; no data
     c.queue = uint16_t(queue_of_cpu(streams_[s].cpu));
     c.lba = rq->lba + uint64_t(i) * max;
-    c.nsect = rq->nsect == 0 ? 0 : std::min(max, rq->nsect - i * max);
+    c.nsect = rq->nsect == 0 || r.op == Op::ZoneReset ? 0 : std::min(max, rq->nsect - i * max);
     c.data = rq->data.data() + size_t(i) * max;
     c.payload = bytes && c.nsect ? bytes + size_t(i) * max * 4096 : nullptr;
     c.user = uint64_t(rq->index) << 16;
@@ -245,8 +251,8 @@ void HostDriver::issue(Request* rq, sc_time& delay) {
         std::memset(&rq->payload[size_t(i) * 4096], payload_byte(rq->data[i]), 4096);
   } else if (rq->req.op == Op::Read && in_range) {
     checker_->read_submitted(rq->lba, rq->nsect, rq->snap, ns_of(now));
-  } else if (rq->req.op == Op::Trim && in_range) {
-    checker_->trim_submitted(rq->lba, rq->nsect, ns_of(now));
+  } else if ((rq->req.op == Op::Trim || rq->req.op == Op::ZoneReset) && in_range) {
+    checker_->trim_submitted(rq->lba, rq->nsect, ns_of(now));   // a reset clears the zone as a trim would
   }
   for (HostCommand& c : rq->cmds) {
     delay += p_.submit;   // a fixed delay (host.stack = "none"); a modelled stack charges its CPU time
@@ -291,7 +297,9 @@ void HostDriver::pump(unsigned s) {
                             : wl_->live()    ? sc_time(double(st.pending->arrival_ns), sc_core::SC_NS)
                                              : t_start_ + sc_time(double(st.pending->arrival_ns), sc_core::SC_NS);
     if (!closed && arrival > sc_core::sc_time_stamp() + delay) break;
-    const uint64_t nsect_est = st.pending->op == Op::Flush ? 1 : (st.pending->length + 8191) / 4096;
+    if (st.pending->barrier && st.outstanding > 0) break;   // its completions pump again
+    const uint64_t nsect_est =
+        st.pending->op == Op::Flush || st.pending->op == Op::ZoneReset ? 1 : (st.pending->length + 8191) / 4096;
     const uint32_t cmds = uint32_t((nsect_est + p_.max_transfer_sectors - 1) / p_.max_transfer_sectors);
     if (queue_outstanding_[queue] + cmds > sq_room && queue_outstanding_[queue] > 0) break;
     Request* rq = nullptr;
@@ -453,6 +461,7 @@ void HostDriver::request_done(Request* rq) {
       }
       break;
     case Op::Trim:
+    case Op::ZoneReset:
       if (rq->lba + rq->nsect <= capacity_) checker_->trim_completed(rq->lba, rq->nsect, rq->t_issue_ns, ok, now_ns);
       break;
     case Op::Flush:

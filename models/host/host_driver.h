@@ -243,7 +243,7 @@ class HostDriver : public sc_core::sc_module {
   std::vector<Request*> free_;
   std::vector<uint32_t> queue_outstanding_;
   std::vector<std::vector<unsigned>> queue_threads_;   // threads whose CPU submits on the queue
-  OpStats stats_[4];
+  OpStats stats_[workload::kOps];
   OpStats read_waits_[kReadWaitClasses];
   std::vector<std::pair<uint16_t, uint64_t>> status_counts_;
   Outcomes outcomes_;

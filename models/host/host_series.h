@@ -37,11 +37,11 @@ class HostSeries {
   nlohmann::json ops_json() const;
 
  private:
-  static constexpr size_t kOps = 4;
+  static constexpr size_t kOps = workload::kOps;
   struct Bucket {
-    uint64_t bytes[kOps] = {0, 0, 0, 0};
-    uint64_t requests[kOps] = {0, 0, 0, 0};
-    uint64_t p50_ns[kOps] = {0, 0, 0, 0}, p99_ns[kOps] = {0, 0, 0, 0};
+    uint64_t bytes[kOps] = {};
+    uint64_t requests[kOps] = {};
+    uint64_t p50_ns[kOps] = {}, p99_ns[kOps] = {};
   };
   void close_open_interval();
   uint64_t interval_ns_;

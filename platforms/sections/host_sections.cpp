@@ -35,7 +35,7 @@ SectionReporter host_ops_section(const HostDriver& driver) {
     const double sim = w.sim_s;
     json ops = json::object();
     uint64_t total_req = 0, total_bytes = 0;
-    for (auto op : {workload::Op::Read, workload::Op::Write, workload::Op::Flush, workload::Op::Trim}) {
+    for (auto op : {workload::Op::Read, workload::Op::Write, workload::Op::Flush, workload::Op::Trim, workload::Op::ZoneReset}) {
       const OpStats& s = driver.stats(op);
       if (!s.requests) continue;
       total_req += s.requests;

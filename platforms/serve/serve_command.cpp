@@ -61,6 +61,10 @@ int serve_command(const ServeArgs& a) {
   std::vector<std::string> sets = a.sets;
   sets.push_back("sim.host_data=true");   // the clients' own bytes
   Config cfg = Config::load(a.platform, sets);
+  if (cfg.get_string("device.interface") == "zns")   // NBD has no zones: a client would write anywhere
+    throw ConfigError(cfg.origin("device.interface") +
+                      ": device.interface = \"zns\": NBD has no zone commands, so a client cannot write a zoned drive "
+                      "at its write pointers; serve a conventional drive (docs/zns.md)");
   if (a.pace != "virtual" && a.pace != "realtime")
     throw ConfigError("--pace " + a.pace + ": virtual (time advances only by the drive's work) or realtime (simulated time "
                       "follows the clock)");

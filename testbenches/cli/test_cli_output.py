@@ -7,6 +7,8 @@
 * `ssdvp run -q` prints nothing but errors: no summary, no progress lines, even on a run long
   enough for them (stderr to a file); without -q progress goes only to a terminal (stderr to a
   file gets none); `--progress` asks for it anyway, a whole line each (no carriage returns).
+* A zoned drive (device.interface = zns): `ssdvp run` with a zoned fio job prints its summary
+  with zone resets; its default (conventional) workload and `ssdvp serve` are refused, naming why.
 Exits non-zero naming every failed check.
 """
 import os
@@ -56,6 +58,16 @@ def main():
             failures.append(f"--progress printed no progress line (the run took too little wall time?): {asked.stderr!r}")
         if "\r" in asked.stderr:
             failures.append(f"--progress to a file rewrote its line with carriage returns: {asked.stderr[:200]!r}")
+
+        zns = ["-s", "device.interface=zns", "-s", "nand.blocks_per_plane=16"]
+        z = run(["run", "-o", tmp + "/zns"] + zns + ["-w", "fio:rw=randrw,zonemode=zbd,bs=64k,iodepth=4,io=24000"])
+        if z.returncode != 0 or "zone_reset" not in z.stdout or " 0 mismatches" not in z.stdout:
+            failures.append(f"ssdvp run on a zoned drive (exit {z.returncode}): {z.stdout[-600:]!r} {z.stderr[-300:]!r}")
+        for args, why in ((["run", "-o", tmp + "/zns2"] + zns, "zonemode=zbd"),
+                          (["serve", "-o", tmp + "/zns3"] + zns, "NBD has no zone commands")):
+            p = run(args)
+            if p.returncode == 0 or why not in p.stderr:
+                failures.append(f"ssdvp {' '.join(args)} was not refused with {why!r}: exit {p.returncode}, {p.stderr[-300:]!r}")
 
     for f in failures:
         print("FAIL:", f)
