@@ -22,7 +22,9 @@
 // from 1,000 until a rate fails (or halves it down to 125), then bisects the last interval
 // three times: the figure is the highest rate that passed, to within an eighth of that
 // interval.  The preconditioned drive comes from a state cache (ssdvp-bench-serve.state), so
-// each rate costs the fio run and a snapshot load.
+// each rate costs the fio run and a snapshot load; the cache is synced to disk before the
+// first rate (its writeback disturbed the first rates, and a search that starts behind only
+// goes down).
 //
 // Leaves out: other block sizes and queue depths, mixed workloads, the aged drive (GC steps
 // are the simulation's slowest stretches: the aged limit is lower), TCP (the export is a Unix

@@ -196,7 +196,7 @@ int zns_pipe_retry(struct ftl *f) {
     const uint32_t next = d->pipe[z].next_waiting;
     d->pipe[z].waiting = 0;
     zns_pipe_pump(f, z);
-    n++;
+    if (!d->pipe[z].waiting) n++;   /* still waiting is no progress: the loop may sleep */
     z = next;
   }
   return n;
