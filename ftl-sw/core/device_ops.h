@@ -31,4 +31,12 @@ void fw_fops_init(struct ftl *f);
  * state's address and lets the host in. */
 void fw_go_live(struct ftl *f, uint64_t namespace_sectors);
 
+/* What the thin devices (Open-Channel, zoned: no FTL of their own) share. */
+struct ssd_geometry;
+/* f->geo from the controller's geometry: superblocks run die, block; one cell type. */
+void fw_thin_flash_geometry(struct ftl *f, const struct ssd_geometry *hw);
+/* No background work: idle finds none; the core sleeps on host, flash and IPI interrupts. */
+int fw_thin_idle(struct ftl *f, struct fw_core *me);
+uint32_t fw_thin_irqs(struct ftl *f, const struct fw_core *c);
+
 #endif /* SSDVP_CORE_DEVICE_OPS_H */

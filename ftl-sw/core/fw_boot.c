@@ -79,3 +79,33 @@ void fw_go_live(struct ftl *f, uint64_t namespace_sectors) {
   hal_write32(SSD_HIF_BASE + HIF_ENABLE, 1);
   hal_write32(SSD_SYSCTL_BASE + SYSCTL_FW_STATE, SSD_FW_STATE_READY);
 }
+
+/* A thin device's flash as core/ addresses it (flash_submit): superblocks run die, block; a
+ * superblock is one block on every plane of a die; one cell type (the devices refuse the rest). */
+void fw_thin_flash_geometry(struct ftl *f, const struct ssd_geometry *hw) {
+  struct ftl_geo *g = &f->geo;
+  g->channels = hw->channels;
+  g->ways = hw->ways;
+  g->planes = hw->planes;
+  g->spp = hw->sectors_per_page;
+  g->blocks = g->native_blocks = hw->blocks_per_plane;
+  g->pages = g->native_pages = hw->pages_per_block;
+  g->dies = g->channels * g->ways;
+  g->pools = g->dies;
+  g->unit = g->planes * g->spp;
+  g->sb_sectors = g->pages * g->unit;
+  g->superblocks = g->dies * g->blocks;
+  g->phys_sectors = g->superblocks * g->sb_sectors;
+}
+
+int fw_thin_idle(struct ftl *f, struct fw_core *me) {
+  (void)f;
+  (void)me;
+  return 0;
+}
+
+uint32_t fw_thin_irqs(struct ftl *f, const struct fw_core *c) {
+  (void)f;
+  (void)c;
+  return SSD_IRQ_HIF | SSD_IRQ_FCTL | SSD_IRQ_IPI;
+}

@@ -5,24 +5,6 @@
 #include "ocssd/oc_device.h"
 #include "wear/erase_log.h"
 
-/* The flash as core/ addresses it (flash_submit): a chunk is a superblock, a write unit a
- * superpage.  One cell type only (oc_geometry_derive refuses the rest). */
-static void flash_geometry(struct ftl *f, const struct ssd_geometry *hw) {
-  struct ftl_geo *g = &f->geo;
-  g->channels = hw->channels;
-  g->ways = hw->ways;
-  g->planes = hw->planes;
-  g->spp = hw->sectors_per_page;
-  g->blocks = g->native_blocks = hw->blocks_per_plane;
-  g->pages = g->native_pages = hw->pages_per_block;
-  g->dies = g->channels * g->ways;
-  g->pools = g->dies;
-  g->unit = g->planes * g->spp;
-  g->sb_sectors = g->pages * g->unit;
-  g->superblocks = g->dies * g->blocks;
-  g->phys_sectors = g->superblocks * g->sb_sectors;
-}
-
 static struct ssd_oc_geometry *oc_geometry(struct ftl *f, const struct ssd_geometry *hw) {
   const struct ssd_fw_config *cfg = &f->cfg;
   const struct oc_media m = {
@@ -79,24 +61,12 @@ static int oc_poll(struct ftl *f) {
   return n;
 }
 
-static int oc_idle(struct ftl *f, struct fw_core *me) {
-  (void)f;
-  (void)me;
-  return 0;
-}
-
-static uint32_t oc_irqs(struct ftl *f, const struct fw_core *c) {
-  (void)f;
-  (void)c;
-  return SSD_IRQ_HIF | SSD_IRQ_FCTL | SSD_IRQ_IPI;
-}
-
-static const struct device_ops oc_ops = {oc_poll, oc_idle, oc_irqs};
+static const struct device_ops oc_ops = {oc_poll, fw_thin_idle, fw_thin_irqs};
 
 struct ftl *oc_device_boot(const struct ssd_fw_config *cfg) {
   struct ftl *f = fw_state_new(cfg);
   const struct ssd_geometry *hw = hal_dram_ptr(hal_read32(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR));
-  flash_geometry(f, hw);
+  fw_thin_flash_geometry(f, hw);
   const struct ftl_geo *g = &f->geo;
   struct oc_device *d = fw_alloc(f, sizeof(struct oc_device), 64);
   f->oc = d;

@@ -3,24 +3,6 @@
 #include "hal/hal.h"
 #include "zns/zns_device.h"
 
-/* The flash as core/ addresses it (flash_submit): superblocks run die, block; a superblock is
- * one block on every plane of a die.  One cell type only (zns_layout_derive refuses the rest). */
-static void flash_geometry(struct ftl *f, const struct ssd_geometry *hw) {
-  struct ftl_geo *g = &f->geo;
-  g->channels = hw->channels;
-  g->ways = hw->ways;
-  g->planes = hw->planes;
-  g->spp = hw->sectors_per_page;
-  g->blocks = g->native_blocks = hw->blocks_per_plane;
-  g->pages = g->native_pages = hw->pages_per_block;
-  g->dies = g->channels * g->ways;
-  g->pools = g->dies;
-  g->unit = g->planes * g->spp;
-  g->sb_sectors = g->pages * g->unit;
-  g->superblocks = g->dies * g->blocks;
-  g->phys_sectors = g->superblocks * g->sb_sectors;
-}
-
 static void layout(struct ftl *f, struct zns_device *d, const struct ssd_geometry *hw) {
   const struct ssd_fw_config *cfg = &f->cfg;
   const struct zns_media m = {f->geo.dies,
@@ -115,24 +97,12 @@ static int zns_poll(struct ftl *f) {
   return n;
 }
 
-static int zns_idle(struct ftl *f, struct fw_core *me) {
-  (void)f;
-  (void)me;
-  return 0;
-}
-
-static uint32_t zns_irqs(struct ftl *f, const struct fw_core *c) {
-  (void)f;
-  (void)c;
-  return SSD_IRQ_HIF | SSD_IRQ_FCTL | SSD_IRQ_IPI;
-}
-
-static const struct device_ops zns_ops = {zns_poll, zns_idle, zns_irqs};
+static const struct device_ops zns_ops = {zns_poll, fw_thin_idle, fw_thin_irqs};
 
 struct ftl *zns_device_boot(const struct ssd_fw_config *cfg) {
   struct ftl *f = fw_state_new(cfg);
   const struct ssd_geometry *hw = hal_dram_ptr(hal_read32(SSD_FCTL_BASE + FCTL_GEOMETRY_ADDR));
-  flash_geometry(f, hw);
+  fw_thin_flash_geometry(f, hw);
   const struct ftl_geo *g = &f->geo;
   struct zns_device *d = fw_alloc(f, sizeof(struct zns_device), 64);
   uint8_t *raw = (uint8_t *)d;
