@@ -108,9 +108,9 @@ void check_snapshot_supported(const PlatformParams& p, const std::string& flag) 
 
 // The quiet point after preconditioning: every core asleep with nothing pending, no flash
 // operation in flight.  Runs in the host driver's thread; false if it did not come within
-// kQuietLimitMs (the run goes on; a snapshot is not saved).
-bool SsdPlatform::wait_until_quiet() {
-  const sc_core::sc_time until = sc_core::sc_time_stamp() + sc_core::sc_time(kQuietLimitMs, sc_core::SC_MS);
+// limit_ms of simulated time (the run goes on; a snapshot is not saved).
+bool SsdPlatform::wait_until_quiet(double limit_ms) {
+  const sc_core::sc_time until = sc_core::sc_time_stamp() + sc_core::sc_time(limit_ms, sc_core::SC_MS);
   for (;;) {
     bool quiet = fctl_->ops_in_flight() == 0;
     for (uint32_t k = 0; quiet && k < cores_.size(); k++) quiet = cores_[k]->asleep() && !sysctl_->irq_ready(k);

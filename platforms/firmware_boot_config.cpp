@@ -5,6 +5,7 @@
 
 #include "models/common/config.h"
 #include "models/dram/dram.h"
+#include "ftl-sw/hal/fdp_formats.h"
 
 namespace ssdvp {
 
@@ -123,6 +124,9 @@ void write_firmware_boot_config(Dram& dram, const PlatformParams& p, uint32_t co
   fc->slc_dynamic_blocks = p.ftl.slc_dynamic_blocks;
   fc->placement = placement_code(p.ftl.placement);
   fc->combo_hot_sectors = p.ftl.combo_hot_sectors;
+  fc->fdp_handles = p.ftl.fdp_handles;
+  fc->fdp_groups = p.ftl.fdp_groups;
+  fc->fdp_isolation = p.ftl.fdp_persistent ? SSD_FDP_RUHT_PERSISTENTLY_ISOLATED : SSD_FDP_RUHT_INITIALLY_ISOLATED;
   fc->combo_survivals = p.ftl.combo_survivals;
   fc->combo_unit_blocks = p.ftl.combo_unit_blocks;
   fc->combo_unit_extra = p.ftl.combo_unit_extra;
@@ -187,6 +191,7 @@ std::string explain_firmware_halt(uint32_t code) {
              "precondition.fill, fewer SLC dies or blocks, or a larger ftl.op)";
     case SSD_BADCFG_RECOVERY: return "configuration: ftl.mapping, ftl.placement (--power-cut / --load-nand)";
     case SSD_BADCFG_FORMAT: return "configuration: nand.*, ftl.op, device.interface (the NAND image's drive was another)";
+    case SSD_BADCFG_FDP: return "configuration: ftl.fdp.handles, ftl.fdp.reclaim_groups (at most 32 queues: groups x handles; groups dividing nand.channels x nand.ways)";
     case SSD_BADCFG_INTERFACE: return "configuration: device.interface (the firmware has no such interface, or cannot expose this nand.* as it)";
     case SSD_BADCFG_OC_BUFFERS: return "configuration: dram.size_mib (an Open-Channel device's command buffers do not fit)";
     case SSD_BADCFG_SNAPSHOT: return "configuration: --load-state (no quiet firmware state of this configuration), device.interface";

@@ -58,6 +58,18 @@ void print_summary(std::ostream& out, const nlohmann::json& r) {
                        m["tp_writes"].get<uint64_t>(), m["batch_updates"].get<uint64_t>(),
                        m["translation_gc_runs"].get<uint64_t>(), m["reads_waited_for"]["map_write"].get<uint64_t>());
   }
+  if (r.contains("fdp") && r["fdp"].contains("statistics")) {   // the host's view of the drive since power-on
+    const auto& d = r["fdp"];
+    const auto& st = d["statistics"];
+    out << fmt::format("  FDP: {} handles ({}ly isolated), {} reclaim group(s); logs since power-on: host {:.2f} GB, "
+                       "media {:.2f} GB written (WAF {:.3f}), {:.2f} GB erased, {} events\n",
+                       d["handles"].get<uint32_t>(), d["isolation"].get<std::string>(), d["reclaim_groups"].get<uint32_t>(),
+                       st["host_bytes_written"].get<double>() / 1e9, st["media_bytes_written"].get<double>() / 1e9,
+                       st["waf"].get<double>(), st["media_bytes_erased"].get<double>() / 1e9,
+                       d["events"]["count"].get<uint64_t>());
+  } else if (r.contains("fdp")) {
+    out << fmt::format("  FDP: the logs were not read (status {})\n", r["fdp"]["log_status"].get<int>());
+  }
   if (r.contains("readahead")) {
     const auto& a = r["readahead"];
     const auto& no = a["not_read_ahead_sectors"];

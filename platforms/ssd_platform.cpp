@@ -48,8 +48,11 @@ namespace ssdvp {
 
 namespace {
 
-// What the zoned generators need of a zoned device's zones (docs/zns.md).
-void add_zones(const PlatformParams& p, workload::WorkloadContext& ctx) {
+// What the generators know of the namespace: a zoned device's zones (docs/zns.md), the FDP
+// configuration (docs/fdp.md).
+void add_namespace(const PlatformParams& p, workload::WorkloadContext& ctx) {
+  ctx.fdp_handles = p.ftl.fdp_handles;
+  ctx.fdp_groups = p.ftl.fdp_groups;
   const auto zg = p.zone_geometry();
   if (!zg) return;
   ctx.zone_size_bytes = zg->zone_size * 4096;
@@ -80,11 +83,15 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     throw ConfigError(cfg.origin("device.interface") +
                       ": a zoned device does not yet keep its zone map and window across a power cut, a power-off image or "
                       "a drive-state snapshot (docs/zns.md): no --power-cut, --power-on, --save-state or --load-state");
+  if (p_.ftl.fdp_handles && (opt.power_cut_ns || opt.power_cut_ops || !opt.power_cut_dir.empty() || !opt.power_on_dir.empty()))
+    throw ConfigError(cfg.origin("ftl.fdp.handles") +
+                      ": FDP's handles are not yet found again after a power cut (which handle a superblock holds is not "
+                      "on flash; docs/fdp.md): no --power-cut or --power-on with ftl.fdp.handles > 0");
   if (!opt.external_host && !opt.make_workload) {
     workload::WorkloadContext ctx;
     ctx.capacity_bytes = n.physical_bytes();
     ctx.seed = uint64_t(cfg.get_int("sim.seed"));
-    add_zones(p_, ctx);
+    add_namespace(p_, ctx);
     workload::check_workload(workload_spec_, ctx);
   }
 
@@ -227,6 +234,7 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
   o.progress_in_place = terminal;
   o.payload = p_.payload;
   o.write_cache = p_.device.volatile_write_cache;
+  o.fdp_logs = p_.ftl.fdp_handles > 0;
   o.series_interval_ns = uint64_t(cfg.get_double("sim.series_interval_ms") * 1e6 + 0.5);
   for (const auto& [io, cpu] : p_.host.cpu_types) o.cpu.types.push_back({io, cpu});
   o.cpu.cycle = sc_core::sc_time(p_.host.cpu_cycle_ms, sc_core::SC_MS);
@@ -271,7 +279,7 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
       workload::WorkloadContext ctx;
       ctx.capacity_bytes = capacity;
       ctx.seed = seed;
-      add_zones(params, ctx);
+      add_namespace(params, ctx);
       return workload::make_workload(spec, ctx);
     };
   driver_ = std::make_unique<HostDriver>("host", p_.host, *target, make, o);
@@ -298,6 +306,7 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
     if (timeline_) timeline_->stop();
   };
   driver_->on_finished = [] { sc_core::sc_stop(); };
+  if (o.fdp_logs) wire_fdp_logs();
 }
 
 // Power loss, recovery over a NAND image, drive-state snapshots, and the flush-durability check.
@@ -407,6 +416,27 @@ void SsdPlatform::register_sections() {
   if (p_.channel.model == "rtl") sections_.add("device: RTL channels", rtl_channel_section(channels_, p_.channel));
   sections_.add("device: firmware cores", firmware_cores_section(cores_, p_.firmware, *uart_, *mailbox_));
   sections_.add("device: NAND array", nand_section(dies_, p_.nand));
+  if (p_.ftl.fdp_handles) sections_.add("firmware: FDP", fdp_section(*driver_, p_.ftl, fdp_nand_));
+}
+
+// FDP: the drive comes to rest before the host reads its logs, and the NAND's own counts are
+// taken then (sections/fdp_section.h).
+void SsdPlatform::wire_fdp_logs() {
+  fdp_nand_ = std::make_shared<NandCountsAtFdpLogs>();
+  driver_->wait_quiet = [this] { fdp_nand_->at_rest = wait_until_quiet(kFdpQuietLimitMs); };
+  driver_->on_fdp_logs_read = [this] {
+    const NandParams& n = p_.nand;
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    NandCountsAtFdpLogs& c = *fdp_nand_;
+    c.programmed_bytes = c.erased_bytes = 0;
+    for (auto& d : dies_) {
+      c.programmed_bytes += d->programmed_sectors_at(now) * 4096;
+      for (uint32_t pl = 0; pl < n.planes; pl++)
+        for (uint32_t b = 0; b < n.blocks_of(d->index()); b++)
+          c.erased_bytes += d->erase_count(pl, b) * uint64_t(d->pages_in(pl, b)) * n.page_bytes;
+    }
+    c.taken = true;
+  };
 }
 
 const ssd_fw_stats* SsdPlatform::firmware_stats() {

@@ -15,6 +15,7 @@
 #include "models/common/config.h"
 #include "models/common/params.h"
 #include "platforms/run_sections.h"
+#include "platforms/sections/fdp_section.h"
 #include "platforms/run_timeline.h"
 #include "traces/workload.h"
 
@@ -140,6 +141,8 @@ class SsdPlatform {
   std::vector<FirmwareCore*> cores_;
   FirmwareCore* core_ = nullptr;   // core 0
   std::unique_ptr<HostDriver> driver_;
+  std::shared_ptr<NandCountsAtFdpLogs> fdp_nand_;   // FDP: the NAND's counts at the logs' reading
+  void wire_fdp_logs();
   // The FTL on the host (host.ftl), over the Open-Channel device: its CPUs, the device's command
   // set as the host sees it, the FTL.  None of them with a device FTL.
   std::unique_ptr<HostCpus> host_cpus_;
@@ -167,7 +170,10 @@ class SsdPlatform {
   sc_core::sc_time boot_ready_;       // when the firmware let the host in
   // Drive-state snapshots (platforms/drive_snapshot.cpp).
   static constexpr double kQuietLimitMs = 100;   // simulated; past it a save is refused
-  bool wait_until_quiet();
+  bool wait_until_quiet(double limit_ms = kQuietLimitMs);
+  // FDP's logs are read once the drive is at rest: background GC after the workload may take
+  // seconds of simulated time (chosen bound; past it the counts are reported as not at rest).
+  static constexpr double kFdpQuietLimitMs = 60000;
   void save_state(const std::string& dir);
   void load_state(const std::string& dir);
   std::string state_key_hex_;

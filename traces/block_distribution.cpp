@@ -96,8 +96,9 @@ uint64_t BlockDistribution::rank(Rng& rng) const {
   return 0;  // unreachable: every kind returns above
 }
 
-uint64_t BlockDistribution::sample(Rng& rng) const {
+uint64_t BlockDistribution::sample(Rng& rng, bool* hot) const {
   const uint64_t drawn = rank(rng);
+  if (hot) *hot = spec_.kind == DistributionSpec::Kind::HotCold && drawn < hot_blocks_;
   if (!scramble_ || spec_.kind == DistributionSpec::Kind::Uniform) return drawn;
   return scrambler_(drawn);
 }

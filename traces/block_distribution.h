@@ -37,8 +37,8 @@ class BlockDistribution {
   // `blocks` >= 1 (>= 2 for hotcold); `scramble_key` chooses the spreading bijection.
   BlockDistribution(const DistributionSpec& spec, uint64_t blocks, bool scramble,
                     uint64_t scramble_key);
-  // A block index in [0, blocks).
-  uint64_t sample(Rng& rng) const;
+  // A block index in [0, blocks); hot (if given): whether it is one of hotcold's hot blocks.
+  uint64_t sample(Rng& rng, bool* hot = nullptr) const;
 
  private:
   uint64_t rank(Rng& rng) const;

@@ -7,6 +7,7 @@
 
 #include "traces/request_extent.h"
 #include "traces/spec_options.h"
+#include "traces/text_fields.h"
 
 namespace ssdvp::workload {
 
@@ -87,6 +88,47 @@ void parse_zoned(const SpecOptions& options, const WorkloadContext& context, Fio
   config.max_open_zones = unsigned(open);
 }
 
+// fdp=1 (fio's): writes carry placement identifiers of the drive's FDP configuration.
+void parse_fdp(const SpecOptions& options, const WorkloadContext& context, FioConfig& config) {
+  config.fdp = options.flag("fdp", false);
+  if (!config.fdp) {
+    for (const char* key : {"fdp_pli", "fdp_pli_select"})
+      if (options.has(key)) options.fail(key, "is for fdp=1");
+    return;
+  }
+  if (!context.fdp_handles) options.fail("fdp", "the drive has no FDP configuration (ftl.fdp.handles = 0)");
+  if (config.pattern == FioPattern::Read || config.pattern == FioPattern::RandRead ||
+      config.pattern == FioPattern::Trim || config.pattern == FioPattern::RandTrim)
+    options.fail("fdp", "needs a pattern with writes");
+  const uint32_t ids = context.fdp_handles * context.fdp_groups;
+  if (options.has("fdp_pli")) {
+    const std::string_view list = options.text("fdp_pli").value_or("");
+    size_t start = 0;
+    while (start <= list.size()) {
+      const size_t comma = std::min(list.find(':', start), list.size());   // ',' separates options
+      const auto index = parse_unsigned(list.substr(start, comma - start));
+      if (!index || *index >= ids)
+        options.fail("fdp_pli", "must list placement ID indices (0.." + std::to_string(ids - 1) +
+                                    ": the drive's reclaim groups x handles) separated by ':' (fio's commas separate options here)");
+      config.fdp_indices.push_back(uint32_t(*index));
+      start = comma + 1;
+    }
+  } else {
+    for (uint32_t i = 0; i < ids; i++) config.fdp_indices.push_back(i);   // fio: every one
+  }
+  for (uint32_t i : config.fdp_indices) config.fdp_pids.push_back(fdp_placement_id(context, i));
+  const std::string_view select = options.text("fdp_pli_select").value_or("roundrobin");
+  using S = FioConfig::FdpSelect;
+  if (select == "roundrobin") config.fdp_select = S::RoundRobin;
+  else if (select == "random") config.fdp_select = S::Random;
+  else if (select == "job") config.fdp_select = S::Job;
+  else if (select == "hotcold") config.fdp_select = S::HotCold;
+  else options.fail("fdp_pli_select", "roundrobin, random, job or hotcold");
+  if (config.fdp_select == S::HotCold &&
+      (config.distribution.kind != DistributionSpec::Kind::HotCold || config.fdp_pids.size() != 2 || !is_random(config.pattern)))
+    options.fail("fdp_pli_select", "hotcold needs a random pattern with random_distribution=hotcold and two fdp_pli (hot, cold)");
+}
+
 }  // namespace
 
 const char* fio_pattern_name(FioPattern pattern) {
@@ -116,7 +158,7 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
   const SpecOptions options(spec, spec.find(':') + 1,
                             {"rw", "bs", "bsrange", "iodepth", "numjobs", "size", "offset", "rwmixread", "io",
                              "io_size", "random_distribution", "seed", "align", "scramble", "fsync", "fua_percent",
-                             "trim_percent", "zonemode", "max_open_zones"});
+                             "trim_percent", "zonemode", "max_open_zones", "fdp", "fdp_pli", "fdp_pli_select"});
   if (options.has("bs") && options.has("bsrange")) options.fail("give bs= or bsrange=, not both");
   const uint64_t capacity = context.capacity_bytes;
   FioConfig config;
@@ -195,6 +237,7 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
       config.pattern != FioPattern::ReadWrite && config.pattern != FioPattern::RandReadWrite)
     options.fail(fsync ? "fsync" : fua ? "fua_percent" : "trim_percent", "needs a pattern with writes");
   parse_zoned(options, context, config);
+  parse_fdp(options, context, config);
   return config;
 }
 

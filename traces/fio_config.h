@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "traces/block_distribution.h"
 #include "traces/workload.h"
@@ -57,6 +58,16 @@ struct FioConfig {
   // whole zones of the range, zones reset when full.
   bool zoned = false;
   unsigned max_open_zones = 0;    // fio's max_open_zones: zones written at once (0: the device's)
+  // Flexible Data Placement (fio's fdp=1): writes carry a placement identifier, one of
+  // fdp_pids (fdp_pli: indices into the device's list, turned into identifiers), chosen per
+  // write by fdp_select: fio's roundrobin or random, or ssdvp's job (job j writes with the
+  // j-th, modulo) and hotcold (random_distribution=hotcold: the hot blocks' writes with the
+  // first, the others' with the second).
+  enum class FdpSelect { RoundRobin, Random, Job, HotCold };
+  bool fdp = false;
+  std::vector<uint16_t> fdp_pids;
+  std::vector<uint32_t> fdp_indices;   // as given (for describe)
+  FdpSelect fdp_select = FdpSelect::RoundRobin;
 };
 
 // Parses `spec` (starting with "fio:"); throws WorkloadError naming the key and the spec.

@@ -63,13 +63,24 @@ std::optional<Request> FioWorkload::next(unsigned stream) {
   if (config_.block_size_min)
     request.length = config_.block_size_min * (1 + job.rng.below(config_.block_size / config_.block_size_min));
   request.stream = static_cast<uint16_t>(stream);
+  bool hot = false;
   if (is_random(config_.pattern)) {
-    request.offset = config_.offset + distribution_.sample(job.rng) * config_.align;
+    request.offset = config_.offset + distribution_.sample(job.rng, &hot) * config_.align;
   } else {
     if (job.cursor + request.length > config_.offset + config_.size)
       job.cursor = config_.offset;
     request.offset = job.cursor;
     job.cursor += request.length + config_.skip;
+  }
+  if (config_.fdp && request.op == Op::Write) {
+    const auto& pids = config_.fdp_pids;
+    using S = FioConfig::FdpSelect;
+    switch (config_.fdp_select) {
+      case S::RoundRobin: request.placement = pids[job.next_pid++ % pids.size()]; break;
+      case S::Random: request.placement = pids[job.rng.below(pids.size())]; break;
+      case S::Job: request.placement = pids[stream % pids.size()]; break;
+      case S::HotCold: request.placement = pids[hot ? 0 : 1]; break;
+    }
   }
   return request;
 }
@@ -93,6 +104,12 @@ std::string FioWorkload::describe() const {
   if (config_.fsync) text << " fsync=" << config_.fsync;
   if (config_.fua_percent) text << " fua_percent=" << config_.fua_percent;
   if (config_.trim_percent) text << " trim_percent=" << config_.trim_percent;
+  if (config_.fdp) {
+    text << " fdp=1 fdp_pli=";
+    for (size_t i = 0; i < config_.fdp_indices.size(); i++) text << (i ? ":" : "") << config_.fdp_indices[i];
+    static const char* names[] = {"roundrobin", "random", "job", "hotcold"};
+    text << " fdp_pli_select=" << names[int(config_.fdp_select)];
+  }
   return text.str();
 }
 

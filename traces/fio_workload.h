@@ -39,6 +39,7 @@ class FioWorkload : public Workload {
     uint64_t cursor;     // next sequential offset
     uint64_t remaining;  // requests still to issue
     unsigned writes_since_flush = 0;   // fsync=N
+    size_t next_pid = 0;               // fdp_pli_select=roundrobin
   };
 
   Op next_op(Rng& rng) const;

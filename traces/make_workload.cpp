@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "traces/concurrent_workload.h"
 #include "traces/fio_config.h"
 #include "traces/fio_workload.h"
 #include "traces/phased_workload.h"
@@ -47,6 +48,16 @@ std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadC
       start = end + 1;
     }
     return std::make_unique<PhasedWorkload>(parts, ctx);
+  }
+  if (spec.find('&') != std::string::npos && !names_existing_file(spec)) {   // jobs side by side
+    std::vector<std::string> parts;
+    for (size_t start = 0;;) {
+      const size_t end = spec.find('&', start);
+      parts.push_back(spec.substr(start, end == std::string::npos ? std::string::npos : end - start));
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+    return std::make_unique<ConcurrentWorkload>(parts, ctx);
   }
   if (starts_with(spec, "fio:")) {
     const FioConfig config = parse_fio_config(spec, ctx);

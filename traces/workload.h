@@ -24,6 +24,9 @@ constexpr size_t kOps = 5;
 
 const char* op_name(Op op);
 
+// A write without a data placement directive (Request::placement).
+inline constexpr uint16_t kNoPlacement = 0xFFFF;
+
 struct Request {
   uint64_t arrival_ns = 0;   // open loop: arrival time (already time-scaled); closed loop: 0
   Op op = Op::Read;
@@ -33,6 +36,8 @@ struct Request {
   bool fua = false;          // Write: force unit access (completes once on flash)
   bool barrier = false;      // issued only once the stream has nothing outstanding (fio waits
                              // for a zone's writes before it resets the zone)
+  uint16_t placement = kNoPlacement;   // Write: FDP's placement identifier (the data placement
+                                       // directive), or none
   // A live source's request (ssdvp serve): the host's own bytes, length of them (writes: the
   // data; reads: where it goes), and the source's id for it.  nullptr: the driver makes the
   // data (tags, and with sim.payload a pattern derived from them).
@@ -64,7 +69,14 @@ struct WorkloadContext {
   uint32_t zones = 0;
   uint32_t max_open_zones = 0;  // the device's limit (0: none)
   std::shared_ptr<ZoneView> zone_view = nullptr;   // (made by make_workload when null)
+  // Flexible Data Placement (ftl.fdp.*): the configuration's handles and reclaim groups; 0
+  // handles: the drive has none.  Placement identifier i of the device's list (fio's fdp_pli
+  // indices) is group i / handles, handle i % handles (fdp_placement_id).
+  uint32_t fdp_handles = 0, fdp_groups = 1;
 };
+
+// The placement identifier of index i of the device's list (group in the upper RGIF bits).
+uint16_t fdp_placement_id(const WorkloadContext& context, uint32_t index);
 
 class Workload {
  public:

@@ -38,7 +38,8 @@ void wbuf_init(struct ftl *f, uint32_t parts) {
   w->seq = fw_alloc(f, w->nslots * 4u, 64);
   w->state = fw_alloc(f, w->nslots, 64);
   w->pins = fw_alloc(f, w->nslots * 2u, 64);
-  w->region = fw_alloc(f, w->nslots, 64);
+  w->queue = fw_alloc(f, w->nslots, 64);
+  w->queues = place_queues(f);
   uint32_t hsize = 1;
   while (hsize < 2u * w->nslots) hsize <<= 1;
   w->hash_mask = hsize - 1u;
@@ -54,7 +55,8 @@ void wbuf_init_part(struct ftl *f, struct wbuf_part *p, uint32_t core) {
   p->nslots = w->part_slots;
   p->first = core * w->part_slots;
   p->used_counted = 0;
-  for (uint32_t r = 0; r < PLACE_REGIONS; r++) p->q[r].ring = fw_alloc(f, p->nslots * 4u, 64);
+  p->queues = w->queues;
+  for (uint32_t r = 0; r < w->queues; r++) p->q[r].ring = fw_alloc(f, p->nslots * 4u, 64);
   w->space->init(f, p);
 }
 
@@ -130,12 +132,12 @@ static void slot_supersede(struct ftl *f, uint32_t s) {
     struct wbuf_part *p = wbuf_part_of(f, s);
     w->state[s] = SL_DEAD;        /* stays in the fifo; dropped when the drain reaches it */
     p->live_count--;
-    p->q[w->region[s]].live--;
+    p->q[w->queue[s]].live--;
   }
   /* SL_PROGRAMMING / SL_MAPPING: completion sees the hash no longer points here. */
 }
 
-void wbuf_commit_sector(struct ftl *f, uint32_t slot, uint32_t lpa, uint32_t req_nsect) {
+void wbuf_commit_sector(struct ftl *f, uint32_t slot, uint32_t lpa, uint32_t req_nsect, uint32_t fdp_queue) {
   struct wbuf *w = &f->wb;
   struct wbuf_part *p = wbuf_part_of(f, slot);
   uint32_t old = wbuf_lookup(f, lpa);
@@ -144,8 +146,8 @@ void wbuf_commit_sector(struct ftl *f, uint32_t slot, uint32_t lpa, uint32_t req
   w->lpa[slot] = lpa;
   w->seq[slot] = next_version(f);
   w->state[slot] = SL_LIVE;
-  w->region[slot] = place_region_of_write(f, lpa, req_nsect);
-  struct wfifo *q = &p->q[w->region[slot]];
+  w->queue[slot] = (uint8_t)place_queue_of_write(f, lpa, req_nsect, fdp_queue);
+  struct wfifo *q = &p->q[w->queue[slot]];
   q->ring[(q->head + q->count) % p->nslots] = slot;
   q->count++;
   q->pushed++;
@@ -190,7 +192,7 @@ static void fifo_skip_dead(struct ftl *f, const struct wbuf_part *p, struct wfif
 
 uint32_t wbuf_queued(const struct wbuf_part *p) {
   uint32_t n = 0;
-  for (uint32_t r = 0; r < PLACE_REGIONS; r++) n += p->q[r].count;
+  for (uint32_t r = 0; r < p->queues; r++) n += p->q[r].count;
   return n;
 }
 
@@ -199,10 +201,14 @@ int wbuf_drain_mode(struct ftl *f, struct wbuf_part *p) {
   return f->wb.space->drain_mode(f, p);
 }
 
+uint32_t drain_barrier_bytes(const struct ftl *f) {
+  return f->ncores * (f->wb.queues > PLACE_REGIONS ? f->wb.queues : PLACE_REGIONS) * 4u;
+}
+
 void drain_barrier_begin(struct ftl *f, struct drain_barrier *b) {
   uint32_t *mark = b->drain_mark;
   for (uint32_t c = 0; c < f->ncores; c++)
-    for (uint32_t r = 0; r < PLACE_REGIONS; r++) *mark++ = f->core[c]->wb.q[r].pushed;
+    for (uint32_t r = 0; r < f->wb.queues; r++) *mark++ = f->core[c]->wb.q[r].pushed;
   b->draining = 1;
   f->flushes_draining++;
   f->progress++;                 /* every core's writer drains its part now */
@@ -210,7 +216,7 @@ void drain_barrier_begin(struct ftl *f, struct drain_barrier *b) {
 
 static int drained_past(const struct ftl *f, const uint32_t *marks) {
   for (uint32_t c = 0; c < f->ncores; c++)
-    for (uint32_t r = 0; r < PLACE_REGIONS; r++)
+    for (uint32_t r = 0; r < f->wb.queues; r++)
       if ((int32_t)(f->core[c]->wb.q[r].drained - *marks++) < 0) return 0;
   return 1;
 }
@@ -225,60 +231,64 @@ int drain_barrier_passed(struct ftl *f, struct drain_barrier *b) {
   return (int32_t)(f->prog_oldest - b->barrier) >= 0;
 }
 
-/* Stripes superpages over the region's pools in a fixed order (by die: channel first, then
- * way), so that where data lands does not depend on timing: when the next pool's die already
- * has its queue of programs (`limit`) the data waits for it.  Only a pool without space (its
- * GC has not freed a superblock yet) is skipped, or one whose paced GC is behind its writes
- * (gc/pacing.h). */
-static uint32_t pick_pool(struct ftl *f, uint32_t region, uint32_t limit) {
+/* Stripes a queue's superpages over its pools (its region's; an FDP queue's: its reclaim
+ * group's) in a fixed order (by die: channel first, then way), so that where data lands does
+ * not depend on timing: when the next pool's die already has its queue of programs (`limit`)
+ * the data waits for it.  Only a pool without space (its GC has not freed a superblock yet) is
+ * skipped, or one whose paced GC is behind its writes (gc/pacing.h). */
+static uint32_t pick_pool(struct ftl *f, uint32_t queue, uint32_t limit) {
   const uint32_t pools = f->geo.pools;
+  const int stream = place_queue_stream(f, queue);
   for (uint32_t k = 0; k < pools; k++) {
-    uint32_t q = (f->next_host_pool[region] + k) % pools;
+    uint32_t q = (f->next_host_pool[queue] + k) % pools;
     struct pool_state *ps = &f->pool[q];
-    if (f->pl.pool_region[q] != region) continue;
-    if (ps->host_sb == NONE32 && ps->free_count <= ps->host_reserve) continue;
+    if (!place_queue_takes_pool(f, queue, q)) continue;
+    if (ps->free_count <= ps->host_reserve && blocks_stream_open(f, q, stream) == NONE32) continue;
     if (gc_pace_host_waits(f, q)) continue;
     if (f->die_progs[ps->die] >= limit) return NONE32;
-    f->next_host_pool[region] = (q + 1u) % pools;
+    f->next_host_pool[queue] = (q + 1u) % pools;
     return q;
   }
-  f->blocked_epoch[region] = f->space_epoch;
+  f->blocked_epoch[queue] = f->space_epoch;
   return NONE32;
 }
 
-/* Where the head of `region`'s fifo goes next, NONE32 if it must wait: a whole superpage
+/* Where the head of `queue`'s fifo goes next, NONE32 if it must wait: a whole superpage
  * (want 0), or write-through's next `want` pages of a pool's open superpage (fewer where it
  * ends).  *planes gets the planes it covers.  A region whose superpages hold one group of data
  * each (placement.h: a unit of combo's MLC map) goes where the head sector's group writes, a
  * whole superpage always. */
-static uint32_t next_superpage(struct ftl *f, const struct wbuf_part *p, uint32_t region, uint32_t want,
+static uint32_t next_superpage(struct ftl *f, const struct wbuf_part *p, uint32_t queue, uint32_t want,
                                uint32_t *planes) {
   *planes = f->geo.planes;
-  const uint32_t fallback = place_full_region_fallback(f, region);   /* slc-direct: MLC */
-  if (f->blocked_epoch[region] == f->space_epoch && fallback == NONE32) return NONE32;   /* nothing was freed since */
+  const uint32_t region = place_queue_region(f, queue);
+  const uint32_t fallback = place_full_region_fallback(f, region);   /* slc-direct: MLC (a queue
+                                                                        is its region then) */
+  if (f->blocked_epoch[queue] == f->space_epoch && fallback == NONE32) return NONE32;   /* nothing was freed since */
   uint32_t limit = f->cfg.die_prog_limit;
   if (f->cfg.sched == SSD_SCHED_ADAPTIVE && f->reads_active) limit = 1;
   if (place_groups_region(f, region)) {
-    const struct wfifo *q = &p->q[region];
+    const struct wfifo *q = &p->q[queue];
     int busy;
     const uint32_t ppa = place_group_superpage(f, f->wb.lpa[q->ring[q->head]], limit, &busy);
-    if (ppa == NONE32 && !busy) f->blocked_epoch[region] = f->space_epoch;
+    if (ppa == NONE32 && !busy) f->blocked_epoch[queue] = f->space_epoch;
     return ppa;
   }
-  uint32_t pool = f->blocked_epoch[region] == f->space_epoch ? NONE32 : pick_pool(f, region, limit);
-  if (pool == NONE32 && fallback != NONE32 && f->blocked_epoch[region] == f->space_epoch &&
+  uint32_t pool = f->blocked_epoch[queue] == f->space_epoch ? NONE32 : pick_pool(f, queue, limit);
+  if (pool == NONE32 && fallback != NONE32 && f->blocked_epoch[queue] == f->space_epoch &&
       f->blocked_epoch[fallback] != f->space_epoch)   /* the region is full, not just busy */
     pool = pick_pool(f, fallback, limit);
   if (pool == NONE32) return NONE32;
-  return want ? blocks_next_pages(f, pool, want, planes) : blocks_next_superpage(f, pool, STREAM_HOST);
+  return want ? blocks_next_pages(f, pool, want, planes) : blocks_next_superpage(f, pool, place_queue_stream(f, queue));
 }
 
-/* Takes up to `unit` live slots from the head of `region`'s fifo into the program `op`,
+/* Takes up to `unit` live slots from the head of `queue`'s fifo into the program `op`,
  * dropping dead ones on the way; in a region that groups data, only the head's group (the
  * superpage is padded where the run of that group ends). */
-static uint32_t take_slots(struct ftl *f, struct wbuf_part *p, uint32_t region, struct fop *op, uint32_t unit) {
+static uint32_t take_slots(struct ftl *f, struct wbuf_part *p, uint32_t queue, struct fop *op, uint32_t unit) {
   struct wbuf *w = &f->wb;
-  struct wfifo *q = &p->q[region];
+  struct wfifo *q = &p->q[queue];
+  const uint32_t region = place_queue_region(f, queue);
   const int grouped = place_groups_region(f, region);
   uint32_t n = 0, group = 0;
   while (n < unit && q->count) {
@@ -339,31 +349,31 @@ static uint32_t fifo_ready(const struct wbuf *w, const struct wfifo *q) {
 int wbuf_flush_step(struct ftl *f, struct wbuf_part *p, int force) {
   struct wbuf *w = &f->wb;
   const uint32_t unit = f->geo.unit;
-  for (uint32_t r = 0; r < f->pl.regions; r++) fifo_skip_dead(f, p, &p->q[r]);
-  /* fifo_ready summed over the regions */
+  for (uint32_t r = 0; r < w->queues; r++) fifo_skip_dead(f, p, &p->q[r]);
+  /* fifo_ready summed over the queues */
   const uint32_t ready = w->space->writes_superseded ? wbuf_queued(p) : p->live_count;
   if (ready == 0 || (ready < unit && !force)) return 0;
   if (!flash_can_submit(f)) return 0;
   if (f->demand && f->dm.upd_waiters >= f->dm.upd_limit) return 0;   /* map updates behind */
-  /* The regions in turn, each when it has a superpage (or, with force, any data). */
-  uint32_t ppa = NONE32, region = 0, planes = 0;
-  for (uint32_t k = 0; k < f->pl.regions && ppa == NONE32; k++) {
-    region = (p->next_region + k) % f->pl.regions;
-    const uint32_t live = fifo_ready(w, &p->q[region]);
+  /* The queues in turn, each when it has a superpage (or, with force, any data). */
+  uint32_t ppa = NONE32, queue = 0, planes = 0;
+  for (uint32_t k = 0; k < w->queues && ppa == NONE32; k++) {
+    queue = (p->next_queue + k) % w->queues;
+    const uint32_t live = fifo_ready(w, &p->q[queue]);
     if (live == 0 || (live < unit && !force)) continue;
     const uint32_t pages = (live + f->geo.spp - 1u) / f->geo.spp;
-    const uint32_t want = !f->cfg.write_through || place_groups_region(f, region) ? 0u
+    const uint32_t want = !f->cfg.write_through || place_groups_region(f, place_queue_region(f, queue)) ? 0u
                           : pages < f->geo.planes ? pages : f->geo.planes;
-    ppa = next_superpage(f, p, region, want, &planes);
+    ppa = next_superpage(f, p, queue, want, &planes);
   }
   if (ppa == NONE32) return 0;
-  p->next_region = (region + 1u) % f->pl.regions;
+  p->next_queue = (queue + 1u) % w->queues;
   uint32_t tag = fop_alloc(f, FOP_HOST_PROG);
   struct fop *op = &f->fop[tag];
   op->host_slot = (uint16_t)p->core;   /* whose writer issued it */
   p->progs_inflight++;
   const uint32_t nsect = planes * f->geo.spp;   /* unit, or write-through's pages */
-  uint32_t n = take_slots(f, p, region, op, nsect);
+  uint32_t n = take_slots(f, p, queue, op, nsect);
   p->ring.inflight += n;          /* the ring gives them back in ring_release */
   if (f->pl.regions > 1) {         /* what was programmed, padding included, by where it went */
     if (f->pl.pool_region[sb_pool(f, ppa_sb(f, ppa))] == REGION_SLC) f->stats->host_slc_sectors += nsect;
@@ -427,7 +437,9 @@ static void wbuf_program_done(struct ftl *f, uint32_t tag, const struct flash_re
   while (f->prog_oldest != f->prog_next && f->prog_done[f->prog_oldest % FOP_MAX]) f->prog_oldest++;
   sb_progs_dec(f, ppa_sb(f, op->ppa));
   f->die_progs[op->die]--;
-  f->blocked_epoch[f->pl.pool_region[sb_pool(f, ppa_sb(f, op->ppa))]] = NONE32;   /* it can take data again */
+  const uint32_t pool = sb_pool(f, ppa_sb(f, op->ppa));
+  for (uint32_t q = 0; q < w->queues; q++)   /* it can take data again */
+    if (place_queue_takes_pool(f, q, pool)) f->blocked_epoch[q] = NONE32;
   fop_release(f, tag);
 }
 

@@ -26,6 +26,9 @@
 #include <stdint.h>
 #include "place/placement.h"
 
+/* The buffer's queues: one per placement region, or per FDP reclaim group and handle. */
+#define WBUF_QUEUES FDP_MAX_QUEUES
+
 struct ftl;
 struct fop;
 struct wbuf_part;
@@ -79,14 +82,16 @@ struct wbuf_part {
   uint32_t free_count;             /* entries that can be handed out now */
   uint32_t used_counted;           /* entries in use as last added to stats->wbuf_used */
   struct wbuf_ring ring;           /* ring only */
-  struct wfifo {                   /* one per placement region (one in use without placement) */
+  struct wfifo {                   /* one per queue (place_queues: a placement region, an FDP
+                                      group's handle; one in use without either) */
     uint32_t *ring;                /* [nslots] LIVE/DEAD slots of the region in arrival order */
     uint32_t head, count;
     uint32_t live;                 /* LIVE slots in it */
     uint32_t pushed, drained;      /* slots ever put into / taken out of it */
-  } q[PLACE_REGIONS];
+  } q[WBUF_QUEUES];
+  uint32_t queues;                 /* fifos in use (struct wbuf's queues) */
   uint32_t live_count;             /* LIVE slots in all fifos */
-  uint32_t next_region;            /* round robin of the regions' drains */
+  uint32_t next_queue;             /* round robin of the queues' drains */
   uint32_t progs_inflight;         /* its writer's programs not yet completed */
 };
 
@@ -103,7 +108,8 @@ struct wbuf {
                                       writes were taken, whatever order they are programmed in */
   uint8_t  *state;
   uint16_t *pins;                  /* host reads in progress from this slot */
-  uint8_t  *region;                /* [nslots] placement region of the slot's data */
+  uint8_t  *queue;                 /* [nslots] the queue of the slot's data */
+  uint32_t queues;                 /* queues in use */
   uint32_t *hash_key, *hash_val;   /* lpa -> slot, open addressing */
   uint32_t hash_mask;
 };
@@ -117,8 +123,9 @@ struct wbuf_part *wbuf_part_of(struct ftl *f, uint32_t slot);
 uint32_t wbuf_stripe_sectors(const struct ftl *f);
 uint32_t wbuf_lookup(const struct ftl *f, uint32_t lpa);
 int  wbuf_alloc(struct ftl *f, struct wbuf_part *p, uint32_t n, uint32_t *slots_out);
-/* req_nsect: the sectors of the host request it belongs to (placement may look at it). */
-void wbuf_commit_sector(struct ftl *f, uint32_t slot, uint32_t lpa, uint32_t req_nsect);
+/* req_nsect: the sectors of the host request it belongs to (placement may look at it);
+ * fdp_queue: its FDP queue (place/fdp.h) when FDP is on. */
+void wbuf_commit_sector(struct ftl *f, uint32_t slot, uint32_t lpa, uint32_t req_nsect, uint32_t fdp_queue);
 void wbuf_discard_lpa(struct ftl *f, uint32_t lpa);
 void wbuf_unpin(struct ftl *f, uint32_t slot);
 /* Issues one superpage program of the part when a full one is buffered (or, with force, any
@@ -136,11 +143,13 @@ uint32_t wbuf_queued(const struct wbuf_part *p);
  * A host flush or durable write (core/host_cmd.c) and the dump at power failure
  * (recovery/power_fail.h) wait so. */
 struct drain_barrier {
-  uint32_t *drain_mark;            /* [cores][PLACE_REGIONS] (the owner allocates it) */
+  uint32_t *drain_mark;            /* [cores][queues] (the owner allocates drain_barrier_bytes) */
   uint32_t barrier;                /* the program id every earlier one must reach */
   uint8_t  draining;               /* still draining the buffer (counted in flushes_draining:
                                       every writer drains its part meanwhile) */
 };
+/* The bytes of a barrier's drain_mark. */
+uint32_t drain_barrier_bytes(const struct ftl *f);
 void drain_barrier_begin(struct ftl *f, struct drain_barrier *b);
 /* 1 once everything buffered at the beginning is on flash. */
 int  drain_barrier_passed(struct ftl *f, struct drain_barrier *b);

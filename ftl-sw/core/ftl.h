@@ -149,7 +149,8 @@ struct pool_state {
 };
 
 /* ---- host commands */
-enum hcmd_state { HC_FREE = 0, HC_WAIT_BUF, HC_DMA_IN, HC_READING, HC_DMA_OUT, HC_FLUSHING, HC_MAP_WAIT };
+enum hcmd_state { HC_FREE = 0, HC_WAIT_BUF, HC_DMA_IN, HC_READING, HC_DMA_OUT, HC_FLUSHING, HC_MAP_WAIT,
+                  HC_DMA_LOG /* an FDP log on its way to the host (place/fdp.h) */ };
 
 struct hcmd {
   uint8_t  state;
@@ -170,6 +171,8 @@ struct hcmd {
   uint16_t map_pending;            /* reads: translation page loads it waits for */
   uint32_t trim_ver;               /* trims: the version it took (recovery/trim_log.h) */
   uint32_t cdw0;                   /* the command's cdw[0] (a zoned device's action, option, CNS) */
+  uint32_t cdw1, cdw2;             /* its cdw[1], cdw[2] (a write's placement directive) */
+  uint8_t  fdp_queue;              /* writes with FDP: the write-buffer queue (place/fdp.h) */
 };
 
 /* ---- flash operations in flight */
@@ -354,13 +357,13 @@ struct ftl {
   uint32_t *die_progs;             /* [dies] write-buffer programs queued on the die */
   uint16_t *die_ops;               /* [dies] flash operations of any kind in flight on the die */
   struct place pl;                 /* SLC/MLC placement (place/placement.h) */
-  uint32_t next_host_pool[PLACE_REGIONS];  /* round robin of host superpages, per region */
+  uint32_t *next_host_pool;        /* [WBUF_QUEUES] round robin of host superpages, per buffer queue */
   uint32_t *gc_pools;              /* pools that are cleaning or below gc_low_blocks */
   uint32_t gc_npools;
   uint32_t space_epoch;            /* bumped whenever a superblock is freed */
   uint32_t free_superblocks;       /* free superblocks of every pool (blocks.c keeps it) */
-  uint32_t blocked_epoch[PLACE_REGIONS];   /* space_epoch when no pool of the region could
-                                              take host data */
+  uint32_t *blocked_epoch;         /* [WBUF_QUEUES] space_epoch when no pool of the queue could
+                                      take host data */
   uint32_t write_seq;              /* sectors programmed (host, GC, padding, map): the clock of
                                       superblock ages (sb_closed_seq) */
   uint32_t version_seq;            /* the OOB sequence number (next_version): a host sector's
@@ -479,6 +482,7 @@ static inline int die_gc_busy(const struct ftl *f, uint32_t die) {
   return pool_gc_busy(&f->pool[die]) || (f->geo.pools > f->geo.dies && pool_gc_busy(&f->pool[f->geo.dies + die]));
 }
 #include "gc/blocks.h"   /* superblocks: free lists, open superblocks, state setters */
+#include "place/queues.h"   /* the write buffer's queues: placement regions or FDP handles */
 
 /* flash submission (core/flash_queue.c) */
 uint32_t fop_alloc(struct ftl *f, uint8_t kind);

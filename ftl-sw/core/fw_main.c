@@ -58,10 +58,16 @@ static void derive_geometry(struct ftl *f, const struct ssd_geometry *hw) {
   g->superblocks = g->dies * g->blocks;
   g->phys_sectors = g->superblocks * g->sb_sectors;
   /* Logical space: the configured over-provisioning, and never less spare than GC needs to
-   * make progress (its thresholds, its reserve and the two open superblocks per die). */
+   * make progress (its thresholds, its reserve and the two open superblocks per die; with FDP
+   * each further handle's open superblock, and under persistent isolation each handle's GC
+   * superblock: place/fdp.h). */
   uint64_t logical = (uint64_t)native_sectors * (1000u - f->cfg.op_permille) / 1000u;
-  uint64_t min_spare =
-      (uint64_t)g->dies * (f->cfg.gc_high_blocks + f->host_reserve + (f->cfg.mapping != SSD_MAP_OPT ? 3u : 2u)) * g->sb_sectors;
+  const uint32_t fdp_open = f->cfg.fdp_handles == 0 ? 0u
+                            : f->cfg.fdp_handles - 1u +
+                                  (f->cfg.fdp_isolation == SSD_FDP_RUHT_PERSISTENTLY_ISOLATED ? f->cfg.fdp_handles : 0u);
+  uint64_t min_spare = (uint64_t)g->dies *
+                       (f->cfg.gc_high_blocks + f->host_reserve + (f->cfg.mapping != SSD_MAP_OPT ? 3u : 2u) + fdp_open) *
+                       g->sb_sectors;
   if (native_sectors <= min_spare) hal_fatal("fw: device too small for its GC thresholds\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DEVICE_TOO_SMALL);
   if (logical + min_spare > native_sectors) logical = native_sectors - min_spare;
   /* A placement whose SLC GC sends every victim to MLC (lapt, slc-only, slc-direct) ends with
@@ -168,7 +174,7 @@ static struct ftl *boot(const struct ssd_fw_config *cfg) {
   for (uint32_t s = 0; s < SSD_HOST_SLOTS; s++) {
     f->hc[s].sgl = fw_alloc(f, SSD_MDTS_SECTORS * 4u, 64);
     f->hc[s].slot_of = fw_alloc(f, SSD_MDTS_SECTORS * 4u, 64);
-    f->hc[s].flush.drain_mark = fw_alloc(f, f->ncores * PLACE_REGIONS * 4u, 16);
+    f->hc[s].flush.drain_mark = fw_alloc(f, drain_barrier_bytes(f), 16);
     f->hc[s].unreadable = fw_alloc(f, SSD_MDTS_SECTORS / 8u, 16);
   }
   power_fail_init(f);

@@ -314,6 +314,7 @@ static void hcmd_start(struct ftl *f, uint16_t slot) {
   hal_cost(HAL_COST_HOST_CMD, 1);
   uint8_t op = h->opcode;
   if (op != SSD_HOP_READ && op != SSD_HOP_WRITE && op != SSD_HOP_FLUSH && op != SSD_HOP_TRIM) {
+    if (fdp_on(f) && fdp_command(f, slot)) return;   /* FDP's logs and I/O management */
     hcmd_complete(f, slot, SSD_ST_INVALID_OPCODE);
     return;
   }
@@ -351,6 +352,7 @@ static void hcmd_start(struct ftl *f, uint16_t slot) {
       }
       break;
     case SSD_HOP_WRITE:
+      h->fdp_queue = fdp_on(f) ? (uint8_t)fdp_queue_of_write(f, h->cdw1, h->nsect) : 0u;
       if (f->core[h->core]->wait_write_head != NONE32 || !write_try(f, slot)) {
         h->state = HC_WAIT_BUF;
         f->stats->write_stalls++;
@@ -370,7 +372,7 @@ static void hcmd_start(struct ftl *f, uint16_t slot) {
 static void hcmd_dma_done(struct ftl *f, uint16_t slot) {
   struct hcmd *h = &f->hc[slot];
   if (h->state == HC_DMA_IN) {
-    for (uint32_t i = 0; i < h->nsect; i++) wbuf_commit_sector(f, h->slot_of[i], h->lba + i, h->nsect);
+    for (uint32_t i = 0; i < h->nsect; i++) wbuf_commit_sector(f, h->slot_of[i], h->lba + i, h->nsect, h->fdp_queue);
     if (f->ra.policy) ra_invalidate(f, h->lba, h->nsect);   /* the buffer serves them now */
     place_note_request(f, SSD_HOP_WRITE, h->lba, h->nsect);   /* after its placement */
     f->stats->host_write_sectors += h->nsect;
@@ -387,6 +389,8 @@ static void hcmd_dma_done(struct ftl *f, uint16_t slot) {
         rc_unpin(f, c, f->ra.policy->keep_read);
       else if (h->sgl[i] != f->zero_sector_addr) rbuf_free(f, h->sgl[i]);
     }
+  } else if (h->state == HC_DMA_LOG) {
+    fdp_log_sent(f, slot);
   } else {
     hal_puts("fw: DMA done for a command in the wrong state\n");
     hal_halt(0xD3A00000u | slot);

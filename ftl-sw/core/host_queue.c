@@ -108,6 +108,8 @@ int hif_poll_cmds(struct ftl *f) {
     h->next = NONE32;
     h->core = (uint8_t)c->id;
     h->cdw0 = e->cdw[0];
+    h->cdw1 = e->cdw[1];
+    h->cdw2 = e->cdw[2];
     h->durable = e->opcode == SSD_HOP_WRITE && ((e->cdw[0] & SSD_WRITE_FUA) || f->cfg.write_through);
     c->stats->host_cmds++;
     if (e->opcode == SSD_HOP_PRECONDITION && host_owner(f)->precondition) {

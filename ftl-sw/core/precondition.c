@@ -65,7 +65,8 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
     struct ssd_sector_tag *t = hal_dram_ptr(wbuf_slot_addr(f, s));
     t->lba = lpa;
     t->seq = 0;
-    wbuf_commit_sector(f, s, lpa, i < fill ? SSD_MDTS_SECTORS : 1u);   /* sequential, random */
+    /* sequential, random; with FDP as writes without a directive */
+    wbuf_commit_sector(f, s, lpa, i < fill ? SSD_MDTS_SECTORS : 1u, fdp_on(f) ? fdp_queue_of_write(f, 0, 1) : 0u);
     if (f->cur->wb.live_count >= f->geo.unit) drain_once(f, 0);
   }
   while (wbuf_queued(&f->cur->wb) || f->fops_inflight || program_retry_busy(&f->pr) || (f->demand && dmap_has_work(f)))

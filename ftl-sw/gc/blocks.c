@@ -24,7 +24,9 @@ void blocks_init(struct ftl *f) {
   f->pool = fw_alloc(f, g->pools * (uint32_t)sizeof(struct pool_state), 64);
   f->die_progs = fw_alloc(f, g->dies * 4u, 64);
   f->gc_pools = fw_alloc(f, g->pools * 4u, 64);
-  for (uint32_t r = 0; r < PLACE_REGIONS; r++) f->blocked_epoch[r] = NONE32;
+  f->next_host_pool = fw_alloc(f, WBUF_QUEUES * 4u, 64);
+  f->blocked_epoch = fw_alloc(f, WBUF_QUEUES * 4u, 64);
+  for (uint32_t r = 0; r < WBUF_QUEUES; r++) f->blocked_epoch[r] = NONE32;
   for (uint32_t sb = 0; sb < g->superblocks; sb++)   /* past a die's count: none (never used) */
     f->sb_owner[sb] = (uint16_t)(sb % g->blocks < geo_die_blocks(g, sb / g->blocks) ? sb_home_pool(f, sb) : 0xFFFFu);
   for (uint32_t p = 0; p < g->pools; p++) {
@@ -107,28 +109,42 @@ static uint32_t take_free_for(struct ftl *f, uint32_t pool, int stream) {
   return best == NONE32 ? NONE32 : unlink_free(f, pool, best_prev, best);
 }
 
-/* The pool's open superblock of `stream` (NONE32: none open) and its next superpage. */
-static uint32_t *stream_sb(struct pool_state *ps, int stream) {
+/* The pool's open superblock of `stream` (NONE32: none open) and its next superpage; an FDP
+ * handle's streams are FDP's (place/fdp.h). */
+static uint32_t *stream_sb(struct ftl *f, uint32_t pool, int stream) {
+  struct pool_state *ps = &f->pool[pool];
+  if (stream >= (int)STREAM_FDP_HOST) return fdp_stream_sb(f, pool, stream);
   return stream == STREAM_GC ? &ps->gc_sb
          : stream == STREAM_MAP || stream == STREAM_MAP_GC ? &ps->map_sb
          : stream == STREAM_MIGRATE ? &ps->mig_sb : stream == STREAM_WEAR ? &ps->wl_sb : &ps->host_sb;
 }
-static uint32_t *stream_page(struct pool_state *ps, int stream) {
+static uint32_t *stream_page(struct ftl *f, uint32_t pool, int stream) {
+  struct pool_state *ps = &f->pool[pool];
+  if (stream >= (int)STREAM_FDP_HOST) return fdp_stream_page(f, pool, stream);
   return stream == STREAM_GC ? &ps->gc_page
          : stream == STREAM_MAP || stream == STREAM_MAP_GC ? &ps->map_page
          : stream == STREAM_MIGRATE ? &ps->mig_page : stream == STREAM_WEAR ? &ps->wl_page : &ps->host_page;
 }
 
+/* Host data and data migrated from SLC leave the host reserve free (an FDP handle's host data
+ * too). */
+static int stream_takes_host_reserve(int stream) {
+  return stream == STREAM_HOST || stream == STREAM_MIGRATE ||
+         (stream >= (int)STREAM_FDP_HOST && stream < (int)STREAM_FDP_GC);
+}
+
+uint32_t blocks_stream_open(struct ftl *f, uint32_t pool, int stream) { return *stream_sb(f, pool, stream); }
+
 /* The stream's open superblock (taking a free one if it has none; NONE32 when the pool may not
  * give it one now); *page is its next superpage. */
 static uint32_t open_for(struct ftl *f, uint32_t pool, int stream) {
   struct pool_state *ps = &f->pool[pool];
-  uint32_t *sb = stream_sb(ps, stream);
+  uint32_t *sb = stream_sb(f, pool, stream);
   if (*sb != NONE32) return *sb;
-  const uint32_t reserve = stream == STREAM_HOST || stream == STREAM_MIGRATE ? ps->host_reserve : 0u;
+  const uint32_t reserve = stream_takes_host_reserve(stream) ? ps->host_reserve : 0u;
   if (ps->free_count <= reserve) return NONE32;
   *sb = take_free_for(f, pool, stream);
-  *stream_page(ps, stream) = 0;
+  *stream_page(f, pool, stream) = 0;
   if (stream == STREAM_HOST) ps->host_plane = 0;
   f->sb_map[*sb] = (uint8_t)(stream == STREAM_MAP || stream == STREAM_MAP_GC);
   f->sb_stream[*sb] = (uint8_t)(stream == STREAM_MAP_GC ? STREAM_MAP : stream);
@@ -136,9 +152,9 @@ static uint32_t open_for(struct ftl *f, uint32_t pool, int stream) {
 }
 
 /* The stream's open superblock moves past its current superpage (closing when it was the last). */
-static void superpage_used(struct ftl *f, struct pool_state *ps, int stream) {
-  uint32_t *sb = stream_sb(ps, stream);
-  if (++*stream_page(ps, stream) == ps->pages) {
+static void superpage_used(struct ftl *f, uint32_t pool, int stream) {
+  uint32_t *sb = stream_sb(f, pool, stream);
+  if (++*stream_page(f, pool, stream) == f->pool[pool].pages) {
     sb_set_state(f, *sb, SB_FULL);
     f->sb_closed_seq[*sb] = f->write_seq;
     *sb = NONE32;
@@ -159,9 +175,9 @@ uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream) {
   }
   const uint32_t sb = open_for(f, pool, stream);
   if (sb == NONE32) return NONE32;
-  const uint32_t ppa = sb * f->geo.sb_sectors + *stream_page(ps, stream) * f->geo.unit;
-  if (stream == STREAM_HOST || stream == STREAM_MAP || stream == STREAM_MIGRATE) gc_pace_consumed(f, pool, f->geo.unit);
-  superpage_used(f, ps, stream);
+  const uint32_t ppa = sb * f->geo.sb_sectors + *stream_page(f, pool, stream) * f->geo.unit;
+  if (stream_takes_host_reserve(stream) || stream == STREAM_MAP) gc_pace_consumed(f, pool, f->geo.unit);
+  superpage_used(f, pool, stream);
   return ppa;
 }
 
@@ -178,7 +194,7 @@ uint32_t blocks_next_pages(struct ftl *f, uint32_t pool, uint32_t want, uint32_t
   ps->host_plane = first + n;
   if (ps->host_plane == g->planes) {
     ps->host_plane = 0;
-    superpage_used(f, ps, STREAM_HOST);
+    superpage_used(f, pool, STREAM_HOST);
   }
   return ppa;
 }
@@ -191,7 +207,7 @@ uint32_t blocks_next_superpage_spill(struct ftl *f, uint32_t pool, int stream) {
     const uint32_t q = (pool + k) % f->geo.pools;
     struct pool_state *qs = &f->pool[q];
     if (f->pl.pool_region[q] != region) continue;
-    if (*stream_sb(qs, stream) == NONE32 && qs->free_count <= f->host_reserve + GC_RESERVE) continue;
+    if (*stream_sb(f, q, stream) == NONE32 && qs->free_count <= f->host_reserve + GC_RESERVE) continue;
     const uint32_t p = blocks_next_superpage(f, q, stream);
     if (p != NONE32) return p;
   }
@@ -199,19 +215,19 @@ uint32_t blocks_next_superpage_spill(struct ftl *f, uint32_t pool, int stream) {
 }
 
 int blocks_reopen(struct ftl *f, uint32_t sb, int stream, uint32_t page) {
-  struct pool_state *ps = &f->pool[sb_pool(f, sb)];
-  uint32_t *open = stream_sb(ps, stream);
+  const uint32_t pool = sb_pool(f, sb);
+  uint32_t *open = stream_sb(f, pool, stream);
   if (*open != NONE32) return 0;
   *open = sb;
-  *stream_page(ps, stream) = page;
-  if (stream == STREAM_HOST) ps->host_plane = 0;   /* from the superpage's first plane */
+  *stream_page(f, pool, stream) = page;
+  if (stream == STREAM_HOST) f->pool[pool].host_plane = 0;   /* from the superpage's first plane */
   sb_set_state(f, sb, SB_OPEN);
   f->sb_stream[sb] = (uint8_t)stream;
   return 1;
 }
 
 void blocks_close(struct ftl *f, uint32_t sb) {
-  uint32_t *open = stream_sb(&f->pool[sb_pool(f, sb)], f->sb_stream[sb]);
+  uint32_t *open = stream_sb(f, sb_pool(f, sb), f->sb_stream[sb]);
   if (*open != sb) return;   /* closed already */
   *open = NONE32;
   sb_set_state(f, sb, SB_FULL);

@@ -18,8 +18,11 @@ void blocks_put_free(struct ftl *f, uint32_t sb);
  * pool has no space for that user now. */
 enum stream { STREAM_HOST = 0, STREAM_GC, STREAM_MAP, STREAM_MAP_GC /* GC copies of translation pages */,
               STREAM_MIGRATE /* SLC GC copies into an MLC pool (host reserve applies) */,
-              STREAM_WEAR /* wear levelling's moves of cold data (wear/static_wl.h) */ };
+              STREAM_WEAR /* wear levelling's moves of cold data (wear/static_wl.h) */
+              /* from STREAM_FDP_HOST on: an FDP handle's host data and GC copies (place/fdp.h) */ };
 uint32_t blocks_next_superpage(struct ftl *f, uint32_t pool, int stream);
+/* The pool's open superblock of `stream` now (NONE32: none). */
+uint32_t blocks_stream_open(struct ftl *f, uint32_t pool, int stream);
 /* Write-through (core/host_cmd.c: every write completes on flash): the next `want` planes (pages)
  * of the pool's open host superblock from its next free plane on, fewer where its superpage
  * ends; *planes gets how many.  A page is the smallest program: a write of one 4 KiB sector

@@ -112,6 +112,7 @@
 #define SSD_BADCFG_INTERFACE         0x45u   /* device.interface unknown, or its geometry cannot be exposed */
 #define SSD_BADCFG_OC_BUFFERS        0x46u   /* an Open-Channel device: no DRAM for its command buffers */
 #define SSD_BADCFG_ZNS_BUFFERS       0x47u   /* a zoned device: no DRAM for its sector buffers and windows */
+#define SSD_BADCFG_FDP               0x48u   /* ftl.fdp: more queues than the firmware keeps, groups that do not divide the dies, or a combination it does not build */
 
 #define SSD_FW_STATE_BOOT     0u
 #define SSD_FW_STATE_READY    1u   /* rings set up, commands accepted */
@@ -249,6 +250,16 @@ struct ssd_host_cmd {
                                         in the completion's result */
 #define SSD_ZNS_CNS_NS        0x05u
 #define SSD_ZNS_CNS_CTRL      0x06u
+/* Flexible Data Placement on a conventional namespace (ftl.fdp; docs/fdp.md; formats in
+ * hal/fdp_formats.h): a write's cdw[1] may carry the placement directive. */
+#define SSD_HOP_FDP_LOG       0xCBu  /* Get Log Page of the FDP logs: cdw[0] = the log identifier
+                                        (SSD_LID_FDP_*), cdw[1] = the byte offset (a multiple of
+                                        4096); nsect 4 KiB sectors (SSD_DMAF_BYTES) */
+#define SSD_HOP_IO_MGMT_RECV  0x12u  /* cdw[0] = the operation (SSD_IOMR_MO_RUH_STATUS); nsect
+                                        4 KiB sectors of the status (SSD_DMAF_BYTES) */
+#define SSD_HOP_IO_MGMT_SEND  0x1Du  /* cdw[0] = the operation (SSD_IOMS_MO_RUH_UPDATE), cdw[1] =
+                                        the placement identifiers (at most 2: low and high 16
+                                        bits), cdw[2] = how many (1 or 2) */
 #define SSD_HOP_PRECONDITION 0xC0u   /* vendor: fill/age the drive functionally, no timing.
                                         cdw[0] = fill per mille of the logical space written
                                         sequentially; cdw[1] = random overwrites in per mille of
@@ -510,6 +521,11 @@ struct ssd_fw_config {
   /* A zoned device's zones (zns/zns_layout.h's struct zns_media; 0: no limit, every die): */
   uint32_t zns_dies_per_zone, zns_stripes_per_zone, zns_spare_stripes, zns_pow2_zone_size;
   uint32_t zns_max_open, zns_max_active, zns_zasl_sectors;
+  /* Flexible Data Placement (place/fdp.h; 0 handles: off): */
+  uint32_t fdp_handles;        /* reclaim unit handles */
+  uint32_t fdp_groups;         /* reclaim groups: the dies split into this many */
+  uint32_t fdp_isolation;      /* SSD_FDP_RUHT_*: GC copies stay with their handle (persistent)
+                                  or share GC's superblocks (initial) */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */

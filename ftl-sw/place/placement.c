@@ -70,6 +70,7 @@ void place_init(struct ftl *f) {
   p->regions = 1;
   p->policy = 0;
   slc_cache_init(f);
+  fdp_init(f);
   f->stats->map_bytes = (g->logical_sectors + g->phys_sectors) * 4u;
   if (f->cfg.placement == SSD_PLACE_NONE) return;
   if (f->cfg.placement >= sizeof policies / sizeof policies[0] || f->demand) {
@@ -257,7 +258,7 @@ uint32_t place_gc_destination(struct ftl *f, uint32_t pool, uint32_t victim, uin
   }
   if (f->pl.units.unit_sectors && f->pl.pool_region[pool] == REGION_MLC)   /* back into its unit */
     return unit_next_superpage(f, f->pl.units.sb_unit[victim], UNIT_GC, pool, 0, &busy);
-  const uint32_t dst = blocks_next_superpage_spill(f, pool, STREAM_GC);
+  const uint32_t dst = blocks_next_superpage_spill(f, pool, fdp_on(f) ? fdp_gc_stream(f, victim, f->geo.unit) : STREAM_GC);
   if (dst == NONE32) {
     hal_puts("fw: GC found no free superblock\n");
     hal_halt(0x6C000000u | pool);

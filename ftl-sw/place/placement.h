@@ -35,6 +35,7 @@
 
 #include <stdint.h>
 
+#include "place/fdp.h"
 #include "place/idle_migration.h"
 #include "place/lapt.h"
 #include "place/slc_cache.h"
@@ -78,6 +79,7 @@ struct place {
   uint8_t *survived;                   /* combo: [superblocks] SLC GCs the data in it has
                                           survived at least (0: host-written) */
   struct unit_map units;               /* combo: the unit-level MLC map (unit_sectors 0: off) */
+  struct fdp fdp;                      /* Flexible Data Placement (place/fdp.h; handles 0: off) */
 };
 
 /* Whether data may stay in SLC for good under ftl.placement `placement` (before place_init:
@@ -93,6 +95,8 @@ void place_init(struct ftl *f);
  * data.  The preconditioning fill of `sectors` is refused then (SSD_BADCFG_COMBO_CAPACITY). */
 void place_check_fill(struct ftl *f, uint64_t sectors);
 uint8_t place_region_of_write(struct ftl *f, uint32_t lpa, uint32_t nsect);
+/* The write buffer's queues, which queue a host sector waits in and where a queue's superpages
+ * go: place/queues.h (inline, included by core/ftl.h after struct ftl). */
 void place_note_request(struct ftl *f, uint8_t opcode, uint32_t lba, uint32_t nsect);
 /* An SLC pool's GC takes a victim: the first time since boot, the SLC region's fill then goes
  * to stats->slc_fill_at_first_gc_permille. */

@@ -7,7 +7,7 @@ void power_fail_init(struct ftl *f) {
   const struct ssd_fw_config *live = hal_dram_ptr(hal_read32(SSD_SYSCTL_BASE + SYSCTL_CONFIG_ADDR));
   p->flag = &live->power_failing;
   p->state = PF_NONE;
-  p->dump.drain_mark = fw_alloc(f, f->ncores * PLACE_REGIONS * 4u, 16);
+  p->dump.drain_mark = fw_alloc(f, drain_barrier_bytes(f), 16);
 }
 
 int power_fail_step(struct ftl *f) {

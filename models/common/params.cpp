@@ -546,6 +546,26 @@ PlatformParams PlatformParams::from(const Config& c) {
       throw ConfigError(c.origin("ftl.placement") + ": ftl.placement = \"" + f.placement +
                         "\" works with ftl.mapping = \"opt\" only (not yet with demand-based mapping)");
   }
+  f.fdp_handles = uint32_t(c.get_int("ftl.fdp.handles"));
+  f.fdp_groups = uint32_t(c.get_int("ftl.fdp.reclaim_groups"));
+  f.fdp_persistent = c.get_string("ftl.fdp.isolation") == "persistent";
+  if (f.fdp_handles) {
+    const auto refuse = [&](const std::string& key, const std::string& why) {
+      throw ConfigError(c.origin(key) + ": ftl.fdp.handles = " + std::to_string(f.fdp_handles) + ": " + why);
+    };
+    if (n.dies() % f.fdp_groups)
+      refuse("ftl.fdp.reclaim_groups", "ftl.fdp.reclaim_groups = " + std::to_string(f.fdp_groups) + " does not divide the " +
+                                           std::to_string(n.dies()) + " dies");
+    if (f.fdp_groups * f.fdp_handles > 32)
+      refuse("ftl.fdp.reclaim_groups", "reclaim groups x handles = " + std::to_string(f.fdp_groups * f.fdp_handles) +
+                                           " is above the firmware's 32 write-buffer queues");
+    if (f.placement != "none") refuse("ftl.placement", "FDP together with SLC/MLC placement is not built (ftl.placement = \"none\")");
+    if (n.pslc_blocks_per_plane) refuse("nand.pslc.blocks_per_plane", "FDP with a pSLC cache is not built");
+    if (p.device.interface != DeviceInterface::Conventional)
+      refuse("device.interface", "FDP is a conventional namespace's (device.interface = \"conventional\")");
+    if (!p.device.volatile_write_cache)
+      refuse("device.volatile_write_cache", "FDP with the write cache off (write-through) is not built");
+  }
   f.combo_hot_sectors = uint32_t((c.get_int("ftl.combo.hot_write_kib") + 3) / 4);
   f.combo_survivals = uint32_t(c.get_int("ftl.combo.slc_survivals"));
   f.combo_unit_blocks = uint32_t(c.get_int("ftl.combo.unit_blocks"));

@@ -165,6 +165,8 @@ struct FirmwareParams {
 
 struct FtlParams {
   std::string mapping, gc_policy, sched, placement;
+  uint32_t fdp_handles = 0, fdp_groups = 1;   // Flexible Data Placement (0 handles: off)
+  bool fdp_persistent = false;
   double cmt_ratio = 0, cmt_clean_ratio = 0;
   uint32_t adapt_window = 0;
   double op = 0;

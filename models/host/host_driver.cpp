@@ -9,6 +9,7 @@
 #include "models/host/host_request.h"
 
 extern "C" {
+#include "ftl-sw/hal/fdp_formats.h"
 #include "ftl-sw/hal/zns_formats.h"
 }
 
@@ -180,6 +181,7 @@ void HostDriver::main_thread() {
     hif_.ring_doorbell(0, sc_core::SC_ZERO_TIME, 0);
     wait(admin_done_);
   }
+  if (o_.fdp_logs) read_fdp_logs();
   finished_ = true;
   if (o_.progress && o_.progress_in_place && wall_seconds() > 3) std::fprintf(stderr, "\n");
   if (on_finished) on_finished();
@@ -227,6 +229,8 @@ bool HostDriver::make_request(unsigned s, const workload::Request& r, Request*& 
     c = HostCommand{};
     c.opcode = opcode_of(r.op);
     if (r.op == Op::Write && r.fua) c.cdw[0] = SSD_WRITE_FUA;
+    if (r.op == Op::Write && r.placement != workload::kNoPlacement)   // FDP's data placement directive
+      c.cdw[1] = SSD_FDP_DTYPE_PLACEMENT << SSD_WRITE_DTYPE_SHIFT | r.placement;
     if (r.op == Op::ZoneReset) c.cdw[0] = SSD_ZNS_ZSA_RESET;   // the zone at c.lba; no data
     c.queue = uint16_t(queue_of_cpu(streams_[s].cpu));
     c.lba = rq->lba + uint64_t(i) * max;

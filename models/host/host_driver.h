@@ -52,6 +52,16 @@ struct DriverOptions {
   HostCpuParams cpu;                // host.cpu.*: thread phases, CPU sharing, migration
   HostCpus* host_cpus = nullptr;    // the CPUs the phases run on (with host.cpu.types)
   bool write_cache = true;          // device.volatile_write_cache: off, every write is durable
+  bool fdp_logs = false;            // read the FDP logs at the end (ftl.fdp.handles > 0)
+};
+
+// The drive's FDP logs as the host read them at the end of the run (Get Log Page of each, and
+// I/O Management Receive's Reclaim Unit Handle Status; formats in ftl-sw/hal/fdp_formats.h): one
+// 4 KiB sector each; status: the first that failed (0: all read).
+struct FdpLogs {
+  bool read = false;
+  uint16_t status = 0;
+  std::vector<uint8_t> configs, usage, stats, events, ruh_status;
 };
 
 // What became of the measured requests.  A read is either verified (its tags checked) or
@@ -104,6 +114,12 @@ class HostDriver : public sc_core::sc_module {
     bool ok;
   };
   std::function<void(const RequestDone&)> on_request_done;
+  // FDP (DriverOptions::fdp_logs): before the logs are read the drive is let come to rest
+  // (wait_quiet, in the driver's thread: no GC or program left in flight, so the logs can be
+  // held against the NAND's own counts); on_fdp_logs_read runs once they are read.
+  std::function<void()> wait_quiet;
+  std::function<void()> on_fdp_logs_read;
+  const FdpLogs& fdp_logs() const { return fdp_logs_; }
   struct Resume {
     sc_core::sc_time at;
     uint64_t preconditioned_below = 0;
@@ -207,6 +223,10 @@ class HostDriver : public sc_core::sc_module {
   uint64_t pre_completed_ = 0;
   const HostCommand* pre_failed_ = nullptr;
   sc_core::sc_event pre_done_;
+  // FDP's logs at the end (models/host/host_driver_fdp.cpp).
+  void read_fdp_logs();
+  bool admin_read(uint8_t opcode, uint32_t cdw0, std::vector<uint8_t>& out);
+  FdpLogs fdp_logs_;
   void stream_thread(unsigned s);
   void pump(unsigned s);
   bool make_request(unsigned s, const workload::Request& r, Request*& out);

@@ -286,7 +286,7 @@ TEST(FtlWriteBuffer, IndexSurvivesRandomInsertOverwriteDelete) {
     } else {
       uint32_t slot;
       ASSERT_TRUE(wbuf_alloc(f.get(), f.part(), 1, &slot));
-      wbuf_commit_sector(f.get(), slot, lpa, 1);
+      wbuf_commit_sector(f.get(), slot, lpa, 1, 0);
       ref[lpa] = slot;
     }
     if (i % 37 == 0)
@@ -311,7 +311,7 @@ TEST(FtlRingBuffer, NeverHandsOutAnEntryNotYetGivenBack) {
     uint32_t s;
     if (!wbuf_alloc(f.get(), f.part(), 1, &s)) break;
     ASSERT_EQ(s, lpa % 600) << "entries are handed out in ring order";
-    wbuf_commit_sector(f.get(), s, lpa, 1);
+    wbuf_commit_sector(f.get(), s, lpa, 1, 0);
     order.push_back(s);
   }
   ASSERT_EQ(order.size(), 600u);
@@ -334,7 +334,7 @@ TEST(FtlRingBuffer, NeverHandsOutAnEntryNotYetGivenBack) {
   // until 0..4 are.
   std::vector<uint32_t> got(10);
   ASSERT_TRUE(wbuf_alloc(f.get(), f.part(), 10, got.data()));
-  for (uint32_t i = 0; i < 10; i++) wbuf_commit_sector(f.get(), got[i], 1000 + i, 10);
+  for (uint32_t i = 0; i < 10; i++) wbuf_commit_sector(f.get(), got[i], 1000 + i, 10, 0);
   f.part()->ring.inflight += 10;
   for (uint32_t i = 5; i < 10; i++) wbuf_map_applied(f.get(), got[i]);
   EXPECT_EQ(f.part()->ring.used, 10u);
@@ -432,7 +432,7 @@ TEST(FtlRingBuffer, RateLimiterShrinksTheUsersShareWhenFreeBlocksAreShort) {
   const uint32_t high = f->cfg.gc_high_blocks * f->geo.pools;   // 6
   f->free_superblocks = high / 2;                                  // half: 600 entries
   uint32_t s, taken = 0;
-  while (wbuf_alloc(f.get(), f.part(), 1, &s)) wbuf_commit_sector(f.get(), s, taken++, 1);
+  while (wbuf_alloc(f.get(), f.part(), 1, &s)) wbuf_commit_sector(f.get(), s, taken++, 1, 0);
   EXPECT_EQ(taken, 600u);
   EXPECT_EQ(f->stats->ring_limiter_holds, 1u);
   EXPECT_EQ(f->stats->ring_user_limit_min, 600u);
@@ -441,10 +441,10 @@ TEST(FtlRingBuffer, RateLimiterShrinksTheUsersShareWhenFreeBlocksAreShort) {
   Ftl g(1200, SSD_GC_GREEDY, 0, SSD_WBUF_RING);
   g->free_superblocks = 0;
   taken = 0;
-  while (wbuf_alloc(g.get(), g.part(), 1, &s)) wbuf_commit_sector(g.get(), s, taken++, 1);
+  while (wbuf_alloc(g.get(), g.part(), 1, &s)) wbuf_commit_sector(g.get(), s, taken++, 1, 0);
   EXPECT_EQ(taken, g.part()->ring.stripe + SSD_MDTS_SECTORS);
   g->free_superblocks = high;                                      // enough again: the whole ring
-  while (wbuf_alloc(g.get(), g.part(), 1, &s)) wbuf_commit_sector(g.get(), s, taken++, 1);
+  while (wbuf_alloc(g.get(), g.part(), 1, &s)) wbuf_commit_sector(g.get(), s, taken++, 1, 0);
   EXPECT_EQ(taken, 1200u);
 }
 
