@@ -35,7 +35,9 @@
 #include "models/host/host_cpus.h"
 #include "models/host/host_ftl.h"
 #include "models/host/host_io_stack.h"
+#include "models/host/oc_flash_backend.h"
 #include "models/host/oc_host.h"
+#include "models/host/zns_flash_backend.h"
 #include "models/host/host_interface.h"
 #include "models/nand/die.h"
 #include "models/nand/nand_image.h"
@@ -53,6 +55,7 @@ namespace {
 void add_namespace(const PlatformParams& p, workload::WorkloadContext& ctx) {
   ctx.fdp_handles = p.ftl.fdp_handles;
   ctx.fdp_groups = p.ftl.fdp_groups;
+  if (p.host_ftl.on()) return;   // a host FTL's block device: the zones are its own business
   const auto zg = p.zone_geometry();
   if (!zg) return;
   ctx.zone_size_bytes = zg->zone_size * 4096;
@@ -256,9 +259,20 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
     host_cpus_ = std::make_unique<HostCpus>(p_.host.cpus, p_.host_ftl.sockets, cpu_work);
     o.host_cpus = host_cpus_.get();
   }
-  if (p_.host_ftl.on()) {   // the FTL on the host's CPUs, the device's Open-Channel commands below it
-    oc_host_ = std::make_unique<OcHost>(*hif_);
-    host_ftl_ = std::make_unique<HostFtl>("host_ftl", p_, *host_cpus_, *oc_host_, p_.host.queues,
+  if (p_.host_ftl.on()) {   // the FTL on the host's CPUs, the device's Open-Channel or zoned commands below it
+    HostFtl::MakeBackEnd back;
+    if (p_.device.interface == DeviceInterface::Zoned) {
+      zns_host_ = std::make_unique<ZnsHost>(*hif_);
+      back = [this](Dram& mem, SysCtl& irq, uint32_t cores, uint32_t geometry, bool payload) -> std::unique_ptr<FlashBackEnd> {
+        return std::make_unique<ZnsFlashBackEnd>("ftl_back", cores, mem, irq, *zns_host_, geometry, payload);
+      };
+    } else {
+      oc_host_ = std::make_unique<OcHost>(*hif_);
+      back = [this](Dram& mem, SysCtl& irq, uint32_t cores, uint32_t geometry, bool payload) -> std::unique_ptr<FlashBackEnd> {
+        return std::make_unique<OcFlashBackEnd>("ftl_back", cores, mem, irq, *oc_host_, geometry, payload);
+      };
+    }
+    host_ftl_ = std::make_unique<HostFtl>("host_ftl", p_, *host_cpus_, back, p_.host.queues,
                                           [](Dram& mem, const PlatformParams& view, uint32_t config_addr, uint32_t geometry_addr) {
                                             write_firmware_boot_config(mem, view, config_addr, geometry_addr);
                                           });

@@ -38,6 +38,7 @@ class HostInterface;
 class HostDriver;
 class HostCpus;
 class OcHost;
+class ZnsHost;
 class HostFtl;
 class HostIoStack;
 class FirmwareCore;
@@ -146,7 +147,8 @@ class SsdPlatform {
   // The FTL on the host (host.ftl), over the Open-Channel device: its CPUs, the device's command
   // set as the host sees it, the FTL.  None of them with a device FTL.
   std::unique_ptr<HostCpus> host_cpus_;
-  std::unique_ptr<OcHost> oc_host_;
+  std::unique_ptr<OcHost> oc_host_;       // a host FTL's device: Open-Channel ...
+  std::unique_ptr<ZnsHost> zns_host_;     // ... or zoned
   std::unique_ptr<HostFtl> host_ftl_;
   std::unique_ptr<HostIoStack> host_stack_;
   std::unique_ptr<DeviceSeries> device_series_;

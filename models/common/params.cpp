@@ -721,7 +721,7 @@ PlatformParams PlatformParams::from(const Config& c) {
   p.precondition.overwrite = c.get_double("precondition.overwrite");
   p.precondition.seed = uint32_t(c.get_int("precondition.seed"));
   p.precondition.timed = c.get_string("precondition.mode") == "timed";
-  if (p.device.interface == DeviceInterface::Zoned)   // a zoned drive starts empty: its host writes it
+  if (p.device.interface == DeviceInterface::Zoned && !p.host_ftl.on())   // a zoned drive starts empty: its host writes it (a host FTL over it writes the fill)
     for (const char* key : {"precondition.fill", "precondition.overwrite"}) {
       if (c.get_double(key) == 0) continue;
       if (c.origin(key) != "default")
@@ -769,13 +769,30 @@ PlatformParams PlatformParams::from(const Config& c) {
     }
   }
   const bool ocssd = p.device.interface == DeviceInterface::OpenChannel;
-  if (p.host_ftl.on() && p.device.interface == DeviceInterface::Zoned)
+  const bool zoned = p.device.interface == DeviceInterface::Zoned;
+  if (p.host_ftl.on() && !ocssd && !zoned)
     throw ConfigError(c.origin("host.ftl") + ": host.ftl = \"" + p.host_ftl.kind +
-                      "\" runs over an Open-Channel device; a host FTL over zones is not built yet (docs/zns.md)");
-  if (p.host_ftl.on() && !ocssd)
-    throw ConfigError(c.origin("host.ftl") + ": host.ftl = \"" + p.host_ftl.kind +
-                      "\" runs the FTL on the host over an Open-Channel device: it needs device.interface = \"ocssd\" "
-                      "(a conventional device runs its own FTL)");
+                      "\" runs the FTL on the host over a host-managed device: it needs device.interface = \"ocssd\" or "
+                      "\"zns\" (a conventional device runs its own FTL)");
+  if (p.host_ftl.on() && zoned) {   // a zone is one of the FTL's blocks (models/host/zns_flash_backend.h)
+    const auto& z = p.device.zns;
+    for (const auto& [key, ok] : {std::pair<const char*, bool>{"device.zns.dies_per_zone", z.dies_per_zone == 1},
+                                  {"device.zns.stripes_per_zone", z.stripes_per_zone == 1},
+                                  {"device.zns.spare_stripes", z.spare_stripes == 0}})
+      if (!ok)
+        throw ConfigError(c.origin(key) + ": a host FTL over zones (host.ftl = \"" + p.host_ftl.kind +
+                          "\") takes a zone as one of its blocks: device.zns.dies_per_zone = 1, stripes_per_zone = 1, "
+                          "spare_stripes = 0");
+    // Its open superblocks per die (host data, GC, and one more while a stream moves on) are
+    // active zones: 3 a die.
+    const uint64_t need = 3ull * n.dies();
+    for (const char* key : {"device.zns.max_active", "device.zns.max_open"}) {
+      const uint64_t v = std::string(key) == "device.zns.max_active" ? z.max_active : z.max_open;
+      if (v && v < need)
+        throw ConfigError(c.origin(key) + ": " + key + " = " + std::to_string(v) + " is below the " + std::to_string(need) +
+                          " zones a host FTL over zones keeps open (3 a die: host data, GC, one moving on; 0: no limit)");
+    }
+  }
   if (p.host_ftl.on()) {
     if (p.ftl.mapping != "opt")
       throw ConfigError(c.origin("ftl.mapping") + ": a host FTL keeps its whole map in host memory (ftl.mapping = \"opt\"; "

@@ -1,7 +1,7 @@
 // The registers of a flash-controller bank that only say where its rings are and how far the
 // firmware consumed (ftl-sw/hal/regs.h, FCTL_*), as every model of the bank keeps them: the
 // device's flash controller (models/flash/flash_controller.h) and a host FTL's flash side
-// (models/host/oc_flash_backend.h).  The submission doorbell, which makes things happen, each
+// (models/host/flash_backend.h).  The submission doorbell, which makes things happen, each
 // model handles itself.
 #pragma once
 

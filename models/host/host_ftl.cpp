@@ -16,8 +16,7 @@
 #include "models/dram/dram.h"
 #include "models/host/host_ftl_context.h"
 #include "models/host/host_ftl_front.h"
-#include "models/host/oc_flash_backend.h"
-#include "models/host/oc_host.h"
+#include "models/host/flash_backend.h"
 
 extern "C" {
 #include "ftl-sw/core/ftl.h"
@@ -30,13 +29,12 @@ namespace ssdvp {
 
 std::vector<std::string> HostFtl::categories() { return {"insert", "retry", "lock_spin", "writeback", "completion", "gc"}; }
 
-HostFtl::HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus& cpus, OcHost& oc, uint32_t device_queues,
-                 std::function<void(Dram&, const PlatformParams&, uint32_t, uint32_t)> write_config)
+HostFtl::HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus& cpus, const MakeBackEnd& make_back,
+                 uint32_t device_queues, std::function<void(Dram&, const PlatformParams&, uint32_t, uint32_t)> write_config)
     : sc_core::sc_module(name),
       view_(p.host_ftl_view()),
       hp_(p.host_ftl),
       cpus_(cpus),
-      oc_(oc),
       cores_(view_.firmware.cores),
       device_queues_(device_queues),
       write_config_(std::move(write_config)),
@@ -51,7 +49,7 @@ HostFtl::HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus
   nor_ = std::make_unique<SpiNor>("ftl_nor", view_.device.nor_bytes);
   router_ = std::make_unique<Router>("ftl_bus");
   front_ = std::make_unique<HostFtlFront>("ftl_front", cores_, *mem_, *sysctl_, view_.payload);
-  back_ = std::make_unique<OcFlashBackEnd>("ftl_back", cores_, *mem_, *sysctl_, oc_, SSD_BOOT_GEOMETRY_ADDR, view_.payload);
+  back_ = make_back(*mem_, *sysctl_, cores_, SSD_BOOT_GEOMETRY_ADDR, view_.payload);
   // Each kind of the FTL's work: its ISS instructions at the host CPU's speed.
   std::vector<sc_core::sc_time> cost;
   const double ns_per_instruction = 1e3 / (hp_.clock_mhz * hp_.ipc);
@@ -105,22 +103,12 @@ const ::ssd_fw_stats* HostFtl::stats() const {
 // The device as it is, the FTL's configuration and geometry in host memory, the FTL booted on
 // this thread (not charged: before the workload), then its threads.
 void HostFtl::boot_thread() {
-  const ssd_oc_geometry g = oc_.geometry();
-  const uint32_t chunks = uint32_t(g.num_grp) * g.num_pu * g.num_chk;
-  std::vector<ssd_oc_chunk> log = oc_.chunk_log(0, chunks);
-  for (uint32_t c = 0; c < chunks; c++)
-    if (log[c].cs == SSD_OC_CHUNK_OPEN || log[c].cs == SSD_OC_CHUNK_CLOSED) {
-      report_fatal("host FTL: the Open-Channel device holds data (chunk " + std::to_string(c) +
-                   " is written): a host FTL starts on a new device (its recovery over a used one is not built)");
-      return;
-    }
-  if (g.num_grp != view_.nand.channels || g.num_pu != view_.nand.ways || g.num_chk != view_.nand.blocks_per_plane ||
-      g.ws_min != view_.nand.sectors_per_page) {
-    report_fatal("host FTL: the device's geometry is not the one its configuration describes");
+  std::string why;
+  write_config_(*mem_, view_, SSD_BOOT_CONFIG_ADDR, SSD_BOOT_GEOMETRY_ADDR);
+  if (!back_->attach_device(view_, why)) {   // the device read, the FTL's flash geometry written
+    report_fatal("host FTL: " + why);
     return;
   }
-  write_config_(*mem_, view_, SSD_BOOT_CONFIG_ADDR, SSD_BOOT_GEOMETRY_ADDR);
-  back_->attach(g, log);
   ctx_->enter(0);
   f_ = host_ftl_boot();
   ctx_->take_spent();
@@ -144,7 +132,7 @@ int HostFtl::section(uint32_t cpu, uint32_t core, uint32_t category, const std::
   Launch* mine = &launches_.back();
   if (category == cat_writeback_) {   // host.ftl.writeback_sector_instructions per sector it programs
     uint64_t sectors = 0;
-    for (const OcFlashBackEnd::Op* op : mine->ops)
+    for (const FlashBackEnd::Op* op : mine->ops)
       if (op->cmd.opcode == SSD_HOP_OC_WRITE) sectors += op->cmd.nsect;
     writeback_added_sectors_ += sectors;
     t.unlocked += writeback_sector_ * double(sectors);
@@ -299,8 +287,8 @@ nlohmann::json HostFtl::results() const {
                                {"units", now.writeback_added - s.writeback_added}};
   nlohmann::json inserted = nlohmann::json::array();   // per ring: sectors host writes put in
   for (size_t k = 0; k < now.inserted.size(); k++) inserted.push_back({{"inserted_sectors", since(now.inserted, s.inserted, k)}});
-  const OcFlashBackEnd::Counts& n = now.device;
-  const OcFlashBackEnd::Counts& n0 = s.device;
+  const FlashBackEnd::Counts& n = now.device;
+  const FlashBackEnd::Counts& n0 = s.device;
   return {{"kind", hp_.kind},
           {"rings", cores_},
           {"ring", inserted},

@@ -59,18 +59,22 @@ class Mailbox;
 class Uart;
 class SpiNor;
 class Router;
-class OcHost;
 class HostFtlFront;
-class OcFlashBackEnd;
+class FlashBackEnd;
 class HostFtlContext;
 struct HostCommand;
 
 class HostFtl : public sc_core::sc_module, public BlockTarget {
  public:
-  // p: the platform's parameters (its host_ftl_view() is what the FTL boots with); oc: the
-  // device's Open-Channel command set; device_queues: its NVMe queues; write_config: writes
-  // the FTL's configuration and geometry into its memory (the platform's boot config writer).
-  HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus& cpus, OcHost& oc, uint32_t device_queues,
+  // The FTL's flash side over the device's command set (models/host/flash_backend.h: Open-Channel
+  // or zoned), made in the FTL's memory and bound to its system control.
+  using MakeBackEnd = std::function<std::unique_ptr<FlashBackEnd>(Dram& mem, SysCtl& irq, uint32_t cores,
+                                                                  uint32_t geometry_addr, bool payload)>;
+  // p: the platform's parameters (its host_ftl_view() is what the FTL boots with); make_back:
+  // its flash side; device_queues: the device's NVMe queues; write_config: writes the FTL's
+  // configuration and geometry into its memory (the platform's boot config writer).
+  HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus& cpus, const MakeBackEnd& make_back,
+          uint32_t device_queues,
           std::function<void(Dram&, const PlatformParams&, uint32_t config_addr, uint32_t geometry_addr)> write_config);
   ~HostFtl() override;
 
@@ -108,7 +112,6 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   PlatformParams view_;
   HostFtlParams hp_;
   HostCpus& cpus_;
-  OcHost& oc_;
   uint32_t cores_, device_queues_;
   std::function<void(Dram&, const PlatformParams&, uint32_t, uint32_t)> write_config_;
   std::unique_ptr<Dram> mem_;
@@ -119,7 +122,7 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   std::unique_ptr<SpiNor> nor_;
   std::unique_ptr<Router> router_;
   std::unique_ptr<HostFtlFront> front_;
-  std::unique_ptr<OcFlashBackEnd> back_;
+  std::unique_ptr<FlashBackEnd> back_;
   std::unique_ptr<HostFtlContext> ctx_;
   HostSpinLock lock_;
   ::ftl* f_ = nullptr;
@@ -128,7 +131,7 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   std::vector<std::deque<HostCommand*>> sq_;
   std::unordered_set<const HostCommand*> in_ftl_;
   struct Launch {                     // a section's device commands, in build order
-    OcFlashBackEnd::Built ops;
+    FlashBackEnd::Built ops;
     uint16_t queue = 0;
     uint32_t cpu = 0;
     bool ready = false;               // its section's CPU time has run
@@ -150,7 +153,7 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
     uint64_t lock_acquisitions = 0, lock_contended = 0, lock_handoffs = 0;
     double lock_spin_s = 0;
     std::vector<uint64_t> units, inserted;
-    OcFlashBackEnd::Counts device;
+    FlashBackEnd::Counts device;
   };
   Counters counters() const;
   Counters at_start_;                 // counters() when the measured run started
