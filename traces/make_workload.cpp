@@ -67,15 +67,15 @@ std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadC
   if (ctx.zones && !starts_with(spec, "fio:"))   // traces and rr: know nothing of zones
     throw WorkloadError("workload '" + spec +
                         "': a zoned device (device.interface = zns) takes writes at its write pointers only: a fio: "
-                        "workload with zonemode=zbd (docs/zns.md; trace replay onto zones is not built)");
+                        "workload with zonemode=zbd (docs/zns.md); a trace or a conventional workload runs on it through a "
+                        "host FTL over zones (host.ftl = pblk, device.zns.dies_per_zone = 1: docs/host-ftl.md)");
   if (starts_with(spec, "rr:")) {
     return std::make_unique<RrWorkload>(parse_rr_config(spec, ctx), ctx.seed);
   }
-  if (starts_with(spec, "trace:")) {
-    return std::make_unique<TraceWorkload>(parse_trace_options(spec, 6), spec);
-  }
-  if (names_existing_file(spec)) {
-    return std::make_unique<TraceWorkload>(parse_trace_options(spec, 0), spec);
+  if (starts_with(spec, "trace:") || names_existing_file(spec)) {
+    TraceOptions options = parse_trace_options(spec, starts_with(spec, "trace:") ? 6 : 0);
+    attach_fdp(options, ctx, spec);
+    return std::make_unique<TraceWorkload>(options, spec);
   }
   throw WorkloadError("workload '" + spec +
                       "': not fio:..., rr:..., trace:PATH... nor the path of an existing file");

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "traces/spec_options.h"
+#include "traces/text_fields.h"
 
 namespace ssdvp::workload {
 
@@ -40,7 +41,7 @@ TraceOptions parse_trace_options(const std::string& spec, size_t path_start) {
   const size_t comma = spec.find(',', path_start);
   const size_t options_start = comma == std::string::npos ? spec.size() : comma + 1;
   const SpecOptions options(spec, options_start,
-                            {"format", "scale", "skip_bad", "max", "streams", "action", "replay", "iodepth", "device",
+                            {"format", "scale", "skip_bad", "max", "streams", "action", "replay", "iodepth", "fdp", "device",
                              "volume", "time_unit"});
   TraceOptions trace;
   trace.path =
@@ -101,6 +102,19 @@ TraceOptions parse_trace_options(const std::string& spec, size_t path_start) {
     trace.iodepth = static_cast<unsigned>(depth);
   }
   if (trace.closed && options.has("scale")) options.fail("scale", "has no meaning with replay=closed (time stamps are ignored)");
+  if (options.has("fdp")) {
+    const std::string_view fdp = options.text("fdp").value_or("");
+    if (fdp == "stream") {
+      trace.fdp = TraceOptions::Fdp::Stream;
+    } else if (fdp.substr(0, 6) == "range:") {
+      const auto n = parse_unsigned(fdp.substr(6));
+      if (!n || *n == 0 || *n > 1024) options.fail("fdp", "range:N needs N in 1 ... 1024");
+      trace.fdp = TraceOptions::Fdp::Range;
+      trace.fdp_ranges = uint32_t(*n);
+    } else {
+      options.fail("fdp", "stream (each stream its own placement identifier) or range:N (N equal ranges of the namespace)");
+    }
+  }
   // Whether the format has the columns and events these options name is checked once the
   // format is known (it may be detected from the file).
   return trace;
@@ -221,9 +235,27 @@ std::optional<Request> TraceWorkload::next(unsigned stream) {
   while (queue.empty()) {
     if (!read_ahead()) return std::nullopt;
   }
-  const Request request = queue.front();
+  Request request = queue.front();
   queue.pop_front();
+  if (options_.fdp != TraceOptions::Fdp::None && request.op == Op::Write) {
+    const auto& pids = options_.fdp_pids;
+    uint64_t index = stream;
+    if (options_.fdp == TraceOptions::Fdp::Range)
+      index = options_.capacity_bytes ? std::min<uint64_t>(request.offset / ((options_.capacity_bytes + options_.fdp_ranges - 1) /
+                                                                             options_.fdp_ranges),
+                                                           options_.fdp_ranges - 1)
+                                      : 0;
+    request.placement = pids[index % pids.size()];
+  }
   return request;
+}
+
+void attach_fdp(TraceOptions& options, const WorkloadContext& context, const std::string& spec) {
+  if (options.fdp == TraceOptions::Fdp::None) return;
+  if (!context.fdp_handles)
+    throw WorkloadError("workload '" + spec + "': fdp=: the drive has no FDP configuration (ftl.fdp.handles = 0)");
+  for (uint32_t i = 0; i < context.fdp_handles * context.fdp_groups; i++) options.fdp_pids.push_back(fdp_placement_id(context, i));
+  options.capacity_bytes = context.capacity_bytes;
 }
 
 std::string TraceWorkload::describe() const {
@@ -235,6 +267,8 @@ std::string TraceWorkload::describe() const {
   else text << " scale=" << options_.scale;
   text << " streams=" << mapping_name(options_.streams) << " (" << pending_.size() << ")";
   if (options_.max_requests != 0) text << " max=" << options_.max_requests;
+  if (options_.fdp == TraceOptions::Fdp::Stream) text << " fdp=stream";
+  if (options_.fdp == TraceOptions::Fdp::Range) text << " fdp=range:" << options_.fdp_ranges;
   if (format_.has_action) text << " action=" << options_.parser.action;
   return text.str();
 }

@@ -38,7 +38,18 @@ struct TraceOptions {
   bool closed = false;        // replay=closed
   unsigned iodepth = 1;       // closed loop: requests outstanding per stream
   TraceParserOptions parser;
+  // FDP (fdp=stream | range:N): a trace says nothing of placement, so its writes take one by
+  // policy: each stream its own placement identifier (stream s: index s of the drive's list,
+  // modulo), or N equal ranges of the namespace each its own (range i: index i, modulo).
+  enum class Fdp { None, Stream, Range };
+  Fdp fdp = Fdp::None;
+  uint32_t fdp_ranges = 0;
+  std::vector<uint16_t> fdp_pids;     // the drive's list (attach_fdp)
+  uint64_t capacity_bytes = 0;        // the namespace (range:N)
 };
+
+// Checks fdp= against the drive (it must have an FDP configuration) and fills the identifiers.
+void attach_fdp(TraceOptions& options, const WorkloadContext& context, const std::string& spec);
 
 // Parses "trace:PATH[,key=value...]" (`path_start` is where PATH begins in `spec`); throws
 // WorkloadError "workload 'SPEC': ...".

@@ -67,3 +67,14 @@ TEST(HostFtlZns, ZonedConfigurationsItCannotRunAreNamed) {
   refused({"device.zns.max_active=8", "device.zns.max_open=8"}, "device.zns.max_active");
   refused({"precondition.mode=functional"}, "precondition.mode");
 }
+
+// A trace says nothing of zones: on a zoned drive it replays through the host FTL, whose block
+// device it addresses (docs/zns.md, Workloads).
+TEST(HostFtlZns, ATraceReplaysThroughTheHostFtl) {
+  auto run = test::run_platform(zns_host_ftl_sets({"precondition.fill=0.5"}),
+                                std::string(SSDVP_SOURCE_DIR) + "/traces/samples/tpcc-small.trace");
+  const auto& r = run.results;
+  test::expect_clean(r);
+  EXPECT_GT(r["integrity"]["reads_checked"].get<uint64_t>(), 1000u);
+  EXPECT_GT(r["host_ftl"]["device_commands"]["writes"].get<uint64_t>(), 0u);
+}

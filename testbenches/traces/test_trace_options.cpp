@@ -14,7 +14,7 @@ TEST(TraceOptions, InvalidOptionsNameSpecAndKey) {
     std::string message;
   } cases[] = {
       {base + ",colour=red",
-       "unknown option 'colour' (known: format, scale, skip_bad, max, streams, action, replay, iodepth, device, volume, "
+       "unknown option 'colour' (known: format, scale, skip_bad, max, streams, action, replay, iodepth, fdp, device, volume, "
        "time_unit)"},
       {base + ",replay=later", "replay=later: must be open (at the trace's times) or closed (keep iodepth outstanding)"},
       {base + ",iodepth=8", "iodepth=8: only with replay=closed (an open-loop replay issues at the trace's times)"},
