@@ -80,12 +80,23 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     throw ConfigError(cfg.origin("device.interface") +
                       ": device.interface = \"ocssd\": an Open-Channel device needs a host FTL to drive it: host.ftl = "
                       "\"pblk\" or \"mtftl\" (docs/host-ftl.md)");
-  if (p_.device.interface == DeviceInterface::Zoned &&
-      (opt.power_cut_ns || opt.power_cut_ops || !opt.power_cut_dir.empty() || !opt.power_on_dir.empty() ||
-       !opt.save_state_dir.empty() || !opt.load_state_dir.empty()))
+  if (p_.device.interface == DeviceInterface::Zoned && (!opt.save_state_dir.empty() || !opt.load_state_dir.empty()))
     throw ConfigError(cfg.origin("device.interface") +
-                      ": a zoned device does not yet keep its zone map and window across a power cut, a power-off image or "
-                      "a drive-state snapshot (docs/zns.md): no --power-cut, --power-on, --save-state or --load-state");
+                      ": a zoned device's state is not saved in a drive-state snapshot yet (docs/zns.md): no --save-state "
+                      "or --load-state");
+  if (p_.device.interface == DeviceInterface::Zoned &&
+      (opt.power_cut_ns || opt.power_cut_ops || !opt.power_cut_dir.empty() || !opt.power_on_dir.empty())) {
+    // Its windows are in DRAM: a power cut needs the hold-up energy to dump them, and two spare
+    // stripes to dump to in turn (ftl-sw/zns/zns_power.c).
+    if (p_.device.plp_holdup == sc_core::SC_ZERO_TIME)
+      throw ConfigError(cfg.origin("device.plp_energy_mj") +
+                        ": a zoned device acknowledges a write in its window in DRAM: a power cut needs power-loss "
+                        "protection to dump it (device.plp_energy_mj > 0)");
+    if (p_.device.zns.spare_stripes < 2)
+      throw ConfigError(cfg.origin("device.zns.spare_stripes") + ": device.zns.spare_stripes = " +
+                        std::to_string(p_.device.zns.spare_stripes) +
+                        ": a zoned device's power-loss dump takes two spare stripes in turn (at least 2)");
+  }
   if (p_.ftl.fdp_handles && (opt.power_cut_ns || opt.power_cut_ops || !opt.power_cut_dir.empty() || !opt.power_on_dir.empty()))
     throw ConfigError(cfg.origin("ftl.fdp.handles") +
                       ": FDP's handles are not yet found again after a power cut (which handle a superblock holds is not "
@@ -289,13 +300,25 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
   }
   HostDriver::WorkloadFactory make = opt.make_workload;
   if (!make)
-    make = [spec, seed, params = p_](uint64_t capacity) {
+    make = [this, spec, seed, params = p_](uint64_t capacity) {
       workload::WorkloadContext ctx;
       ctx.capacity_bytes = capacity;
       ctx.seed = seed;
       add_namespace(params, ctx);
+      if (ctx.zones && !driver_->zone_report().empty()) {   // the zones as the device has them (a power-on's)
+        // A zone partly written (closed after a power cut) is the generator's open zone: it holds an
+        // active resource of the device, and fio's job would go on writing it.
+        ctx.zone_view = std::make_shared<workload::ZoneView>();
+        for (const ssd_zns_zone_desc& d : driver_->zone_report()) {
+          const uint8_t state = d.zs >> 4;
+          const uint64_t written = state == SSD_ZNS_ZS_FULL ? ctx.zone_capacity_bytes : (d.wp - d.zslba) * 4096;
+          ctx.zone_view->written.push_back(written);
+          ctx.zone_view->open.push_back(written > 0 && written < ctx.zone_capacity_bytes ? 1 : 0);
+        }
+      }
       return workload::make_workload(spec, ctx);
     };
+  o.zone_report = p_.device.interface == DeviceInterface::Zoned && !p_.host_ftl.on();
   driver_ = std::make_unique<HostDriver>("host", p_.host, *target, make, o);
   device_series_ = std::make_unique<DeviceSeries>(o.series_interval_ns, [this] { return firmware_stats(); });
   if (!opt.timeline.path.empty())

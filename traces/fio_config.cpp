@@ -63,8 +63,13 @@ void parse_zoned(const SpecOptions& options, const WorkloadContext& context, Fio
   config.zoned = mode == "zbd";
   if (!config.zoned) {
     if (options.has("max_open_zones")) options.fail("max_open_zones", "is for zonemode=zbd");
-    if (context.zones)
+    const bool reads_only = config.pattern == FioPattern::Read || config.pattern == FioPattern::RandRead;
+    if (context.zones && !reads_only)
       options.fail("zonemode", "a zoned device (device.interface = zns) takes writes at its write pointers only: zonemode=zbd");
+    if (context.zones && (context.zone_size_bytes % config.block_size || config.block_size_min || config.offset % config.block_size))
+      options.fail("bs", "reads of a zoned device without zonemode=zbd (every LBA, unwritten ones as zeros) must not cross "
+                         "a zone boundary: bs must divide the zone size (" + std::to_string(context.zone_size_bytes) +
+                         " bytes) and the offset be a multiple of it");
     return;
   }
   if (!context.zones) options.fail("zonemode", "zbd needs a zoned device (device.interface = zns)");

@@ -183,6 +183,7 @@ enum fop_kind { FOP_FREE = 0, FOP_HOST_READ, FOP_HOST_PROG, FOP_GC_READ, FOP_GC_
                 FOP_OC_READ, FOP_OC_PROG, FOP_OC_RESET, FOP_OC_SCAN /* an Open-Channel device's
                                                                       (ocssd/oc_device.h) */,
                 FOP_ZNS_READ, FOP_ZNS_PROG, FOP_ZNS_ERASE /* a zoned device's (zns/zns_device.h) */,
+                FOP_ZNS_DUMP /* its power-loss dump and its reading at power-on (zns/zns_power.c) */,
                 FOP_KINDS };
 
 struct fop {

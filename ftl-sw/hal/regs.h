@@ -70,6 +70,9 @@
 #define SSD_NVRAM_GEOMETRY    1u     /* word: the geometry it was formatted with (a hash)    */
 #define SSD_FORMAT_MAGIC      0x464D5444u   /* "DTMF" */
 #define SSD_FORMAT_MAGIC_OCSSD 0x4F435353u  /* "SSCO": formatted as an Open-Channel device */
+#define SSD_FORMAT_MAGIC_ZNS  0x5A4E5353u   /* "SSNZ": formatted as a zoned device */
+#define SSD_NVRAM_ZNS_DUMP    2u     /* word: a zoned device's power-loss dump (zns/zns_power.c): */
+                                     /*     its spare stripe << 24 | units, 0: none           */
 
 
 #define SSD_MAX_CORES         8u     /* firmware cores at most                               */

@@ -86,9 +86,11 @@ static int zns_poll(struct ftl *f) {
   struct fw_core *c = f->cur;
   struct zns_device *d = f->zns;
   int n = 0;
+  const int failing = zns_power_failing(d);
   if (c->done_ring[c->done_pos.head & (c->done_pos.size - 1u)].phase == c->done_pos.phase) n += hif_poll_done(f, c);
   if (c->fcpl[c->fcpl_pos.head & (c->fcpl_pos.size - 1u)].phase == c->fcpl_pos.phase) n += flash_poll(f);
-  if (*c->cmd_tail != c->cmd_pos.head) n += hif_poll_cmds(f);
+  if (*c->cmd_tail != c->cmd_pos.head && !failing) n += hif_poll_cmds(f);   /* the host is gone with the supply */
+  if (failing) n += zns_power_step(f);
   if (d->buf_head != NONE32 || d->flash_head != NONE32 || d->rep_head != NONE32) n += zns_commands_retry(f);
   if (d->zw_head != NONE32) n += zns_pipe_retry(f);
   if (c->fsub_dirty) flash_commit(f);
@@ -130,14 +132,17 @@ struct ftl *zns_device_boot(const struct ssd_fw_config *cfg) {
   buffers(f, d);
   zns_commands_init(f);
   zns_pipeline_init(f);
+  zns_power_init(f);
   f->dev = &zns_ops;
   f->cur = f->core[0];
+  zns_power_on(f);   /* a new device formatted, a used one as its power-loss dump left it */
   /* The superblocks' states for the platform's wear report: none is bad (no bad blocks yet). */
   f->sb_state = fw_alloc(f, g->superblocks, 16);
   for (uint32_t sb = 0; sb < g->superblocks; sb++) f->sb_state[sb] = 0;
   f->stats->superblocks = g->superblocks;
   f->stats->sb_erases_addr = hal_dram_addr(f->sb_erases);
   f->stats->sb_state_addr = hal_dram_addr(f->sb_state);
+  zns_power_resume(f);
   fw_go_live(f, (uint64_t)d->layout.nr_zones * d->layout.zsze);
   return f;
 }

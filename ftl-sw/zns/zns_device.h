@@ -22,9 +22,11 @@
  * window), in the window (DRAM), or zeros (never written, not yet acknowledged, past a
  * finish, or reset).
  *
- * Leaves out (for now; docs/zns.md says what comes next): power cuts and power-on recovery
- * (the zone map and the window are not yet saved or found again: the platform refuses a power
- * cut, a NAND image and a snapshot for this device), bad blocks and program or erase failures
+ * Power-loss protection (zns_power.c): at a power failure the windows' partial units and the
+ * zone map go to a spare stripe, committed in the controller's NVRAM; power-on reads them back.
+ *
+ * Leaves out (for now; docs/zns.md says what comes next): drive-state snapshots (refused), bad
+ * blocks and program or erase failures
  * (refused in the configuration; a program failure that happens anyway makes the zone read-
  * only and its unit unreadable), the zoned random write area, zone descriptor extensions,
  * asynchronous zone events, FDP (a conventional namespace's). */
@@ -62,8 +64,22 @@ struct zns_pipe {
   uint32_t next_waiting;
 };
 
+/* Power-loss protection (zns_power.c). */
+enum zns_power_state { ZP_NONE = 0, ZP_DRAINING, ZP_DUMPING, ZP_DUMPED };
+struct zns_power {
+  const volatile uint32_t *failing;   /* the platform's flag (struct ssd_fw_config.power_failing) */
+  uint8_t  state;                     /* enum zns_power_state */
+  uint32_t stripe;                    /* the spare stripe the next dump goes to */
+  uint32_t table;                     /* DRAM: the dump's table sectors */
+  uint32_t table_sectors, max_sectors;
+  uint32_t *sector;                   /* the dump's sectors, in order */
+  struct ssd_oob *oob;                /* ... and their spare areas */
+  uint32_t n, units, issued, inflight, failed;
+};
+
 struct zns_device {
   struct zns_layout layout;
+  struct zns_power power;
   struct zns_zones zones;
   struct ssd_zns_id_ns *id_ns;
   struct ssd_zns_id_ctrl *id_ctrl;
@@ -106,6 +122,21 @@ int  zns_pipe_retry(struct ftl *f);       /* zones waiting for a window or flash
 int  zns_pipe_locate(struct ftl *f, uint32_t z, uint32_t sec, uint32_t *addr);
 /* The core flash address of a zone sector. */
 uint32_t zns_ppa(const struct ftl *f, uint32_t z, uint32_t sec);
+
+/* Power-on (zns_power.c): the window of zone z (after zns_pipe_take_ring) holds sector `sec`
+ * in DRAM buffer `addr`. */
+int  zns_pipe_take_ring(struct ftl *f, uint32_t z);
+void zns_pipe_set_window(struct ftl *f, uint32_t z, uint32_t sec, uint32_t addr);
+
+/* zns_power.c: power-loss protection and power-on. */
+void zns_power_init(struct ftl *f);
+/* A used device: the zone map and windows from its committed dump (a new one: formatted). */
+void zns_power_on(struct ftl *f);
+/* After power-on: zones with a reset still to carry out erase their blocks. */
+void zns_power_resume(struct ftl *f);
+/* The supply failed: 1 when it did something (the event loop calls it while the flag is up). */
+int  zns_power_step(struct ftl *f);
+static inline int zns_power_failing(const struct zns_device *d) { return *d->power.failing != 0; }
 
 /* Sector buffers (zns_commands.c). */
 int  zns_buf_take(struct ftl *f, uint32_t n, uint32_t *addrs);   /* 0: not enough free */

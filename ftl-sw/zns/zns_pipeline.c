@@ -170,6 +170,7 @@ static void program(struct ftl *f, uint32_t z) {
 void zns_pipe_pump(struct ftl *f, uint32_t z) {
   struct zns_device *d = f->zns;
   struct zns_pipe *p = &d->pipe[z];
+  if (zns_power_failing(d)) return;   /* the supply failed: the dump takes what is here (zns_power.c) */
   if (p->gen != d->zones.resets[z] && !carry_out_reset(f, z)) return;
   if (p->erasing) return;
   stage(f, z);
@@ -180,6 +181,12 @@ void zns_pipe_pump(struct ftl *f, uint32_t z) {
   }
   program(f, z);
   release_ring_if_idle(d, p);
+}
+
+int zns_pipe_take_ring(struct ftl *f, uint32_t z) { return take_ring(f->zns, &f->zns->pipe[z]); }
+
+void zns_pipe_set_window(struct ftl *f, uint32_t z, uint32_t sec, uint32_t addr) {
+  *ring_entry(f->zns, &f->zns->pipe[z], sec) = addr;
 }
 
 void zns_pipe_data_in(struct ftl *f, uint16_t slot) {

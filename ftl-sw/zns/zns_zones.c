@@ -235,3 +235,11 @@ uint32_t zns_report(const struct zns_zones *t, uint64_t slba, uint8_t option, in
   hdr->nr_zones = partial ? n : matching;
   return n;
 }
+
+void zns_zones_restore(struct zns_zones *t, uint32_t z, uint8_t state, uint64_t written, uint32_t resets) {
+  set_state(t, z, state);
+  t->written[z] = written;
+  t->resets[z] = resets;
+  t->desc[z].wp = t->desc[z].zslba + (state == SSD_ZNS_ZS_FULL ? t->l->zcap : written);
+  if (is_active(state)) t->nr_active++;
+}

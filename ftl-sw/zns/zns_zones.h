@@ -68,6 +68,10 @@ uint16_t zns_manage(struct zns_zones *t, uint32_t z, uint8_t action, uint32_t *a
  * opened and closed; open: closed; reset: opened, closed, full; offline: read-only). */
 int zns_select_all_applies(const struct zns_zones *t, uint32_t z, uint8_t action);
 
+/* Power-on (zns/zns_power.c): zone z as the power-loss dump left it: `state` (empty, closed,
+ * full, read-only or offline), `written` sectors of data, `resets` so far; the open and active
+ * counts follow. */
+void zns_zones_restore(struct zns_zones *t, uint32_t z, uint8_t state, uint64_t written, uint32_t resets);
 /* A media failure: zone z read-only (programs fail) or offline (erases fail). */
 void zns_note_read_only(struct zns_zones *t, uint32_t z);
 void zns_note_offline(struct zns_zones *t, uint32_t z);

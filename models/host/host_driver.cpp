@@ -78,6 +78,7 @@ void HostDriver::main_thread() {
   capacity_ = hif_.namespace_sectors();
   checker_ = std::make_unique<IntegrityChecker>(capacity_);
   if (after_cut_) checker_->continue_after_cut(*after_cut_);
+  if (o_.zone_report && !read_zone_report()) return;
   try {
     wl_ = make_workload_(capacity_ * 4096);
   } catch (const std::exception& e) {

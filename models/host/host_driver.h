@@ -36,6 +36,10 @@
 #include "models/host/host_series.h"
 #include "traces/workload.h"
 
+extern "C" {
+#include "ftl-sw/hal/zns_formats.h"
+}
+
 namespace ssdvp {
 
 struct DriverOptions {
@@ -53,6 +57,7 @@ struct DriverOptions {
   HostCpus* host_cpus = nullptr;    // the CPUs the phases run on (with host.cpu.types)
   bool write_cache = true;          // device.volatile_write_cache: off, every write is durable
   bool fdp_logs = false;            // read the FDP logs at the end (ftl.fdp.handles > 0)
+  bool zone_report = false;         // read a zoned device's zones before the workload is made
 };
 
 // The drive's FDP logs as the host read them at the end of the run (Get Log Page of each, and
@@ -120,6 +125,9 @@ class HostDriver : public sc_core::sc_module {
   std::function<void()> wait_quiet;
   std::function<void()> on_fdp_logs_read;
   const FdpLogs& fdp_logs() const { return fdp_logs_; }
+  // DriverOptions::zone_report: every zone's descriptor as the device reported it before the
+  // workload was made (the workload factory may read it).
+  const std::vector<ssd_zns_zone_desc>& zone_report() const { return zone_report_; }
   struct Resume {
     sc_core::sc_time at;
     uint64_t preconditioned_below = 0;
@@ -225,8 +233,10 @@ class HostDriver : public sc_core::sc_module {
   sc_core::sc_event pre_done_;
   // FDP's logs at the end (models/host/host_driver_fdp.cpp).
   void read_fdp_logs();
-  bool admin_read(uint8_t opcode, uint32_t cdw0, std::vector<uint8_t>& out);
+  bool read_zone_report();
+  bool admin_read(uint8_t opcode, uint32_t cdw0, std::vector<uint8_t>& out, uint64_t lba = 0, uint32_t sectors = 1);
   FdpLogs fdp_logs_;
+  std::vector<ssd_zns_zone_desc> zone_report_;
   void stream_thread(unsigned s);
   void pump(unsigned s);
   bool make_request(unsigned s, const workload::Request& r, Request*& out);

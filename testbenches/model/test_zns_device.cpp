@@ -310,8 +310,12 @@ TEST(ZnsDevice, WhatItCannotRunIsRefusedByName) {
   EXPECT_NE(config_error(zns_sets({"nand.slc_dies=1", "nand.slc.blocks_per_plane=16"}), ext).find("one cell type"),
             std::string::npos);
   EXPECT_NE(config_error(zns_sets()).find("zonemode=zbd"), std::string::npos);   // ssdvp run's default workload
-  RunOptions cut = ext;
+  RunOptions cut = ext;   // a power cut needs the hold-up energy for the dump, and two spare stripes
   cut.power_cut_ns = 1000;
   cut.power_cut_dir = "unused";
-  EXPECT_NE(config_error(zns_sets(), cut).find("--power-cut"), std::string::npos);
+  EXPECT_NE(config_error(zns_sets(), cut).find("device.plp_energy_mj"), std::string::npos);
+  EXPECT_NE(config_error(zns_sets({"device.plp_energy_mj=100"}), cut).find("device.zns.spare_stripes"), std::string::npos);
+  RunOptions snapshot = ext;
+  snapshot.save_state_dir = "unused";
+  EXPECT_NE(config_error(zns_sets(), snapshot).find("--save-state"), std::string::npos);
 }
