@@ -3,6 +3,7 @@
 // and docs/traces.md for the grammar.
 #include <filesystem>
 #include <string_view>
+#include <vector>
 
 #include "traces/concurrent_workload.h"
 #include "traces/fio_config.h"
@@ -27,6 +28,17 @@ bool names_existing_file(const std::string& spec) {
   return std::filesystem::is_regular_file(spec.substr(0, spec.find(',')), error);
 }
 
+// "A<sep>B<sep>C" as its parts (empty ones kept: their workload names them).
+std::vector<std::string> split_spec(const std::string& spec, char sep) {
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
+    const size_t end = spec.find(sep, start);
+    parts.push_back(spec.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadContext& ctx) {
@@ -39,26 +51,10 @@ std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadC
     shared.zone_view = std::make_shared<ZoneView>();
     return make_workload(spec, shared);
   }
-  if (spec.find(';') != std::string::npos && !names_existing_file(spec)) {
-    std::vector<std::string> parts;
-    for (size_t start = 0;;) {
-      const size_t end = spec.find(';', start);
-      parts.push_back(spec.substr(start, end == std::string::npos ? std::string::npos : end - start));
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
-    return std::make_unique<PhasedWorkload>(parts, ctx);
-  }
-  if (spec.find('&') != std::string::npos && !names_existing_file(spec)) {   // jobs side by side
-    std::vector<std::string> parts;
-    for (size_t start = 0;;) {
-      const size_t end = spec.find('&', start);
-      parts.push_back(spec.substr(start, end == std::string::npos ? std::string::npos : end - start));
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
-    return std::make_unique<ConcurrentWorkload>(parts, ctx);
-  }
+  if (spec.find(';') != std::string::npos && !names_existing_file(spec))   // phases
+    return std::make_unique<PhasedWorkload>(split_spec(spec, ';'), ctx);
+  if (spec.find('&') != std::string::npos && !names_existing_file(spec))   // jobs side by side
+    return std::make_unique<ConcurrentWorkload>(split_spec(spec, '&'), ctx);
   if (starts_with(spec, "fio:")) {
     const FioConfig config = parse_fio_config(spec, ctx);
     if (config.zoned) return std::make_unique<ZonedFioWorkload>(config, ctx);
@@ -79,6 +75,29 @@ std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadC
   }
   throw WorkloadError("workload '" + spec +
                       "': not fio:..., rr:..., trace:PATH... nor the path of an existing file");
+}
+
+std::vector<std::unique_ptr<Workload>> make_closed_loop_parts(const std::vector<std::string>& specs,
+                                                              const WorkloadContext& ctx, const char* kind,
+                                                              bool own_seeds) {
+  std::vector<std::unique_ptr<Workload>> parts;
+  for (size_t i = 0; i < specs.size(); i++) {
+    const std::string& spec = specs[i];
+    const std::string which = std::string(kind) + " " + std::to_string(i + 1);
+    if (spec.empty()) throw WorkloadError("workload " + which + " is empty");
+    WorkloadContext own = ctx;
+    if (own_seeds) own.seed = ctx.seed + uint64_t(i) * 0x9E3779B97F4A7C15ull;
+    auto w = make_workload(spec, own);
+    if (!w->closed_loop())
+      throw WorkloadError("workload '" + spec + "' (" + which + "): " + kind +
+                          "s must be closed-loop generators (fio:, rr:), not traces");
+    if (i > 0 && w->queue_depth() != parts[0]->queue_depth())
+      throw WorkloadError("workload '" + spec + "' (" + which + "): iodepth " + std::to_string(w->queue_depth()) +
+                          " differs from " + kind + " 1's " + std::to_string(parts[0]->queue_depth()) +
+                          " (the driver keeps one queue depth)");
+    parts.push_back(std::move(w));
+  }
+  return parts;
 }
 
 void check_workload(const std::string& spec, const WorkloadContext& ctx) {

@@ -5,22 +5,11 @@
 namespace ssdvp::workload {
 
 PhasedWorkload::PhasedWorkload(const std::vector<std::string>& specs, const WorkloadContext& ctx) {
-  for (size_t i = 0; i < specs.size(); i++) {
-    const std::string& spec = specs[i];
-    if (spec.empty()) throw WorkloadError("workload phase " + std::to_string(i + 1) + " is empty");
+  for (const std::string& spec : specs)
     if (spec.find(';') != std::string::npos) throw WorkloadError("workload '" + spec + "': nested phases");
-    auto w = make_workload(spec, ctx);
-    if (!w->closed_loop())
-      throw WorkloadError("workload '" + spec + "' (phase " + std::to_string(i + 1) +
-                          "): phases must be closed-loop generators (fio:, rr:), not traces");
-    if (i > 0 && w->queue_depth() != depth_)
-      throw WorkloadError("workload '" + spec + "' (phase " + std::to_string(i + 1) + "): iodepth " +
-                          std::to_string(w->queue_depth()) + " differs from phase 1's " + std::to_string(depth_) +
-                          " (the driver keeps one queue depth)");
-    depth_ = w->queue_depth();
-    streams_ = std::max(streams_, w->streams());
-    phases_.push_back(std::move(w));
-  }
+  phases_ = make_closed_loop_parts(specs, ctx, "phase", false);
+  depth_ = phases_[0]->queue_depth();
+  for (const auto& w : phases_) streams_ = std::max(streams_, w->streams());
   phase_of_.assign(streams_, 0);
 }
 

@@ -130,4 +130,13 @@ std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadC
 // upper bound of the namespace (the real one is known once the firmware has booted).
 void check_workload(const std::string& spec, const WorkloadContext& ctx);
 
+// The parts of a composite workload (phases, jobs side by side), each made from its spec: every
+// one closed-loop with the first one's queue depth (the driver keeps one depth); `kind` names a
+// part in messages ("phase", "job"); own_seeds: each part its own random streams (the context's
+// seed mixed with its position, as fio seeds jobs apart).  Throws WorkloadError naming the spec
+// and the part.
+std::vector<std::unique_ptr<Workload>> make_closed_loop_parts(const std::vector<std::string>& specs,
+                                                              const WorkloadContext& ctx, const char* kind,
+                                                              bool own_seeds);
+
 }  // namespace ssdvp::workload
