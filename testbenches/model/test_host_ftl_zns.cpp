@@ -4,8 +4,8 @@
 // GC, the device's own programs those of the host FTL (no GC in the device: its write
 // amplification 1), the zones' resets the FTL's erases; and the zoned configurations it cannot
 // run named.  Flushes are not held to durability on the NAND: the zoned device acknowledges a
-// write in its power-loss-protected window, whose dump at a power cut is not built yet
-// (docs/zns.md).
+// write in its power-loss-protected window (the dump at a power cut: test_zns_power_cut.cpp),
+// which that check does not look at (docs/zns.md).
 #include <gtest/gtest.h>
 
 #include <string>
