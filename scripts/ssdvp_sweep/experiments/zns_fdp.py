@@ -24,6 +24,7 @@ Mixes:
               index 1, cold to 2; HOTCOLD_WRITES drive capacities (full scale only).
 Every value above is the platform's, the paper's or stated as chosen before the runs; none was
 tuned to a result.
+  conv-ring       the conventional drive with pblk's ring as its write buffer (the host FTL's).
   zns             device.interface = zns under the host FTL (pblk: the same FTL on host CPUs, its
                   map and GC on the host; a zone = one block of one die): the log-structured
                   host FTL over zones, with no placement of its own.
@@ -47,6 +48,9 @@ SCALES_SETTINGS = {   # the geometry and buffer of each scale
 PHYS_BYTES = {"full": 32 * 2 * 512 * 128 * 4096, "scaled": 4 * 2 * 512 * 128 * 4096}
 SCHEMES = {   # name: settings
     "conv": [],
+    # The conventional drive with the host FTL's write buffer (pblk's ring: whole stripes, its
+    # rate limiter): ZNS under pblk against the device FTL with the same buffer.
+    "conv-ring": [("ftl.write_buffer", "ring")],
     "fdp": [("ftl.fdp.handles", 8), ("ftl.fdp.isolation", "initial")],
     "fdp-persistent": [("ftl.fdp.handles", 8), ("ftl.fdp.isolation", "persistent")],
     # The same FTL as pblk on the host over zones: a zone is one block of one die; the zones it
@@ -94,7 +98,7 @@ def run_spec(scale, mix, scheme, u=None):
         wl, tag = hotcold_spec(scale, fdp), f"hotcold/{scheme}"
     why = "zns-fdp study"
     return RunSpec("default", wl, [(k, v, why) for k, v in settings],
-                   ("ftl.fdp.handles", "ftl.fdp.isolation", "device.interface"), 0, tag)
+                   ("ftl.fdp.handles", "ftl.fdp.isolation", "device.interface", "ftl.write_buffer"), 0, tag)
 
 
 def runs(scale, parts):
@@ -102,7 +106,7 @@ def runs(scale, parts):
     if "cachelib" in parts:
         for u in UTILISATIONS[scale]:
             for s in SCHEMES:
-                if s in ("fdp-persistent", "zns") and u != 100:
+                if s in ("fdp-persistent", "zns", "conv-ring") and u != 100:
                     continue
                 out.append(run_spec(scale, "cachelib", s, u))
     if "hotcold" in parts and scale == "full":
