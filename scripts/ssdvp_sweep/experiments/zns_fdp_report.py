@@ -244,9 +244,11 @@ def page(results, scale, findings_list, errors):
         "byte split between the caches, and ours is chosen, not measured.",
         "* At 50% utilization the paper's conventional drive still amplifies 1.3x; ours does not copy at all. "
         "Our large object cache is a strict FIFO log, so a superblock's LOC data dies together one pass after it "
-        "was written, and the unwritten half of the drive leaves GC empty victims. CacheLib reuses its regions in "
-        "eviction order (LRU by default), so its region data dies at scattered times, and its drive finds no "
-        "empty victim even at 50%. Replaying its traces would show that; this synthetic mix cannot. "
+        "was written, and the unwritten half of the drive leaves GC empty victims. Where CacheLib's BlockCache "
+        "reclaims its regions in another order than it wrote them (its eviction policy decides), region data dies "
+        "at scattered times and a drive finds fewer empty victims; whether that is the paper's 1.3 is not "
+        "measured here (it needs its traces, or a generator of sequential runs at random region starts, not "
+        "built). "
         "Below 1 here is the write buffer, which absorbs the small object cache's rewrites of sectors still "
         "buffered. FDP's separate queues drain the SOC's superpages sooner, so it absorbs a little less "
         "(no GC is involved).",
