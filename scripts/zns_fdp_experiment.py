@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The host-managed interfaces' study: a CacheLib-like mix (a small object cache of random 4 KiB
-writes beside a large object cache written as a log) at 50% and 100% utilization and a hot/cold
-mix, on the default geometry as a conventional drive and with Flexible Data Placement (each
-cache to its own handle), run through the sweep engine (scripts/ssdvp_sweep: Dask, results
+writes beside a large object cache written as a log, or rewriting its regions out of order) at
+50% and 100% utilization and a hot/cold mix, on the default geometry as a conventional drive,
+with Flexible Data Placement (each cache to its own handle) and as ZNS under a log-structured
+host FTL, run through the sweep engine (scripts/ssdvp_sweep: Dask, results
 store), with the test suite's checks and the report in docs/results. What it runs and checks:
 scripts/ssdvp_sweep/experiments/zns_fdp.py; the report: zns_fdp_report.py.
 
@@ -11,9 +12,8 @@ scripts/ssdvp_sweep/experiments/zns_fdp.py; the report: zns_fdp_report.py.
                                 [--workers N | --scheduler tcp://H:P | --slurm ...]
   scripts/zns_fdp_experiment.py --check DIR     # the suite's assertions on DIR's runs
 
-full: 16 GiB drive, 7 runs (the cachelib mix at 50% and 100%, the hot/cold mix); scaled: 2 GiB,
-5 runs (ctest -R zns-fdp). ZNS under a host FTL is not in it yet (the host FTL over zones is not
-built).
+full: 16 GiB drive, 12 runs (the cachelib mix at 50% and 100%, its regions variant at 50%, the
+hot/cold mix; about 45 min on 2 cores); scaled: 2 GiB, 9 runs (ctest -R zns-fdp, about 2 min).
 """
 import sys
 from pathlib import Path

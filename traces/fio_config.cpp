@@ -163,7 +163,7 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
   const SpecOptions options(spec, spec.find(':') + 1,
                             {"rw", "bs", "bsrange", "iodepth", "numjobs", "size", "offset", "rwmixread", "io",
                              "io_size", "random_distribution", "seed", "align", "scramble", "fsync", "fua_percent",
-                             "trim_percent", "zonemode", "max_open_zones", "fdp", "fdp_pli", "fdp_pli_select"});
+                             "trim_percent", "zonemode", "max_open_zones", "fdp", "fdp_pli", "fdp_pli_select", "run_length"});
   if (options.has("bs") && options.has("bsrange")) options.fail("give bs= or bsrange=, not both");
   const uint64_t capacity = context.capacity_bytes;
   FioConfig config;
@@ -241,6 +241,14 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
   if ((config.fsync || fua || trims) && config.pattern != FioPattern::Write && config.pattern != FioPattern::RandWrite &&
       config.pattern != FioPattern::ReadWrite && config.pattern != FioPattern::RandReadWrite)
     options.fail(fsync ? "fsync" : fua ? "fua_percent" : "trim_percent", "needs a pattern with writes");
+  if (options.has("run_length")) {
+    config.run_length = options.bytes("run_length", 0);
+    if (!is_random(config.pattern)) options.fail("run_length", "is for random patterns (a sequential one is one run)");
+    if (config.run_length == 0 || config.run_length % block_size || config.run_length > config.size)
+      options.fail("run_length", "must be a multiple of bs and at most the range (runs start at offset + k x run_length)");
+    if (config.distribution.kind != DistributionSpec::Kind::Uniform || config.block_size_min)
+      options.fail("run_length", "runs start uniformly: not with random_distribution or bsrange");
+  }
   parse_zoned(options, context, config);
   parse_fdp(options, context, config);
   return config;

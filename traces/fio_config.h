@@ -54,6 +54,9 @@ struct FioConfig {
   unsigned fsync = 0;             // fio's fsync=N: a flush after every N writes of a job (0: none)
   unsigned fua_percent = 0;       // writes sent with FUA (ssdvp; fio's fua=1 is 100)
   unsigned trim_percent = 0;      // write requests sent as trims of the same range instead (ssdvp)
+  uint64_t run_length = 0;        // random patterns (ssdvp): sequential runs of this many bytes,
+                                  // each from offset + a uniformly drawn multiple of it (a cache's
+                                  // regions rewritten in no particular order); 0: off
   // Zoned (fio's zonemode=zbd, traces/zoned_fio_workload.h): writes at the write pointers of
   // whole zones of the range, zones reset when full.
   bool zoned = false;

@@ -64,7 +64,15 @@ std::optional<Request> FioWorkload::next(unsigned stream) {
     request.length = config_.block_size_min * (1 + job.rng.below(config_.block_size / config_.block_size_min));
   request.stream = static_cast<uint16_t>(stream);
   bool hot = false;
-  if (is_random(config_.pattern)) {
+  if (is_random(config_.pattern) && config_.run_length) {   // sequential runs at random starts
+    if (job.run_left == 0) {
+      job.run_cursor = config_.offset + job.rng.below(config_.size / config_.run_length) * config_.run_length;
+      job.run_left = config_.run_length;
+    }
+    request.offset = job.run_cursor;
+    job.run_cursor += request.length;
+    job.run_left -= request.length;
+  } else if (is_random(config_.pattern)) {
     request.offset = config_.offset + distribution_.sample(job.rng, &hot) * config_.align;
   } else {
     if (job.cursor + request.length > config_.offset + config_.size)
@@ -104,6 +112,7 @@ std::string FioWorkload::describe() const {
   if (config_.fsync) text << " fsync=" << config_.fsync;
   if (config_.fua_percent) text << " fua_percent=" << config_.fua_percent;
   if (config_.trim_percent) text << " trim_percent=" << config_.trim_percent;
+  if (config_.run_length) text << " run_length=" << config_.run_length;
   if (config_.fdp) {
     text << " fdp=1 fdp_pli=";
     for (size_t i = 0; i < config_.fdp_indices.size(); i++) text << (i ? ":" : "") << config_.fdp_indices[i];

@@ -40,6 +40,8 @@ class FioWorkload : public Workload {
     uint64_t remaining;  // requests still to issue
     unsigned writes_since_flush = 0;   // fsync=N
     size_t next_pid = 0;               // fdp_pli_select=roundrobin
+    uint64_t run_left = 0;             // run_length: bytes left of the current run ...
+    uint64_t run_cursor = 0;           // ... and its next offset
   };
 
   Op next_op(Rng& rng) const;

@@ -298,4 +298,34 @@ TEST(Fio, DurabilityMixFlushesEveryNWritesAndMarksFuaAndTrims) {
   EXPECT_EQ(flushes, writes / 10);
 }
 
+// run_length: sequential runs of that many bytes, each from a uniformly drawn multiple of it in
+// the range (a cache's regions rewritten in no particular order).
+TEST(FioGenerator, RunLengthWritesSequentialRunsAtRandomRegionStarts) {
+  const WorkloadContext ctx{64ull << 20, 3};
+  auto w = make_workload("fio:rw=randwrite,bs=64k,offset=4m,size=32m,run_length=1m,io=1600", ctx);
+  std::map<uint64_t, int> runs;   // run start -> times started
+  for (int k = 0; k < 100; k++) {
+    uint64_t start = 0;
+    for (int i = 0; i < 16; i++) {
+      const auto r = w->next(0);
+      ASSERT_TRUE(r);
+      if (i == 0) {
+        start = r->offset;
+        EXPECT_EQ((start - (4ull << 20)) % (1ull << 20), 0u) << "a run starts at a multiple of run_length";
+        EXPECT_LT(start, 36ull << 20);
+        runs[start]++;
+      }
+      EXPECT_EQ(r->offset, start + uint64_t(i) * 65536) << "sequential within its run";
+    }
+  }
+  EXPECT_FALSE(w->next(0));
+  EXPECT_GT(runs.size(), 20u) << "runs start all over the range";
+  for (const auto& [spec, message] : std::vector<std::pair<std::string, std::string>>{
+           {"fio:rw=write,run_length=1m", "is for random patterns"},
+           {"fio:rw=randwrite,bs=64k,run_length=100k", "must be a multiple of bs"},
+           {"fio:rw=randwrite,bs=64k,run_length=1m,random_distribution=zipf:1.2", "runs start uniformly"}}) {
+    EXPECT_NE(workload_error([&] { make_workload(spec, ctx); }).find(message), std::string::npos) << spec;
+  }
+}
+
 }  // namespace ssdvp::workload::test

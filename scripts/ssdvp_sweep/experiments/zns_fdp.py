@@ -19,6 +19,9 @@ Mixes:
               queue depth 4 each; SOC to placement index 1, LOC to 2; equal bytes (16 x 4 KiB
               against 1 x 64 KiB outstanding; the paper gives no split: chosen), DRIVE_WRITES
               drive capacities in all.
+  regions/50  the same at 50% with the large object cache rewriting its 16 MiB regions (CacheLib's
+              default region) in no particular order, each sequentially (run_length), instead of
+              as a log in write order: what the 50% comparison with the paper turns on.
   hotcold     random 4 KiB writes at queue depth 32, 80% of them to 20% of the LBAs (hotcold:20/80),
               on a preconditioned drive (filled, then half overwritten at random), hot writes to
               index 1, cold to 2; HOTCOLD_WRITES drive capacities (full scale only).
@@ -65,17 +68,21 @@ HOTCOLD_WRITES = 3        # of a hotcold run
 SOC_SHARE = 4             # % of the cache (the paper's default)
 SOC_JOBS, SOC_BS, LOC_BS, DEPTH = 16, 4096, 65536, 4
 INTERVAL_MS = 1000.0      # the series' interval (write p99 over time)
-PARTS = ["cachelib", "hotcold"]
+REGION_BYTES = 16 << 20   # CacheLib's BlockCache region (its default: 16 MiB)
+PARTS = ["cachelib", "regions", "hotcold"]
 CHECKED = ["cachelib"]
 
 
-def cachelib_spec(scale, u, fdp):
+def cachelib_spec(scale, u, fdp, regions=False):
+    """regions: the large object cache rewrites its regions (REGION_BYTES) in no particular order
+    (each region sequentially), instead of as a log in write order."""
     soc, loc = SOC_SHARE * u / 100, (100 - SOC_SHARE) * u / 100
     each = DRIVE_WRITES * PHYS_BYTES[scale] // 2   # bytes of each cache
     pid = (lambda i: f",fdp=1,fdp_pli={i}") if fdp else (lambda i: "")
+    loc_rw = f"randwrite,run_length={REGION_BYTES}" if regions else "write"
     return (f"fio:rw=randwrite,bs=4k,offset=0,size={soc:g}%,numjobs={SOC_JOBS},iodepth={DEPTH},"
             f"io={each // SOC_BS // SOC_JOBS}{pid(1)}&"
-            f"fio:rw=write,bs=64k,offset={soc:g}%,size={loc:g}%,iodepth={DEPTH},io={each // LOC_BS}{pid(2)}")
+            f"fio:rw={loc_rw},bs=64k,offset={soc:g}%,size={loc:g}%,iodepth={DEPTH},io={each // LOC_BS}{pid(2)}")
 
 
 def hotcold_spec(scale, fdp):
@@ -90,9 +97,9 @@ def run_spec(scale, mix, scheme, u=None):
     if scheme == "zns":
         dies = dict(SCALES_SETTINGS[scale])["nand.channels"] * dict(SCALES_SETTINGS[scale])["nand.ways"]
         settings += [("device.zns.max_open", 3 * dies), ("device.zns.max_active", 3 * dies)]
-    if mix == "cachelib":
+    if mix in ("cachelib", "regions"):
         settings += [("precondition.fill", 0.0), ("precondition.overwrite", 0.0)]   # from a trimmed drive
-        wl, tag = cachelib_spec(scale, u, fdp), f"cachelib/{u}/{scheme}"
+        wl, tag = cachelib_spec(scale, u, fdp, mix == "regions"), f"{mix}/{u}/{scheme}"
     else:
         settings += [("precondition.fill", 1.0), ("precondition.overwrite", 0.5)]
         wl, tag = hotcold_spec(scale, fdp), f"hotcold/{scheme}"
@@ -109,6 +116,8 @@ def runs(scale, parts):
                 if s in ("fdp-persistent", "zns", "conv-ring") and u != 100:
                     continue
                 out.append(run_spec(scale, "cachelib", s, u))
+    if "regions" in parts:   # the 50% difference from the paper: LOC regions rewritten out of order
+        out += [run_spec(scale, "regions", s, 50) for s in ("conv", "fdp")]
     if "hotcold" in parts and scale == "full":
         out += [run_spec(scale, "hotcold", s) for s in ("conv", "fdp", "zns")]
     return out
