@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "models/common/sim_time.h"
+
 namespace ssdvp {
 
 class EventQueue : public sc_core::sc_module {
@@ -74,8 +76,7 @@ class EventQueue : public sc_core::sc_module {
       free_.push_back(slot);
       a();
     }
-    if (!heap_.empty())
-      wake_.notify(sc_core::sc_time::from_value(heap_.front().at_ps) - sc_core::sc_time_stamp());
+    if (!heap_.empty()) wake_.notify(time_ps(heap_.front().at_ps - now));
   }
 
   std::vector<Item> heap_;

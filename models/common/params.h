@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/common/config.h"
+#include "models/common/sim_time.h"
 
 namespace ssdvp {
 
@@ -95,7 +96,7 @@ struct ChannelParams {
   // The first bus clock edge at or after t.
   sc_core::sc_time on_grid(sc_core::sc_time t) const {
     const uint64_t c = cycle.value();
-    return sc_core::sc_time::from_value((t.value() + c - 1) / c * c);
+    return time_ps((t.value() + c - 1) / c * c);
   }
 };
 

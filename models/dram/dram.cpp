@@ -13,6 +13,7 @@
 
 extern "C" {
 #include "ftl-sw/hal/regs.h"
+#include "models/common/sim_time.h"
 }
 
 namespace ssdvp {
@@ -96,7 +97,7 @@ sc_core::sc_time Dram::transfer(sc_core::sc_time start, uint64_t bytes) {
   size_t over = 0;
   while (over < booked_.size() && booked_[over].second <= now) over++;
   if (over) booked_.erase(booked_.begin(), booked_.begin() + long(over));
-  const uint64_t dur = sc_core::sc_time(double(bytes) * ps_per_byte_, sc_core::SC_PS).value();
+  const uint64_t dur = round_ps(double(bytes) * ps_per_byte_);
   uint64_t begin = start.value();
   size_t i = 0;
   while (i < booked_.size() && booked_[i].second <= begin) i++;   // stretches over before start

@@ -1,5 +1,7 @@
 #include "models/flash/tlm_channel.h"
 
+#include <stdexcept>
+
 #include "models/common/bit_count.h"
 #include "models/common/fatal.h"
 #include "models/nand/die.h"
@@ -11,15 +13,19 @@ using sc_core::SC_ZERO_TIME;
 
 TlmChannel::TlmChannel(sc_core::sc_module_name name, const ChannelParams& p,
                        std::vector<nand::Die*> dies, FlashDataPort& port, EventQueue& events)
-    : sc_core::sc_module(name), p_(p), dies_(std::move(dies)), port_(port), ways_(dies_.size()), events_(events) {}
+    : sc_core::sc_module(name), p_(p), dies_(std::move(dies)), port_(port), ways_(dies_.size()), events_(events) {
+  if (ways_.size() > 32) throw std::invalid_argument("a TLM channel takes at most 32 dies (nand.ways)");
+}
 
 // Schedules advance() at t unless an earlier wake-up is already scheduled.
 void TlmChannel::wake_at(sc_time t) {
   if (has_wake_ && wake_pending_ <= t) return;
   has_wake_ = true;
   wake_pending_ = t;
-  events_.at(t, [this, t] {
-    if (has_wake_ && wake_pending_ == t) has_wake_ = false;
+  // The capture is two words (a time as its picoseconds), so std::function keeps it in place
+  // instead of allocating: an sc_time is not trivially copyable.
+  events_.at(t, [this, ps = t.value()] {
+    if (has_wake_ && wake_pending_.value() == ps) has_wake_ = false;
     advance();
   });
 }
@@ -32,6 +38,7 @@ void TlmChannel::submit(FlashOp* op) {
   const sc_time now = sc_core::sc_time_stamp();
   if (op->t_submit < now) op->t_submit = now;
   ways_.at(op->desc.way).queue.push_back(op);
+  active_ |= 1u << op->desc.way;
   dies_[op->desc.way]->prefetch(op->desc.plane_mask, op->desc.block, op->desc.page);
   wake_at(p_.on_grid(op->t_submit));
 }
@@ -146,20 +153,34 @@ void TlmChannel::start_bus_phase(uint32_t w, uint32_t s, sc_time now) {
   }
 }
 
+// Ways with nothing queued and every slot free take no part in arbitration or in the next
+// wake-up; leaving them out of the scans changes no decision.
+void TlmChannel::update_active(uint32_t w) {
+  const Way& way = ways_[w];
+  bool any = !way.queue.empty();
+  for (const Slot& slot : way.slots) any = any || slot.phase != Phase::Free;
+  if (!any) active_ &= ~(1u << w);
+}
+
 void TlmChannel::advance() {
   const sc_time now = sc_core::sc_time_stamp();
   for (;;) {
     // Array phases that ended wait for the bus; holds that ended free their slot.
-    for (Way& way : ways_)
-      for (Slot& slot : way.slots)
+    for (uint32_t m = active_; m; m &= m - 1) {
+      const uint32_t w = uint32_t(__builtin_ctz(m));
+      bool freed = false;
+      for (Slot& slot : ways_[w].slots)
         if ((slot.phase == Phase::Array || slot.phase == Phase::Hold) && slot.since <= now) {
           if (slot.phase == Phase::Array) {
             slot.phase = Phase::WaitBus;   // since = array end: ready for the bus from then
           } else {
             slot.phase = Phase::Free;
             slot.op = nullptr;
+            freed = true;
           }
         }
+      if (freed) update_active(w);
+    }
     if (bus_free_ > now) break;
     // Bus arbitration: earliest ready phase; ties to the lower way, in a way to its slots in
     // order, then its next command.
@@ -172,7 +193,8 @@ void TlmChannel::advance() {
         best = since;
       }
     };
-    for (uint32_t w = 0; w < ways_.size(); w++) {
+    for (uint32_t m = active_; m; m &= m - 1) {
+      const uint32_t w = uint32_t(__builtin_ctz(m));
       for (uint32_t s = 0; s < kOpsInFlightPerDie; s++)
         if (ways_[w].slots[s].phase == Phase::WaitBus) consider(w, s, ways_[w].slots[s].since);
       sc_time since;
@@ -189,7 +211,8 @@ void TlmChannel::advance() {
     if (t > now && (!any || t < next)) { next = t; any = true; }
   };
   bool waiting = false;
-  for (uint32_t w = 0; w < ways_.size(); w++) {
+  for (uint32_t m = active_; m; m &= m - 1) {
+    const uint32_t w = uint32_t(__builtin_ctz(m));
     const Way& way = ways_[w];
     for (const Slot& slot : way.slots) {
       if (slot.phase == Phase::Array || slot.phase == Phase::Hold) consider(slot.since);

@@ -57,6 +57,7 @@ class TlmChannel : public sc_core::sc_module, public ChannelIf {
   static constexpr uint32_t kCommand = kOpsInFlightPerDie;   // a pick of the way's next command
 
   void advance();
+  void update_active(uint32_t w);
   void wake_at(sc_core::sc_time t);
   // The slot the way's next operation may start its command phase in, now, and since when it
   // could; kCommand (none) if it has to wait.
@@ -73,6 +74,7 @@ class TlmChannel : public sc_core::sc_module, public ChannelIf {
   EventQueue& events_;
   sc_core::sc_time wake_pending_ = sc_core::SC_ZERO_TIME;   // earliest scheduled wake-up
   bool has_wake_ = false;
+  uint32_t active_ = 0;   // bit w: way w has a queued operation or a slot in use
   uint64_t bus_busy_ps_ = 0, ops_done_ = 0;
 };
 
