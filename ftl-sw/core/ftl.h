@@ -130,6 +130,9 @@ struct pool_state {
   uint32_t gc_half;                /* which half of the pool's GC buffers is being gathered */
   uint8_t  gc_half_busy[2];        /* a program owns that half */
   uint8_t  erase_inflight;
+  uint8_t  gc_parked;              /* listed, but waits for one of its own flash operations
+                                      (gc.c: gc_park); a completion wakes it */
+  uint32_t gc_pos;                 /* its place in ftl.gc_pools while listed */
   uint8_t  slc_mode;               /* SLC-mode blocks of an MLC/TLC die: erased with
                                       SSD_FDF_SLC_MODE (the die keeps a block's mode per erase) */
   uint8_t  gc_active;              /* cleaning until gc_high_blocks are free */
@@ -361,6 +364,7 @@ struct ftl {
   uint32_t *next_host_pool;        /* [WBUF_QUEUES] round robin of host superpages, per buffer queue */
   uint32_t *gc_pools;              /* pools that are cleaning or below gc_low_blocks */
   uint32_t gc_npools;
+  uint32_t *gc_parked_bits;        /* bit i: the pool at gc_pools[i] is parked */
   uint32_t space_epoch;            /* bumped whenever a superblock is freed */
   uint32_t free_superblocks;       /* free superblocks of every pool (blocks.c keeps it) */
   uint32_t *blocked_epoch;         /* [WBUF_QUEUES] space_epoch when no pool of the queue could

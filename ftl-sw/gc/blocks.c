@@ -24,6 +24,7 @@ void blocks_init(struct ftl *f) {
   f->pool = fw_alloc(f, g->pools * (uint32_t)sizeof(struct pool_state), 64);
   f->die_progs = fw_alloc(f, g->dies * 4u, 64);
   f->gc_pools = fw_alloc(f, g->pools * 4u, 64);
+  f->gc_parked_bits = fw_alloc(f, (g->pools + 31u) / 32u * 4u, 64);
   f->next_host_pool = fw_alloc(f, WBUF_QUEUES * 4u, 64);
   f->blocked_epoch = fw_alloc(f, WBUF_QUEUES * 4u, 64);
   for (uint32_t r = 0; r < WBUF_QUEUES; r++) f->blocked_epoch[r] = NONE32;

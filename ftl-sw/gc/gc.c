@@ -329,19 +329,81 @@ static void gc_start_victim(struct ftl *f, struct pool_state *ps, uint32_t v) {
   }
 }
 
+/* Parking: a listed pool that has nothing to issue until one of its own flash operations
+ * completes (the two waits in gc_step) is parked, and gc_step passes it over at the cost of one
+ * test, or returns at once when every listed pool is parked: the event loop calls gc_step on
+ * every pass, a drive has a pool per die, and on the ISS those visits were a third of a host
+ * write's instructions.  The parked pools are bits over the list's positions, so gc_step
+ * finds the next unparked pool in list order (the order pools issue in) a word at a time.  Its completions (gc_read_done, gc_program_done, gc_erase_done,
+ * gc_erase_failed) and idle migration's start (gc_watch) wake it.  A parked pool's visit would
+ * have changed nothing: its idle_gc is clear (idle migration sets it through gc_watch), it has a
+ * victim, and what it waits for changes only in its own completions. */
+static void gc_park(struct ftl *f, struct pool_state *ps) {
+  ps->gc_parked = 1;
+  f->gc_parked_bits[ps->gc_pos / 32u] |= 1u << (ps->gc_pos % 32u);
+}
+
+static void gc_wake(struct ftl *f, struct pool_state *ps) {
+  if (!ps->gc_parked) return;
+  ps->gc_parked = 0;
+  f->gc_parked_bits[ps->gc_pos / 32u] &= ~(1u << (ps->gc_pos % 32u));
+}
+
+/* The first list position at or after i whose pool is not parked; gc_npools if none. */
+static uint32_t next_unparked(const struct ftl *f, uint32_t i) {
+  while (i < f->gc_npools) {
+    const uint32_t word = f->gc_parked_bits[i / 32u] | ((1u << (i % 32u)) - 1u);   /* below i: passed */
+    if (word != 0xFFFFFFFFu) {
+      const uint32_t j = (i & ~31u) + (uint32_t)__builtin_ctz(~word);
+      return j < f->gc_npools ? j : f->gc_npools;
+    }
+    i = (i & ~31u) + 32u;
+  }
+  return f->gc_npools;
+}
+
+/* The pool at list position i leaves the list (it is not parked: it has no victim); the last
+ * one takes its place, parked or not. */
+static void gc_unlist(struct ftl *f, uint32_t i) {
+  const uint32_t last = --f->gc_npools;
+  const uint32_t moved = f->gc_pools[last];
+  uint32_t *bits = f->gc_parked_bits;
+  f->gc_pools[i] = moved;
+  f->pool[moved].gc_pos = i;
+  if (bits[last / 32u] >> (last % 32u) & 1u) bits[i / 32u] |= 1u << (i % 32u);
+  else bits[i / 32u] &= ~(1u << (i % 32u));
+  bits[last / 32u] &= ~(1u << (last % 32u));
+}
+
 void gc_watch(struct ftl *f, uint32_t pool) {
-  const struct pool_state *ps = &f->pool[pool];
+  struct pool_state *ps = &f->pool[pool];
+  gc_wake(f, ps);
   if (ps->gc_listed) return;
   if (!ps->idle_gc && !ps->retiring && !place_cleaned_on_demand(f, pool)) return;   /* slc-direct's cache */
-  f->pool[pool].gc_listed = 1;
+  ps->gc_listed = 1;
+  ps->gc_pos = f->gc_npools;
   f->gc_pools[f->gc_npools++] = pool;
+}
+
+/* A pool with a victim whose reads, program and erase would all issue nothing until one of
+ * its own flash operations completes: its erase is in flight; or nothing is read or gathered
+ * and a program is in flight while the half to gather into is still being programmed, or the
+ * victim has been read to its end (the erase waits for the programs).  Completions reach GC
+ * through its owners (gc_read_done, gc_program_done, gc_erase_done), and the pool is visited
+ * again on the next pass. */
+static int gc_waits_for_flash(const struct pool_state *ps) {
+  if (ps->erase_inflight) return 1;
+  return !ps->gc_pending_reads && !ps->gc_gathered && ps->gc_progs_inflight &&
+         (ps->gc_half_busy[ps->gc_half] || victim_scanned(ps));
 }
 
 /* Advances cleaning on every pool that needs it; a pool leaves the list once it has
  * gc_high_blocks free and no victim. */
 int gc_step(struct ftl *f) {
   int n = 0;
-  for (uint32_t i = 0; i < f->gc_npools;) {
+  /* After `i++; continue;` the next unparked pool; after `continue;` alone (this position
+   * now holds the list's last pool) this position again, unless that pool is parked. */
+  for (uint32_t i = next_unparked(f, 0); i < f->gc_npools; i = next_unparked(f, i)) {
     const uint32_t pool = f->gc_pools[i];
     struct pool_state *ps = &f->pool[pool];
     if (ps->idle_gc && !idle_migration_running(&f->pl.idle)) {   /* a host command stopped it */
@@ -355,7 +417,7 @@ int gc_step(struct ftl *f) {
       if (!on_demand && !ps->retiring) {   /* slc-direct's cache waits for the next idle period */
         ps->gc_active = 0;
         ps->gc_listed = 0;
-        f->gc_pools[i] = f->gc_pools[--f->gc_npools];
+        gc_unlist(f, i);
         continue;
       }
     }
@@ -393,7 +455,7 @@ int gc_step(struct ftl *f) {
         ps->gc_active = 0;
         ps->gc_listed = 0;
         gc_pace_idle(f, pool);
-        f->gc_pools[i] = f->gc_pools[--f->gc_npools];
+        gc_unlist(f, i);
         continue;
       } else {
         if (!ps->idle_gc || ps->free_count < ps->gc_low) ps->gc_active = 1;   /* needed */
@@ -406,6 +468,15 @@ int gc_step(struct ftl *f) {
      * A drive has a pool per die, and the event loop polls them all on every pass. */
     if (ps->victim != NONE32 && ps->gc_pending_reads &&
         (ps->gc_half_busy[ps->gc_half] || ps->gc_gathered + ps->gc_pending_reads >= f->geo.unit)) {
+      if (!ps->idle_gc) gc_park(f, ps);
+      i++;
+      continue;
+    }
+    /* Nor a pool waiting for its own program or erase (gc_waits_for_flash): only pacing's
+     * bookkeeping runs, as it would have (so with pacing such a pool is visited, not parked). */
+    if (ps->victim != NONE32 && gc_waits_for_flash(ps)) {
+      if (f->cfg.gc_pacing) (void)gc_pace_hold(f, pool);
+      else if (!ps->idle_gc) gc_park(f, ps);
       i++;
       continue;
     }
@@ -435,6 +506,7 @@ static void gc_read_done(struct ftl *f, uint32_t tag, const struct flash_result 
   }
   ps->gc_gathered += op->nsect;
   ps->gc_pending_reads -= op->nsect;
+  gc_wake(f, ps);
   fop_release(f, tag);
 }
 
@@ -457,6 +529,7 @@ static void gc_program_done(struct ftl *f, uint32_t tag, const struct flash_resu
   sb_progs_dec(f, ppa_sb(f, op->ppa));
   ps->gc_half_busy[half] = 0;
   ps->gc_progs_inflight--;
+  gc_wake(f, ps);
   fop_release(f, tag);
 }
 
@@ -470,6 +543,7 @@ static void gc_erase_failed(struct ftl *f, uint32_t tag, const struct flash_resu
   bbt_retire(f, ps->victim);
   ps->victim = NONE32;
   ps->erase_inflight = 0;
+  gc_wake(f, ps);
   fop_release(f, tag);
 }
 
@@ -494,6 +568,7 @@ static void gc_erase_done(struct ftl *f, uint32_t tag, const struct flash_result
   blocks_put_free(f, sb);
   ps->victim = NONE32;
   ps->erase_inflight = 0;
+  gc_wake(f, ps);
   fop_release(f, tag);
 }
 
