@@ -4,9 +4,9 @@
 // and from a picosecond double with sc_time(double, SC_PS), both out of line in the shared
 // library, and both on every request's path (the channel's clock grid, the event queue, DMA
 // and PCIe durations): about 3 % of a native random read's instructions.  These helpers give
-// the same values inline.  What they assume, checked once at elaboration by
-// check_time_resolution(): the kernel's time resolution is 1 ps (SystemC's default; ssdvp
-// never changes it) and already fixed, as it is once any non-zero time has been built.
+// the same values inline.  What they assume: the kernel's time resolution is 1 ps (SystemC's
+// default, which ssdvp never changes; SsdPlatform's constructor refuses any other) and is
+// already fixed, as it is once any non-zero time has been built.
 // Leaves out: every other unit and resolution (the library's constructors are the place).
 #pragma once
 

@@ -13,8 +13,9 @@
 
 extern "C" {
 #include "ftl-sw/hal/regs.h"
-#include "models/common/sim_time.h"
 }
+
+#include "models/common/sim_time.h"
 
 namespace ssdvp {
 
