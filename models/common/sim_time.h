@@ -1,9 +1,10 @@
 // Simulated time on the hot path without the SystemC library's out-of-line calls.
 //
 // SystemC 2.3.4 builds an sc_time from a count of resolution units with sc_time::from_value
-// and from a picosecond double with sc_time(double, SC_PS), both out of line in the shared
-// library, and both on every request's path (the channel's clock grid, the event queue, DMA
-// and PCIe durations): about 3 % of a native random read's instructions.  These helpers give
+// and from a picosecond double with sc_time(double, SC_PS), and gives its seconds with
+// to_seconds(), all out of line in the shared library and all on every request's path (the
+// channel's clock grid, the event queue, DMA and PCIe durations, completion times, latency
+// figures): about 3 % of a native random read's instructions.  These helpers give
 // the same values inline.  What they assume: the kernel's time resolution is 1 ps (SystemC's
 // default, which ssdvp never changes; SsdPlatform's constructor refuses any other) and is
 // already fixed, as it is once any non-zero time has been built.
@@ -33,5 +34,9 @@ inline uint64_t round_ps(double ps) {
   volatile double tmp = ps + 0.5;   // the library's own step, kept volatile as it is there
   return uint64_t(int64_t(tmp));
 }
+
+// t.to_seconds(), inline: the library multiplies the value by the resolution in femtoseconds
+// (1000) and by 1e-15, in that order, as here.
+inline double seconds_of(sc_core::sc_time t) { return double(t.value()) * 1000.0 * 1e-15; }
 
 }  // namespace ssdvp

@@ -8,6 +8,7 @@
 
 #include "models/common/bit_count.h"
 #include "models/common/fatal.h"
+#include "models/common/sim_time.h"
 #include "models/cpu/sysctl.h"
 #include "models/dram/dram.h"
 #include "models/nand/die.h"
@@ -138,6 +139,7 @@ bool FlashController::decode(const ssd_flash_desc& d, FlashOp& op) {
 
 void FlashController::fetch(uint32_t bank, sc_time at) {
   Bank& k = banks_[bank];
+  bool completed = false;   // functional: the ring's interrupt, once for the whole batch
   while (k.sub_head != k.sub_tail) {
     const ssd_flash_desc d = *dram_.as<ssd_flash_desc>(k.sub_addr + (k.sub_head & (k.sub_size - 1u)) * sizeof(ssd_flash_desc));
     k.sub_head++;
@@ -149,7 +151,7 @@ void FlashController::fetch(uint32_t bank, sc_time at) {
     if (functional_) {
       if (ok) execute_functional(*op);
       op->t_done = at;
-      write_completion(*op);
+      completed = write_completion(*op, false) || completed;
       free_op(op);
       continue;
     }
@@ -163,6 +165,9 @@ void FlashController::fetch(uint32_t bank, sc_time at) {
     }
     channels_[d.channel]->submit(op);
   }
+  // No firmware runs between the batch's completions (they are written inside its doorbell
+  // write), so one interrupt at the same moment is what the firmware sees of one per entry.
+  if (completed) irq_.raise(SSD_IRQ_FCTL, bank);
 }
 
 void FlashController::execute_functional(FlashOp& op) {
@@ -253,23 +258,24 @@ void FlashController::post(FlashOp* op) {
   }, op->id + 1);
 }
 
-void FlashController::write_completion(const FlashOp& op) {
+bool FlashController::write_completion(const FlashOp& op, bool raise) {
   Bank& k = banks_[op.bank];
   if (op.status == SSD_FST_ECC_CORRECTED) corrected_reads_++;
   if (k.cpl_tail - k.cpl_head >= k.cpl_size) {
     report_fatal("flash controller: completion ring of core " + std::to_string(op.bank) +
                  " overflows (firmware has more operations in flight than ring entries)");
-    return;
+    return false;
   }
   auto* c = dram_.as<ssd_flash_cpl>(k.cpl_addr + (k.cpl_tail & (k.cpl_size - 1u)) * sizeof(ssd_flash_cpl));
-  const uint64_t t_ns = uint64_t(op.t_done.to_seconds() * 1e9 + 0.5);
+  const uint64_t t_ns = uint64_t(seconds_of(op.t_done) * 1e9 + 0.5);
   c->tag = op.desc.tag;
   c->status = op.status;
   c->t_done_lo = uint32_t(t_ns);
   c->t_done_hi = uint32_t(t_ns >> 32);
   c->phase = uint16_t(k.cpl_phase);  // written last: the firmware polls it
   if (++k.cpl_tail % k.cpl_size == 0) k.cpl_phase ^= 1u;
-  irq_.raise(SSD_IRQ_FCTL, op.bank);
+  if (raise) irq_.raise(SSD_IRQ_FCTL, op.bank);
+  return true;
 }
 
 std::vector<uint32_t> FlashController::ring_state() const {

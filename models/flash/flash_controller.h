@@ -72,7 +72,9 @@ class FlashController : public MmioDevice, public FlashDataPort {
   bool decode(const ssd_flash_desc& d, FlashOp& op);
   void execute_functional(FlashOp& op);
   void post(FlashOp* op);
-  void write_completion(const FlashOp& op);
+  // Writes op's completion entry and, with `raise`, the ring's interrupt; false if the ring
+  // overflowed (a fatal error is reported).
+  bool write_completion(const FlashOp& op, bool raise = true);
   uint32_t plane_index(const FlashOp& op, uint32_t plane) const;
   // Whether a sector's tag is its first 8 bytes in DRAM: always, unless the DRAM keeps tags
   // apart (the host's own bytes, sim.host_data); then still for the firmware's metadata

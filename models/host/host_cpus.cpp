@@ -1,6 +1,8 @@
 // The host's CPUs and spin locks: see host_cpus.h.
 #include "models/host/host_cpus.h"
 
+#include "models/common/sim_time.h"
+
 #include <stdexcept>
 
 namespace ssdvp {
@@ -22,7 +24,7 @@ uint32_t HostCpus::category(const std::string& name) const {
 
 // Service up to now: each of the running jobs received (now - last) / running.
 void HostCpus::advance(Cpu& c) {
-  const double now = sc_core::sc_time_stamp().to_seconds();
+  const double now = seconds_of(sc_core::sc_time_stamp());
   if (c.running && now > c.last_s && !c.frozen) {
     const double each = (now - c.last_s) / double(c.running);
     c.service += each;
@@ -62,7 +64,7 @@ sc_core::sc_time HostCpus::leave(uint32_t cpu, uint32_t job) {
 
 void HostCpus::run(uint32_t cpu, sc_core::sc_time work, uint32_t category) {
   if (work == sc_core::SC_ZERO_TIME) return;
-  const uint32_t j = join(cpu, work.to_seconds(), category);
+  const uint32_t j = join(cpu, seconds_of(work), category);
   for (;;) {
     Cpu& c = cpus_[cpu];
     advance(c);
@@ -86,8 +88,8 @@ void HostCpus::run_exclusive(uint32_t cpu, sc_core::sc_time work, uint32_t categ
   c.changed.notify();
   sc_core::wait(work);
   Cpu& after = cpus_[cpu];
-  after.busy[category] += work.to_seconds();
-  after.last_s = sc_core::sc_time_stamp().to_seconds();   // the others received nothing meanwhile
+  after.busy[category] += seconds_of(work);
+  after.last_s = seconds_of(sc_core::sc_time_stamp());   // the others received nothing meanwhile
   after.frozen = false;
   after.changed.notify();
   if (after.running == 0 && on_idle) on_idle(cpu);
@@ -95,7 +97,7 @@ void HostCpus::run_exclusive(uint32_t cpu, sc_core::sc_time work, uint32_t categ
 
 // Service a running, unfrozen CPU's jobs have received since it was last advanced.
 static double pending_share(double last_s, uint32_t running, bool frozen) {
-  const double now = sc_core::sc_time_stamp().to_seconds();
+  const double now = seconds_of(sc_core::sc_time_stamp());
   return running && !frozen && now > last_s ? (now - last_s) / double(running) : 0.0;
 }
 
@@ -126,7 +128,7 @@ void HostCpus::start_measuring() {
     advance(c);
     busy_at_start_.push_back(c.busy);
   }
-  measure_start_s_ = sc_core::sc_time_stamp().to_seconds();
+  measure_start_s_ = seconds_of(sc_core::sc_time_stamp());
 }
 
 nlohmann::json HostCpus::results() const {
@@ -146,7 +148,7 @@ nlohmann::json HostCpus::results() const {
     for (uint32_t k = 0; k < categories_.size(); k++) s += since_start(c, k);
     busiest = std::max(busiest, s);
   }
-  const double elapsed = sc_core::sc_time_stamp().to_seconds() - measure_start_s_;
+  const double elapsed = seconds_of(sc_core::sc_time_stamp()) - measure_start_s_;
   return {{"cpus", cpus()},
           {"sockets", sockets_},
           {"cpu_time_s", total},
@@ -172,7 +174,7 @@ sc_core::sc_time HostSpinLock::acquire(uint32_t cpu) {
   }
   ever_held_ = true;
   last_socket_ = socket;
-  spin_s_ += spent.to_seconds();
+  spin_s_ += seconds_of(spent);
   return spent;
 }
 

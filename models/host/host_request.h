@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/common/sim_time.h"
 #include "models/host/host_driver.h"
 
 namespace ssdvp {
@@ -28,6 +29,6 @@ struct HostDriver::Request {
 };
 
 // Simulated time in whole nanoseconds (the integrity checker's clock).
-inline uint64_t ns_of(const sc_core::sc_time& t) { return uint64_t(t.to_seconds() * 1e9 + 0.5); }
+inline uint64_t ns_of(const sc_core::sc_time& t) { return uint64_t(seconds_of(t) * 1e9 + 0.5); }
 
 }  // namespace ssdvp

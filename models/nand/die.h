@@ -133,7 +133,8 @@ class Die {
   void functional(ArrayOp op, uint8_t plane_mask, uint32_t block, uint32_t page, Fill fill, Drain drain,
                   bool slc_mode = false) {
     const sc_core::sc_time saved = busy_until_;
-    const std::vector<sc_core::sc_time> saved_planes = plane_busy_until_;
+    sc_core::sc_time saved_planes[8];   // plane masks are 8 bits: no allocation per operation
+    std::copy(plane_busy_until_.begin(), plane_busy_until_.end(), saved_planes);
     const uint64_t saved_ps = busy_ps_;
     latch(op, plane_mask, block, page, busy_until_, slc_mode);
     for (uint32_t pl = 0; pl < planes_; pl++)
@@ -144,7 +145,7 @@ class Die {
     for (uint32_t pl = 0; pl < planes_; pl++)
       if (plane_mask >> pl & 1u) drain(pl);
     busy_until_ = saved;
-    plane_busy_until_ = saved_planes;
+    std::copy(saved_planes, saved_planes + plane_busy_until_.size(), plane_busy_until_.begin());
     busy_ps_ = saved_ps;
     op_counts_[size_t(op)]--;
   }
