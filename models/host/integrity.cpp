@@ -7,7 +7,7 @@
 namespace ssdvp {
 
 IntegrityChecker::IntegrityChecker(uint64_t logical_sectors)
-    : acked_(logical_sectors, 0) {
+    : acked_(logical_sectors) {
   writes_.reserve(1 << 20);
 }
 
@@ -61,7 +61,7 @@ void IntegrityChecker::write_completed(uint32_t seq, bool ok, uint64_t t_ns) {
   if (!ok) return;   // not acknowledged: may or may not have happened; stays "in flight"
   w.complete_ns = t_ns;
   for (uint32_t i = 0; i < w.nsect; i++) {
-    uint32_t& a = acked_[w.lba + i];
+    uint32_t& a = acked_.ref(w.lba + i);
     // An older write's sequence number needs no lookup: seq order is submit order.
     if ((!is_trim(a) && a <= seq) || w.submit_ns + 1 >= acked_time(a)) a = seq;
   }
@@ -168,7 +168,7 @@ void IntegrityChecker::trim_completed(uint64_t lba, uint32_t nsect, uint64_t t_s
     all_trims_.push_back({lba, nsect, t_submit_ns, t_complete_ns});
   const uint32_t id = kTrim | uint32_t(index + 1);
   for (uint32_t i = 0; i < nsect; i++) {
-    uint32_t& a = acked_[lba + i];
+    uint32_t& a = acked_.ref(lba + i);
     if (t_submit_ns + 1 >= acked_time(a)) a = id;
   }
 }

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/host/paged_words.h"
 #include "models/host/power_cut_check.h"
 
 extern "C" {
@@ -107,9 +108,10 @@ class IntegrityChecker {
   std::vector<TrimRecord> trims_;        // the latest trims (bounded), to excuse racing reads
   bool racing_trim(uint64_t lba, uint64_t since_ns) const;
   // Per sector: the newest acknowledged write or trim, as one 32-bit word (4 bytes per logical
-  // sector of the drive): 0 for none, a write's sequence number, or kTrim | (its index in
-  // all_trims_ + 1).  Its submit time is looked up in the record (acked_time).
-  std::vector<uint32_t> acked_;
+  // sector the run has written or trimmed, paged_words.h): 0 for none, a write's sequence
+  // number, or kTrim | (its index in all_trims_ + 1).  Its submit time is looked up in the
+  // record (acked_time).
+  PagedWords acked_;
   static constexpr uint32_t kTrim = uint32_t(1) << 31;
   static bool is_trim(uint32_t id) { return (id & kTrim) != 0; }
   // Submit time (ns) + 1 of the operation `id` names (0: none).

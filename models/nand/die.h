@@ -227,11 +227,14 @@ class Die {
   uint64_t array_busy_ps_at(sc_core::sc_time t) const;
   uint64_t total_erases_at(sc_core::sc_time t) const;
   uint64_t programmed_sectors_at(sc_core::sc_time t) const;
-  // Blocks holding data, by how their tags and OOB are kept (sector_store.h): compact (12
-  // bytes per sector) or wide (16).
-  void count_stored_blocks(uint64_t& compact, uint64_t& wide) const {
-    for (const Block& b : blocks_)
-      if (b.sectors.allocated()) (b.sectors.wide() ? wide : compact)++;
+  // Blocks holding data, by how their tags and OOB are kept (sector_store.h): compact (at
+  // most 12 bytes per sector; of them lean, 8) or wide (16).
+  void count_stored_blocks(uint64_t& compact, uint64_t& wide, uint64_t& lean) const {
+    for (const Block& b : blocks_) {
+      if (!b.sectors.allocated()) continue;
+      (b.sectors.wide() ? wide : compact)++;
+      lean += b.sectors.form() == SectorStore::kLean;
+    }
   }
 
   std::string address(uint32_t plane, uint32_t block, uint32_t page) const;

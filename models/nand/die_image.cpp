@@ -15,8 +15,9 @@ namespace ssdvp::nand {
 namespace {
 
 constexpr uint32_t kDieMagic = 0x45494444u;   // "DDIE"
-constexpr uint32_t kDieVersion = 3;          // 2: sectors stored compact (12 bytes) where they can be;
-                                             // 3: a block's mode (SLC or native) is its own
+constexpr uint32_t kDieVersion = 4;          // 2: sectors stored compact (12 bytes) where they can be;
+                                             // 3: a block's mode (SLC or native) is its own;
+                                             // 4: a block with sectors says its form (words per sector)
 
 using record::put;
 using record::put_bytes;
@@ -46,13 +47,14 @@ void Die::save(std::ostream& out) const {
     for (uint32_t blk = 0; blk < blocks_per_plane_; blk++) {
       const Block& b = block_at(pl, blk);
       const size_t pages = pages_of(b);
-      const bool compact = b.sectors.allocated() && !b.sectors.wide();
+      const bool compact = b.sectors.allocated() && !b.sectors.wide();   // (as version 2 and 3 said it)
       const uint8_t flags = uint8_t((b.sectors.allocated() ? kHasSectors : 0) | (b.payload ? kHasPayload : 0) |
                                     (b.meta ? kHasMeta : 0) | (b.corrupt ? kHasCorrupt : 0) | b.bad << kBadShift |
                                     (compact ? kCompactSectors : 0) | (b.slc ? kSlcMode : 0));
       put(out, b.next_page);
       put(out, b.erases);
       put(out, flags);
+      if (b.sectors.allocated()) put(out, uint8_t(b.sectors.form()));
       // Only the programmed pages' contents (the rest reads as erased).
       const size_t used = std::min<size_t>(b.next_page, pages) * spp_;
       if (b.sectors.allocated()) put_bytes(out, b.sectors.words(), used * b.sectors.words_per_sector() * 4);
@@ -100,8 +102,15 @@ void Die::load(std::istream& in, const std::string& source) {
         throw std::runtime_error(source + ": " + address(pl, blk, b.next_page) + ": write pointer past the block");
       const size_t used = size_t(b.next_page) * spp_;
       if (flags & kHasSectors) {
-        const bool wide = !(flags & kCompactSectors);   // version 1 saved every block wide
-        uint32_t* words = b.sectors.allocate_raw(sectors, wide);
+        // Version 4 names the form; before, compact or wide (version 1 saved every block wide).
+        SectorStore::Form form = flags & kCompactSectors ? SectorStore::kCompact : SectorStore::kWide;
+        if (version >= 4) {
+          const uint8_t f = get<uint8_t>(in, source);
+          if (f < SectorStore::kLean || f > SectorStore::kWide || (f == SectorStore::kWide) == bool(flags & kCompactSectors))
+            throw std::runtime_error(source + ": " + address(pl, blk, 0) + ": unknown sector form " + std::to_string(f));
+          form = SectorStore::Form(f);
+        }
+        uint32_t* words = b.sectors.allocate_raw(sectors, form);
         get_bytes(in, words, used * b.sectors.words_per_sector() * 4, source);
       }
       if (flags & kHasPayload) {

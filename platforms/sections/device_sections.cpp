@@ -129,10 +129,10 @@ SectionReporter nand_section(const std::vector<std::unique_ptr<nand::Die>>& dies
       die_programmed += w.end.die_programmed[d] - (w.start.die_programmed.empty() ? 0 : w.start.die_programmed[d]);
     }
     // The dies' own count of programmed sectors, next to the firmware's (ftl.flash_program_sectors).
-    uint64_t compact_blocks = 0, wide_blocks = 0;
+    uint64_t compact_blocks = 0, wide_blocks = 0, lean_blocks = 0;
     uint64_t slc_mode_blocks = 0;
     for (const auto& d : dies) {
-      d->count_stored_blocks(compact_blocks, wide_blocks);
+      d->count_stored_blocks(compact_blocks, wide_blocks, lean_blocks);
       for (uint32_t pl = 0; pl < d->planes(); pl++)
         for (uint32_t b = 0; b < d->blocks_per_plane(); b++) slc_mode_blocks += d->slc_mode(pl, b);
     }
@@ -140,6 +140,7 @@ SectionReporter nand_section(const std::vector<std::unique_ptr<nand::Die>>& dies
                  {"waf", host_w ? double(die_programmed) / double(host_w) : 0.0},
                  {"compact_blocks", compact_blocks},
                  {"wide_blocks", wide_blocks},
+                 {"lean_blocks", lean_blocks},
                  {"slc_mode_blocks", slc_mode_blocks}};
     uint64_t retried = 0, steps = 0, rber_lost = 0;
     for (const auto& d : dies) {

@@ -220,3 +220,33 @@ TEST(Integrity, AfterACutReadsFindWhatRecoveryFoundUntilRewritten) {
   EXPECT_EQ(need[10], s3);
   EXPECT_EQ(need[11], 0u);                             // #1's other sector: not this cycle's to ask
 }
+
+// The checker's word per sector is paged (models/host/paged_words.h): a drive of 2^32 logical
+// sectors (16 TiB) costs nothing up front, writes far apart take a page each, and the sectors
+// between still read as never written.
+TEST(Integrity, AVastDriveTakesMemoryOnlyWhereItIsWritten) {
+  const uint64_t sectors = uint64_t(1) << 32;
+  ssdvp::PagedWords words(sectors);
+  EXPECT_EQ(words.size(), sectors);
+  EXPECT_EQ(words.pages_allocated(), 0u);
+  EXPECT_EQ(words[sectors - 1], 0u);
+  words.ref(sectors - 1) = 7;
+  words.ref(3) = 9;
+  EXPECT_EQ(words.pages_allocated(), 2u);
+  EXPECT_EQ(words[sectors - 1], 7u);
+  EXPECT_EQ(words[3], 9u);
+  EXPECT_EQ(words[4], 0u);
+  EXPECT_EQ(words[sectors / 2], 0u);
+
+  IntegrityChecker c(sectors);
+  ssd_sector_tag far[2], near[1];
+  const uint32_t s1 = c.write_submitted(sectors - 2, 2, 100, far);
+  c.write_completed(s1, true, 200);
+  const uint32_t s2 = c.write_submitted(0, 1, 300, near);
+  c.write_completed(s2, true, 400);
+  EXPECT_EQ(c.read_completed(sectors - 2, 2, snap(c, sectors - 2, 2), far), 0u);
+  EXPECT_EQ(c.read_completed(0, 1, snap(c, 0, 1), near), 0u);
+  EXPECT_EQ(c.read_completed(0, 1, snap(c, 0, 1), far), 1u);   // another sector's data
+  const ssd_sector_tag zeros{0, 0};
+  EXPECT_EQ(c.read_completed(sectors / 2, 1, snap(c, sectors / 2, 1), &zeros), 0u);   // never written
+}

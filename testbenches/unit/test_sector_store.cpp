@@ -1,6 +1,7 @@
-// SectorStore (models/nand/sector_store.h): a block's tags and OOB words, compact while tag and
-// OOB name the same sector, wide from the first sector that does not; reads return what was
-// written either way.
+// SectorStore (models/nand/sector_store.h): a block's tags and OOB words, lean while every tag
+// is implied by its OOB (preconditioned data, padding, erased), compact while tag and OOB name
+// the same sector, wide from the first sector that does not; reads return what was written in
+// every form.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -23,17 +24,33 @@ void expect_same(const Sector& a, const Sector& b, size_t i) {
 
 }  // namespace
 
-TEST(SectorStore, HostDataStaysCompactAndReadsBackExactly) {
+TEST(SectorStore, PreconditionedDataAndPaddingStayLeanAndReadBackExactly) {
   SectorStore s;
   s.allocate(8);
-  EXPECT_FALSE(s.wide());
-  EXPECT_EQ(s.words_per_sector(), 3u);
+  EXPECT_EQ(s.form(), SectorStore::kLean);
+  EXPECT_EQ(s.words_per_sector(), 2u);
   expect_same(s.get(5), Sector{}, 5);   // erased: all ones
-  const Sector in[3] = {host(17, 3, 900), host(0xFFFFFFFEu, 0, 1),
+  const Sector in[3] = {host(17, 0, 900), host(0xFFFFFFFEu, 0, 1),
                         Sector{{0, 0}, {0xFFFFFFFFu, 901}}};   // padding: zeros, no LPA
   s.put(2, in, 3);
-  EXPECT_FALSE(s.wide());
+  EXPECT_EQ(s.form(), SectorStore::kLean);
   for (size_t i = 0; i < 3; i++) expect_same(s.get(2 + i), in[i], 2 + i);
+  expect_same(s.get(7), Sector{}, 7);
+}
+
+TEST(SectorStore, AHostWritesSequenceMakesALeanBlockCompactKeepingWhatItHeld) {
+  SectorStore s;
+  s.allocate(8);
+  std::vector<Sector> want(8);
+  for (uint32_t i = 0; i < 3; i++) want[i] = host(40 + i, 0, 10 + i);   // preconditioned
+  s.put(0, want.data(), 3);
+  ASSERT_EQ(s.form(), SectorStore::kLean);
+  want[3] = host(99, 7, 13);   // a host write: its own sequence
+  want[4] = Sector{{0, 0}, {0xFFFFFFFFu, 14}};
+  s.put(3, &want[3], 2);
+  EXPECT_EQ(s.form(), SectorStore::kCompact);
+  EXPECT_EQ(s.words_per_sector(), 3u);
+  for (size_t i = 0; i < want.size(); i++) expect_same(s.get(i), want[i], i);
 }
 
 TEST(SectorStore, EverySectorOutsideTheCompactFormsWidens) {
@@ -69,7 +86,7 @@ TEST(SectorStore, ASectorWhoseTagAndOobDifferWidensTheBlockKeepingWhatItHeld) {
   for (size_t i = 0; i < want.size(); i++) expect_same(s.get(i), want[i], i);
 }
 
-TEST(SectorStore, ResetAndAllocateMakeItCompactAgain) {
+TEST(SectorStore, ResetAndAllocateMakeItLeanAgain) {
   SectorStore s;
   s.allocate(2);
   const Sector meta{{1, 2}, {3, 4}};
@@ -78,19 +95,22 @@ TEST(SectorStore, ResetAndAllocateMakeItCompactAgain) {
   s.reset();
   EXPECT_FALSE(s.allocated());
   s.allocate(2);
-  EXPECT_FALSE(s.wide());
+  EXPECT_EQ(s.form(), SectorStore::kLean);
   expect_same(s.get(0), Sector{}, 0);
 }
 
-TEST(SectorStore, RawWordsRoundTripInEitherForm) {
-  for (bool wide : {false, true}) {
+TEST(SectorStore, RawWordsRoundTripInEveryForm) {
+  for (SectorStore::Form form : {SectorStore::kLean, SectorStore::kCompact, SectorStore::kWide}) {
     SectorStore a;
     a.allocate(3);
-    const Sector in[3] = {host(1, 2, 3), wide ? Sector{{9, 8}, {7, 6}} : host(4, 5, 6), host(7, 8, 9)};
+    const Sector middle = form == SectorStore::kWide      ? Sector{{9, 8}, {7, 6}}
+                          : form == SectorStore::kCompact ? host(4, 5, 6)
+                                                          : host(4, 0, 6);
+    const Sector in[3] = {host(1, 0, 3), middle, Sector{{0, 0}, {0xFFFFFFFFu, 9}}};
     a.put(0, in, 3);
-    ASSERT_EQ(a.wide(), wide);
+    ASSERT_EQ(a.form(), form);
     SectorStore b;
-    uint32_t* w = b.allocate_raw(3, a.wide());
+    uint32_t* w = b.allocate_raw(3, a.form());
     for (size_t i = 0; i < 3 * a.words_per_sector(); i++) w[i] = a.words()[i];
     for (size_t i = 0; i < 3; i++) expect_same(b.get(i), in[i], i);
   }
