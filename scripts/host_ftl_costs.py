@@ -66,7 +66,9 @@ FUNCTIONS = {
                    "blocks_put_free", "unlink_free", "trim_log_program_done", "hcmd_sector_ready"],
     "dma_submit": ["hif_dma_meta", "hif_dma", "hif_poll_done", "hif_commit"],
     "gc_sector": ["gc_step", "gc_program_done", "gc_read_done", "victim_index_touch", "gc_erase_done",
-                  "gc_start_victim", "gc_watch", "slc_cache_erased", "compact", "erase_log_erased"],
+                  "gc_start_victim", "gc_watch", "gc_pace_hold", "gc_park", "gc_wake", "gc_unlist",
+                  "next_unparked", "lowest_bit", "gc_waits_for_flash", "slc_cache_erased", "compact",
+                  "erase_log_erased"],
     "device_idle": ["event_loop", "ftl_idle", "hal_wait_for_event", "fw_lock", "fw_unlock", "fw_wake_others",
                     "idle_poll", "wbuf_idle"],
 }

@@ -349,12 +349,20 @@ static void gc_wake(struct ftl *f, struct pool_state *ps) {
   f->gc_parked_bits[ps->gc_pos / 32u] &= ~(1u << (ps->gc_pos % 32u));
 }
 
+/* The index of x's lowest set bit (x != 0), by de Bruijn multiplication: RV32IMAC has no
+ * count-trailing-zeros instruction, and __builtin_ctz would call libgcc. */
+static uint32_t lowest_bit(uint32_t x) {
+  static const uint8_t pos[32] = {0,  1,  28, 2,  29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4,  8,
+                                  31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6,  11, 5,  10, 9};
+  return pos[((x & (0u - x)) * 0x077CB531u) >> 27];
+}
+
 /* The first list position at or after i whose pool is not parked; gc_npools if none. */
 static uint32_t next_unparked(const struct ftl *f, uint32_t i) {
   while (i < f->gc_npools) {
     const uint32_t word = f->gc_parked_bits[i / 32u] | ((1u << (i % 32u)) - 1u);   /* below i: passed */
     if (word != 0xFFFFFFFFu) {
-      const uint32_t j = (i & ~31u) + (uint32_t)__builtin_ctz(~word);
+      const uint32_t j = (i & ~31u) + lowest_bit(~word);
       return j < f->gc_npools ? j : f->gc_npools;
     }
     i = (i & ~31u) + 32u;
