@@ -334,10 +334,11 @@ static void gc_start_victim(struct ftl *f, struct pool_state *ps, uint32_t v) {
  * test, or returns at once when every listed pool is parked: the event loop calls gc_step on
  * every pass, a drive has a pool per die, and on the ISS those visits were a third of a host
  * write's instructions.  The parked pools are bits over the list's positions, so gc_step
- * finds the next unparked pool in list order (the order pools issue in) a word at a time.  Its completions (gc_read_done, gc_program_done, gc_erase_done,
- * gc_erase_failed) and idle migration's start (gc_watch) wake it.  A parked pool's visit would
- * have changed nothing: its idle_gc is clear (idle migration sets it through gc_watch), it has a
- * victim, and what it waits for changes only in its own completions. */
+ * finds the next unparked pool in list order (the order pools issue in) a word at a time.
+ * Its completions (gc_read_done, gc_program_done, gc_erase_done, gc_erase_failed) and idle
+ * migration's start (gc_watch) wake it.  A parked pool's visit would have changed nothing: its
+ * idle_gc is clear (idle migration sets it through gc_watch), it has a victim, and what it
+ * waits for changes only in its own completions. */
 static void gc_park(struct ftl *f, struct pool_state *ps) {
   ps->gc_parked = 1;
   f->gc_parked_bits[ps->gc_pos / 32u] |= 1u << (ps->gc_pos % 32u);
