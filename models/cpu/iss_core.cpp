@@ -9,6 +9,7 @@
 
 #include "models/bus/register_access.h"
 #include "models/common/fatal.h"
+#include "models/common/sim_time.h"
 #include "models/cpu/sysctl.h"
 #include "models/dram/dram.h"
 
@@ -259,7 +260,7 @@ uint64_t IssCore::run_on(uint64_t retired) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   if (now + sc_core::sc_time_to_pending_activity() <= reached) return 0;
   const uint64_t q = tlm::tlm_global_quantum::instance().get().value();
-  const sc_core::sc_time next = sc_core::sc_time::from_value(reached.value() - reached.value() % q + q);
+  const sc_core::sc_time next = time_ps(reached.value() - reached.value() % q + q);
   const uint64_t budget =
       std::max<uint64_t>(1, uint64_t(std::ceil((next - reached).to_seconds() * 1e12 / instr_ps_ - 1e-6)));
   skips_this_run_++;

@@ -120,7 +120,7 @@ sc_core::sc_time Dram::transfer(sc_core::sc_time start, uint64_t bytes) {
     booked_.insert(booked_.begin() + long(i), {begin, end});
   }
   busy_ps_ += dur;
-  return sc_core::sc_time::from_value(end) + latency_;
+  return time_ps(end) + latency_;
 }
 
 }  // namespace ssdvp

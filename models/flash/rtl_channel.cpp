@@ -13,6 +13,7 @@ using sc_core::sc_time_stamp;   // the Verilated --cc header expects it in scope
 #pragma GCC diagnostic pop
 
 #include "models/common/fatal.h"
+#include "models/common/sim_time.h"
 #include "models/nand/die.h"
 
 namespace ssdvp {
@@ -119,7 +120,7 @@ uint32_t RtlChannel::read_register(uint32_t addr) {
 }
 
 uint64_t RtlChannel::cycle_of(const sc_time& t) const { return (t.value() + period_ps_ - 1) / period_ps_; }
-sc_time RtlChannel::time_of(uint64_t cycle) const { return sc_time::from_value(cycle * period_ps_); }
+sc_time RtlChannel::time_of(uint64_t cycle) const { return time_ps(cycle * period_ps_); }
 
 void RtlChannel::submit(FlashOp* op) {
   const sc_time now = sc_time_stamp();
