@@ -173,6 +173,24 @@ TEST(HostFtl, ConfigurationsAHostFtlCannotRunNameTheirKeys) {
   EXPECT_EQ(error_of(host_ftl_sets({})), "(accepted)");
 }
 
+// A drive-state snapshot of an Open-Channel device (and its host FTL) is refused by name before
+// preconditioning: a save used to spend the preconditioning, write a 1 GiB image and leave a
+// cache entry every later run halted on.
+TEST(HostFtl, ADriveStateSnapshotIsRefusedBeforePreconditioning) {
+  for (const char* which : {"save", "load"}) {
+    RunOptions opt;
+    (std::string(which) == "save" ? opt.save_state_dir : opt.load_state_dir) = "unused";
+    std::string error = "(accepted)";
+    try {
+      SsdPlatform p(Config::load("", host_ftl_sets({"precondition.fill=0.5", "precondition.mode=\"timed\""})), opt);
+    } catch (const ConfigError& e) {
+      error = e.what();
+    }
+    EXPECT_NE(error.find("device.interface"), std::string::npos) << which << ": " << error;
+    EXPECT_NE(error.find("--state-cache"), std::string::npos) << which << ": " << error;
+  }
+}
+
 // MT-FTL as its paper ran it: user threads with I/O and CPU phases (host.cpu.types) on the same
 // CPUs as the FTL's rings, write-back threads and the host I/O stack; the OS balancer and greedy
 // migration move the threads, and a moved thread's writes go to its new CPU's ring.  Every read
