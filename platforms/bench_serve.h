@@ -24,7 +24,9 @@
 // interval.  The preconditioned drive comes from a state cache (ssdvp-bench-serve.state), so
 // each rate costs the fio run and a snapshot load; the cache is synced to disk before the
 // first rate (its writeback disturbed the first rates, and a search that starts behind only
-// goes down).
+// goes down).  An Open-Channel device under a host FTL (mtftl-femu) has no drive-state snapshot:
+// each of its probes preconditions in simulated time (precondition.mode = "timed") before
+// serve accepts fio.
 //
 // Leaves out: other block sizes and queue depths, mixed workloads, the aged drive (GC steps
 // are the simulation's slowest stretches: the aged limit is lower), TCP (the export is a Unix
