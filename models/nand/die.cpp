@@ -234,9 +234,8 @@ sc_time Die::start_array(sc_time now) {
       for (uint32_t pl = 0; pl < planes_; pl++) {
         if (!(mask_ >> pl & 1u)) continue;
         Block& b = block_at(pl, block_);
-        if (!b.sectors.allocated()) {
-          b.sectors.allocate(size_t(timing.pages_per_block) * spp_);
-        }
+        if (!b.sectors.allocated())   // (in the form its first page needs: no lean array grown at once)
+          b.sectors.allocate(size_t(timing.pages_per_block) * spp_, SectorStore::form_needed(&regs_[pl * spp_], spp_));
         b.sectors.put(size_t(page_) * spp_, &regs_[pl * spp_], spp_);
         if (payload_) {
           // Payloads are kept from a block's first page that is not all zeros on (the pages

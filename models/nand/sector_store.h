@@ -42,12 +42,19 @@ class SectorStore {
   Form form() const { return form_; }
   bool wide() const { return form_ == kWide; }
   size_t size() const { return size_; }
-  // Room for n sectors, all erased (all ones), lean.
-  void allocate(size_t n) {
+  // Room for n sectors, all erased (all ones), in the given form (a block's first program
+  // allocates the form its sectors need: no lean array to grow at once).
+  void allocate(size_t n, Form form = kLean) {
+    words_.reset(new uint32_t[n * form]);
+    std::fill_n(words_.get(), n * form, kNone);
     size_ = uint32_t(n);
-    form_ = kLean;
-    words_.reset(new uint32_t[n * kLean]);
-    for (size_t i = 0; i < n * kLean; i++) words_[i] = kNone;
+    form_ = form;
+  }
+  // The smallest form that holds these sectors.
+  static Form form_needed(const Sector* s, size_t n) {
+    Form need = kLean;
+    for (size_t k = 0; k < n && need != kWide; k++) need = std::max(need, form_for(s[k]));
+    return need;
   }
   void reset() {
     words_.reset();
@@ -68,8 +75,7 @@ class SectorStore {
   }
   // Stores n sectors from i on (the block must be allocated with room for them).
   void put(size_t i, const Sector* s, size_t n) {
-    Form need = form_;
-    for (size_t k = 0; k < n && need != kWide; k++) need = std::max(need, form_for(s[k]));
+    const Form need = std::max(form_, form_needed(s, n));
     if (need != form_) grow(need);
     for (size_t k = 0; k < n; k++) {
       uint32_t* w = &words_[(i + k) * form_];
@@ -84,8 +90,7 @@ class SectorStore {
   const uint32_t* words() const { return words_.get(); }
   // Room for n sectors in the given form, to be filled through the pointer (image loading).
   uint32_t* allocate_raw(size_t n, Form form) {
-    allocate(n);
-    if (form != kLean) grow(form);
+    allocate(n, form);
     return words_.get();
   }
 
