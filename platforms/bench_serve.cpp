@@ -177,13 +177,19 @@ Probe probe(const std::string& self, const std::string& platform, const std::vec
   return p;
 }
 
+// What a search found: the highest rate kept (none: below 125), the rate above it that fell
+// behind, and a lower rate that fell behind too (when 1,000 failed and 2,000 kept up).
+struct Found {
+  std::optional<Probe> lo, hi, below;
+};
+
 // The highest passing rate: doubling from 1,000 (or halving to 125, then one look at 2,000),
 // then three bisections.
-std::pair<std::optional<Probe>, std::optional<Probe>> search(const std::string& self, const std::string& platform,
+Found search(const std::string& self, const std::string& platform,
                                                              const std::vector<std::string>& sets, bool cache,
                                                              const std::string& rw, const std::string& data,
                                                              double seconds) {
-  std::optional<Probe> lo, hi;
+  std::optional<Probe> lo, hi, below;
   // The state cache first (a first run preconditions and saves the drive, whose writeback
   // would disturb the rate it measured): a short run at the lowest rate, not counted, then
   // the saved state on disk before the first rate (a search that starts behind never climbs).
@@ -208,11 +214,17 @@ std::pair<std::optional<Probe>, std::optional<Probe>> search(const std::string& 
   bool climb = try_rate(r);
   if (!climb) {
     while (r > 125 && !try_rate(r /= 2)) {}
-    // A lower rate kept up where 1,000 fell behind three times.  The criteria are p99s of a
-    // few thousand requests, so that can still be the machine's noise (one search of the
-    // default platform's ISS writes ended at 813 where others found 12,000): one look above,
-    // at 2,000; if it keeps up, the failure at 1,000 is set aside and the search climbs on.
-    if (lo && try_rate(2000)) {
+    // 1,000 fell behind three times.  A lower rate is not always easier: the default
+    // platform's ISS writes reach their completions 40 us late on average at 125 a second and
+    // 17 us at 4,000 (2026-11-29; a write that comes alone after milliseconds of idle is
+    // simulated more slowly, host caches gone cold the likely reason, not established).  The
+    // criteria are also p99s of a few thousand requests (one search of the same writes ended
+    // at 813 where others found 12,000).  So one look above, at 2,000, either way; if it keeps
+    // up, the search climbs on from there and the failure below is reported beside the rate
+    // kept.
+    std::optional<Probe> failed_below = hi;
+    if (try_rate(2000)) {
+      below = failed_below;
       hi.reset();
       r = 2000;
       climb = true;
@@ -221,7 +233,7 @@ std::pair<std::optional<Probe>, std::optional<Probe>> search(const std::string& 
   if (climb)
     while (r < 1'048'576 && try_rate(r *= 2)) {}
   for (int i = 0; i < 3 && lo && hi; i++) try_rate(std::round((lo->rate + hi->rate) / 2));
-  return {lo, hi};
+  return {lo, hi, below};
 }
 
 }  // namespace
@@ -262,9 +274,10 @@ int bench_serve(const std::string& self, const std::string& platform, const std:
     if (row.iss) s.push_back("firmware.mode=iss");
     if (!cache) s.push_back("precondition.mode=timed");
     const std::string data = row.data == "memory" ? "memory" : "ssdvp-bench-serve-data";
-    const auto [lo, hi] = search(self, platform, s, cache, row.rw, data, seconds);
+    const auto [lo, hi, below] = search(self, platform, s, cache, row.rw, data, seconds);
     std::filesystem::remove_all("ssdvp-bench-serve-data");
-    const std::string behind = hi ? fmt::format("{:.0f} ({})", hi->rate, hi->why) : "none up to 1,048,576";
+    std::string behind = hi ? fmt::format("{:.0f} ({})", hi->rate, hi->why) : "none up to 1,048,576";
+    if (below) behind += fmt::format("; also behind at {:.0f} ({})", below->rate, below->why);
     const char* fw = row.iss ? "iss" : "native";
     if (lo)
       std::cout << fmt::format("{:<8} {:<10} {:<7} {:>10.0f} {:>13.1f} {:>12.1f} {:>9.1f} {:>9.1f}   {}\n", fw, row.rw,

@@ -19,9 +19,10 @@
 // quantum late.  The bounds were set from that floor before the searches ran.  A rate fails
 // when it falls behind three runs in a row: one stall of the virtual machine (milliseconds)
 // delays every request behind it and fails a run on its own.  The search doubles the rate
-// from 1,000 until a rate fails (or halves it down to 125), then bisects the last interval
-// three times: the figure is the highest rate that passed, to within an eighth of that
-// interval.  The preconditioned drive comes from a state cache (ssdvp-bench-serve.state), so
+// from 1,000 until a rate fails (or halves it down to 125 and then looks at 2,000 either way:
+// lower rates are not always easier, and a lower rate that fell behind is printed beside the
+// one kept), then bisects the last interval three times: the figure is the highest rate that
+// passed, to within an eighth of that interval.  The preconditioned drive comes from a state cache (ssdvp-bench-serve.state), so
 // each rate costs the fio run and a snapshot load; the cache is synced to disk before the
 // first rate (its writeback disturbed the first rates, and a search that starts behind only
 // goes down).  An Open-Channel device under a host FTL (mtftl-femu) has no drive-state snapshot:
