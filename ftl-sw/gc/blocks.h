@@ -65,7 +65,7 @@ static inline void sb_valid_inc(struct ftl *f, uint32_t sb) {
 static inline void sb_valid_dec(struct ftl *f, uint32_t sb) {
   f->sb_valid[sb]--;
   f->pool[sb_pool(f, sb)].valid--;
-  victim_index_touch(f, sb);
+  victim_index_improved(f, sb);   /* (fewer valid: only better) */
 }
 static inline void sb_valid_clear(struct ftl *f, uint32_t sb) {
   f->pool[sb_pool(f, sb)].valid -= f->sb_valid[sb];

@@ -63,6 +63,25 @@ void victim_index_touch(struct ftl *f, uint32_t sb) {
   }
 }
 
+void victim_index_improved(struct ftl *f, uint32_t sb) {
+  const struct victim_index *x = &f->vix;
+  if (!x->node) return;
+  const uint32_t pool = sb_pool(f, sb);
+  const struct pool_state *ps = &f->pool[pool];
+  if (!candidate(f, ps, sb)) return;   /* not one after, so not one before either */
+  uint32_t *t = x->node + x->root[pool];
+  uint32_t i = x->width[pool] + (sb - ps->span_first);
+  t[i] = sb;
+  /* Where sb won before it still wins (it only got better); where another won, one comparison
+   * with that winner says whether sb takes the node or nothing above changes. */
+  for (i >>= 1; i; i >>= 1) {
+    const uint32_t was = t[i];
+    if (was == sb) continue;
+    if (better(f, was, sb) != sb) return;
+    t[i] = sb;
+  }
+}
+
 uint32_t victim_index_best(const struct ftl *f, uint32_t pool) {
   return f->vix.node[f->vix.root[pool] + 1u];
 }

@@ -30,6 +30,11 @@ struct victim_index {
 void victim_index_init(struct ftl *f);                   /* after blocks_init's pools */
 void victim_index_touch(struct ftl *f, uint32_t sb);     /* sb's state, valid count or programs
                                                             in flight changed */
+/* As victim_index_touch, where sb's only change made it a better victim or a candidate (one
+ * valid sector fewer, state and programs in flight as they were: the host's overwrites, most
+ * of the index's work): where sb won a node before it wins still, so a level costs one look
+ * instead of a comparison of two. */
+void victim_index_improved(struct ftl *f, uint32_t sb);
 uint32_t victim_index_best(const struct ftl *f, uint32_t pool);   /* NONE32: no candidate */
 
 #endif /* SSDVP_GC_VICTIM_INDEX_H */
