@@ -185,10 +185,8 @@ struct Found {
 
 // The highest passing rate: doubling from 1,000 (or halving to 125, then one look at 2,000),
 // then three bisections.
-Found search(const std::string& self, const std::string& platform,
-                                                             const std::vector<std::string>& sets, bool cache,
-                                                             const std::string& rw, const std::string& data,
-                                                             double seconds) {
+Found search(const std::string& self, const std::string& platform, const std::vector<std::string>& sets, bool cache,
+             const std::string& rw, const std::string& data, double seconds) {
   std::optional<Probe> lo, hi, below;
   // The state cache first (a first run preconditions and saves the drive, whose writeback
   // would disturb the rate it measured): a short run at the lowest rate, not counted, then
