@@ -92,7 +92,7 @@ DriveStateKey drive_state_key(const Config& cfg, const PlatformParams& p, bool p
 
 void use_state_cache(const std::string& cache_dir, const Config& cfg, RunOptions& opt) {
   const PlatformParams p = PlatformParams::from(cfg);
-  check_snapshot_supported(p, "--state-cache");
+  check_snapshot_supported(cfg, p, "--state-cache");
   const std::string dir = cache_dir + "/" + drive_state_key(cfg, p, opt.precondition).hex;
   if (std::filesystem::exists(dir + "/snapshot.json"))
     opt.load_state_dir = dir;
@@ -100,10 +100,17 @@ void use_state_cache(const std::string& cache_dir, const Config& cfg, RunOptions
     opt.save_state_dir = dir;
 }
 
-void check_snapshot_supported(const PlatformParams& p, const std::string& flag) {
+void check_snapshot_supported(const Config& cfg, const PlatformParams& p, const std::string& flag) {
   if (p.channel.model == "rtl")
     throw ConfigError(flag + ": drive-state snapshots need channel.model = \"tlm\" (the Verilated channel's state is not "
                       "saved)");
+  if (p.device.interface != DeviceInterface::Conventional)
+    throw ConfigError(flag + ": " + cfg.origin("device.interface") +
+                      (p.device.interface == DeviceInterface::Zoned
+                           ? ": a zoned device's state is not saved in a drive-state snapshot yet (docs/zns.md)"
+                           : ": an Open-Channel device's state (and its host FTL's) is not saved in a drive-state "
+                             "snapshot yet (docs/host-ftl.md)") +
+                      ": no --save-state, --load-state or --state-cache");
 }
 
 // The quiet point after preconditioning: every core asleep with nothing pending, no flash

@@ -50,7 +50,9 @@ DriveStateKey drive_state_key(const Config& cfg, const PlatformParams& p, bool p
 struct RunOptions;
 void use_state_cache(const std::string& cache_dir, const Config& cfg, RunOptions& opt);
 
-// Throws ConfigError when the platform cannot save or load drive state (the RTL channel).
-void check_snapshot_supported(const PlatformParams& p, const std::string& flag);
+// Throws ConfigError when the platform cannot save or load drive state (the RTL channel; a
+// zoned or Open-Channel device), naming `flag` and the key.  Called before anything is built:
+// a save refused only after preconditioning would have spent it.
+void check_snapshot_supported(const Config& cfg, const PlatformParams& p, const std::string& flag);
 
 }  // namespace ssdvp

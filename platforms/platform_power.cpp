@@ -26,8 +26,7 @@ void SsdPlatform::wire_power_and_state(const RunOptions& opt) {
     driver_->check_against(DurableState::load(opt.power_on_dir + "/durable.bin"));
   }
   if (!opt.save_state_dir.empty() || !opt.load_state_dir.empty()) {
-    const std::string flag = opt.load_state_dir.empty() ? "--save-state" : "--load-state";
-    check_snapshot_supported(p_, flag);
+    const std::string flag = opt.load_state_dir.empty() ? "--save-state" : "--load-state";   // (supported: the constructor checked)
     if (!opt.save_state_dir.empty() && !opt.load_state_dir.empty())
       throw ConfigError("--save-state and --load-state together: a loaded drive is already saved");
     if (!opt.power_on_dir.empty())

@@ -80,14 +80,8 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     throw ConfigError(cfg.origin("device.interface") +
                       ": device.interface = \"ocssd\": an Open-Channel device needs a host FTL to drive it: host.ftl = "
                       "\"pblk\" or \"mtftl\" (docs/host-ftl.md)");
-  // Refused before preconditioning: a save would spend it and write an image no run can load.
-  if (p_.device.interface != DeviceInterface::Conventional && (!opt.save_state_dir.empty() || !opt.load_state_dir.empty()))
-    throw ConfigError(cfg.origin("device.interface") +
-                      (p_.device.interface == DeviceInterface::Zoned
-                           ? ": a zoned device's state is not saved in a drive-state snapshot yet (docs/zns.md)"
-                           : ": an Open-Channel device's state (and its host FTL's) is not saved in a drive-state "
-                             "snapshot yet (docs/host-ftl.md)") +
-                      ": no --save-state, --load-state or --state-cache");
+  if (!opt.save_state_dir.empty() || !opt.load_state_dir.empty())
+    check_snapshot_supported(cfg, p_, opt.load_state_dir.empty() ? "--save-state" : "--load-state");
   if (p_.device.interface == DeviceInterface::Zoned &&
       (opt.power_cut_ns || opt.power_cut_ops || !opt.power_cut_dir.empty() || !opt.power_on_dir.empty())) {
     // Its windows are in DRAM: a power cut needs the hold-up energy to dump them, and two spare
