@@ -127,6 +127,10 @@ void write_firmware_boot_config(Dram& dram, const PlatformParams& p, uint32_t co
   fc->fdp_handles = p.ftl.fdp_handles;
   fc->fdp_groups = p.ftl.fdp_groups;
   fc->fdp_isolation = p.ftl.fdp_persistent ? SSD_FDP_RUHT_PERSISTENTLY_ISOLATED : SSD_FDP_RUHT_INITIALLY_ISOLATED;
+  // Every platform (and a host FTL) builds its DRAM at power-on, a fresh mapping that reads as
+  // zeros: the controller's DRAM initialization (models/dram/dram.h).  The firmware then leaves
+  // the heap's untouched memory alone (ftl-sw/core/heap.c).
+  fc->dram_zeroed = dram.zeroed_at_power_on() ? 1u : 0u;
   fc->combo_survivals = p.ftl.combo_survivals;
   fc->combo_unit_blocks = p.ftl.combo_unit_blocks;
   fc->combo_unit_extra = p.ftl.combo_unit_extra;

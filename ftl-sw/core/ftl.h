@@ -87,6 +87,7 @@ static inline uint32_t geo_die_pages(const struct ftl_geo *g, uint32_t die) {
 /* ---- a bump allocator over the DRAM heap */
 struct fw_heap {
   uint32_t base, size, used;
+  uint32_t zero_from;   /* offset from base: from here up the heap still reads as zeros */
 };
 
 /* ---- superblock bookkeeping */

@@ -13,6 +13,7 @@ struct ftl *fw_state_new(const struct ssd_fw_config *cfg) {
   f->heap.size = cfg->dram_heap_bytes;
   f->heap.used = base - cfg->dram_heap_addr + (uint32_t)sizeof(*f);
   if (f->heap.used > f->heap.size) hal_fatal("fw: DRAM heap too small\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_DRAM);
+  f->heap.zero_from = cfg->dram_zeroed ? f->heap.used : f->heap.size;
   f->ncores = hal_read32(SSD_SYSCTL_BASE + SYSCTL_NUM_CORES);
   if (f->ncores == 0 || f->ncores > SSD_MAX_CORES) hal_fatal("fw: core count out of range\n", SSD_HALT_BAD_CONFIG | SSD_BADCFG_CORES);
   return f;

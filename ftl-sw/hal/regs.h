@@ -529,6 +529,10 @@ struct ssd_fw_config {
   uint32_t fdp_groups;         /* reclaim groups: the dies split into this many */
   uint32_t fdp_isolation;      /* SSD_FDP_RUHT_*: GC copies stay with their handle (persistent)
                                   or share GC's superblocks (initial) */
+  uint32_t dram_zeroed;        /* 1: the heap reads as zeros at boot (the DRAM controller
+                                  initialized it at power-on, as ECC DRAM needs), so the
+                                  firmware does not clear what it allocates there the first
+                                  time (core/heap.c); 0: it clears every allocation */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */

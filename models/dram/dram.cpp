@@ -66,6 +66,7 @@ void Dram::save(const std::string& path) const {
 }
 
 void Dram::load(const std::string& path) {
+  loaded_ = true;
   const int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) throw std::runtime_error(path + ": cannot read the DRAM image: " + std::strerror(errno));
   struct stat st {};

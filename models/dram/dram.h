@@ -2,7 +2,9 @@
 // bandwidth/latency the DMA engines see.
 //
 // Models: capacity (backed by lazily committed host memory, so untouched DRAM costs
-// nothing), one shared data path with a bandwidth and a first-data latency.  A transfer takes
+// nothing), all zeros at power-on (what a controller's DRAM initialization leaves, as ECC DRAM
+// needs before its first read; the firmware relies on it only where the boot configuration
+// says so: ssd_fw_config.dram_zeroed), one shared data path with a bandwidth and a first-data latency.  A transfer takes
 // the first idle stretch of the path long enough for it at or after its start: DMA engines
 // book transfers that start in the future (a flash channel books each plane's data when it
 // issues a program, up to a few hundred microseconds ahead), and a transfer asked for later
@@ -46,6 +48,9 @@ class Dram {
   template <class T>
   T* as(uint32_t addr) { return reinterpret_cast<T*>(at(addr, sizeof(T))); }
   uint8_t* base() { return mem_; }
+  // Whether the memory is still as power-on left it, all zeros but for what the platform and
+  // the firmware have written (not loaded from a snapshot's image).
+  bool zeroed_at_power_on() const { return !loaded_; }
 
   // The 8-byte tag of the 4 KiB sector buffer at `addr`.  By default it is the buffer's first 8
   // bytes (the data carries only tags, or a pattern the tag derives); with the host's own bytes
@@ -86,6 +91,7 @@ class Dram {
   // Booked stretches of the data path [begin, end) in ps, sorted and disjoint (adjacent ones
   // merged); those over before the present are dropped as transfers come.
   std::vector<std::pair<uint64_t, uint64_t>> booked_;
+  bool loaded_ = false;
   uint64_t busy_ps_ = 0;
   std::vector<ssd_sector_tag> tags_;   // with keep_tags_apart: one per 4 KiB
 };

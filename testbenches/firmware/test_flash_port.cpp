@@ -39,7 +39,7 @@ struct Port {
   Port() {
     hal_arena_reset(16u << 20);
     g_calls.clear();
-    f->heap = fw_heap{SSD_DRAM_BASE, 16u << 20, 0};
+    f->heap = fw_heap{SSD_DRAM_BASE, 16u << 20, 0, 16u << 20};
     f->stats = static_cast<ssd_fw_stats*>(fw_alloc(f.get(), sizeof(ssd_fw_stats), 64));
     f->die_ops = static_cast<uint16_t*>(fw_alloc(f.get(), 16, 16));
     fw_core* c = static_cast<fw_core*>(fw_alloc(f.get(), sizeof(fw_core), 64));

@@ -26,7 +26,7 @@ struct Ftl {
   explicit Ftl(uint32_t wbuf_sectors = 600, uint32_t policy = SSD_GC_GREEDY, uint32_t pslc_blocks = 0,
                uint32_t wbuf_kind = SSD_WBUF_SLOTS, uint32_t cores = 1, uint32_t blocks = 8) {
     hal_arena_reset(64u << 20);
-    f->heap = fw_heap{SSD_DRAM_BASE, 64u << 20, 0};
+    f->heap = fw_heap{SSD_DRAM_BASE, 64u << 20, 0, 64u << 20};
     f->stats = static_cast<ssd_fw_stats*>(fw_alloc(f.get(), sizeof(ssd_fw_stats), 64));
     ftl_geo& g = f->geo;
     g.channels = 2; g.ways = 1; g.planes = 2; g.blocks = blocks; g.pages = 4; g.spp = 1;
@@ -98,7 +98,7 @@ TEST(HalArena, AHaltFailsTheTestUnlessExpected) {
 TEST(FtlHeap, TheLargestDramIsUsableToItsLastByte) {
   hal_arena_reset(size_t(3072) << 20);
   std::unique_ptr<ftl> f{new ftl()};
-  f->heap = fw_heap{SSD_DRAM_BASE, 0xC0000000u, 0xC0000000u - 8192u - 8u};
+  f->heap = fw_heap{SSD_DRAM_BASE, 0xC0000000u, 0xC0000000u - 8192u - 8u, 0xC0000000u};
   void* p = fw_alloc(f.get(), 4096, 4096);   // aligned up over the last 8 bytes before it
   EXPECT_EQ(hal_dram_addr(p), 0xFFFFE000u);
   void* q = fw_alloc(f.get(), 4096, 64);
@@ -111,6 +111,31 @@ TEST(FtlHeap, TheLargestDramIsUsableToItsLastByte) {
         fw_alloc(f.get(), 1, 1);
       },
       ::testing::ExitedWithCode(kFirmwareStoppedExit), "");
+}
+
+// Allocations read as zeros.  Where the platform says the DRAM was zeroed at power-on, memory
+// the heap never handed out is not written (a byte planted there shows it: the platform's
+// promise is what keeps it zero in a real run); memory handed out again after the heap was
+// rewound (a recovery scan's) is cleared.  Without the promise, everything is cleared.
+TEST(FtlHeap, OnlyMemoryHandedOutBeforeIsClearedOnADramZeroedAtPowerOn) {
+  for (bool zeroed : {true, false}) {
+    SCOPED_TRACE(zeroed ? "DRAM zeroed at power-on" : "DRAM as found");
+    hal_arena_reset(size_t(1) << 20);
+    std::unique_ptr<ftl> f{new ftl()};
+    f->heap = fw_heap{SSD_DRAM_BASE, 1u << 20, 256, zeroed ? 256u : 1u << 20};
+    auto* planted = static_cast<uint8_t*>(hal_dram_ptr(SSD_DRAM_BASE + 1024));
+    planted[0] = 0xA5;
+    auto* a = static_cast<uint8_t*>(fw_alloc(f.get(), 2048, 64));   // [256, 2304): over the planted byte
+    EXPECT_EQ(hal_dram_addr(a), SSD_DRAM_BASE + 256);
+    EXPECT_EQ(planted[0], zeroed ? 0xA5 : 0x00);
+    EXPECT_EQ(f->heap.zero_from, zeroed ? 2304u : 1u << 20);
+    for (uint32_t i = 0; i < 2048; i++) a[i] = 0x5A;   // used, then given back
+    f->heap.used = 1024;
+    auto* b = static_cast<uint8_t*>(fw_alloc(f.get(), 4096, 64));   // [1024, 5120): half used before
+    EXPECT_EQ(hal_dram_addr(b), SSD_DRAM_BASE + 1024);
+    for (uint32_t i = 0; i < 1280; i++) ASSERT_EQ(b[i], 0) << "byte " << i << " was used before and not cleared";
+    EXPECT_EQ(f->heap.zero_from, zeroed ? 5120u : 1u << 20);
+  }
 }
 
 // The 32-bit OOB versions: the firmware halts with its reason before they could wrap or reach

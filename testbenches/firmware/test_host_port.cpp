@@ -33,7 +33,7 @@ struct Port {
     g_started.clear();
     g_dma_done.clear();
     g_arrivals = 0;
-    f->heap = fw_heap{SSD_DRAM_BASE, 16u << 20, 0};
+    f->heap = fw_heap{SSD_DRAM_BASE, 16u << 20, 0, 16u << 20};
     f->stats = static_cast<ssd_fw_stats*>(fw_alloc(f.get(), sizeof(ssd_fw_stats), 64));
     c = static_cast<fw_core*>(fw_alloc(f.get(), sizeof(fw_core), 64));
     c->stats = &f->stats->core[0];

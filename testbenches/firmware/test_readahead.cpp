@@ -178,7 +178,7 @@ struct Cache {
   std::unique_ptr<ftl> f{new ftl()};
   explicit Cache(uint32_t entries) {
     hal_arena_reset(16u << 20);
-    f->heap = fw_heap{SSD_DRAM_BASE, 16u << 20, 0};
+    f->heap = fw_heap{SSD_DRAM_BASE, 16u << 20, 0, 16u << 20};
     f->stats = static_cast<ssd_fw_stats*>(fw_alloc(f.get(), sizeof(ssd_fw_stats), 64));
     rc_init(f.get(), entries);
   }
