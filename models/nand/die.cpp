@@ -204,14 +204,14 @@ sc_time Die::start_array(sc_time now) {
               std::memcpy(dst, &b.payload[(size_t(page_) * spp_ + s) * 4096], 4096);
             else
               std::memset(dst, 0, 4096);   // a block of zero pages keeps no payload
-          } else if (b.meta) {
+          } else if (const uint8_t* meta = b.meta()) {
             uint8_t* dst = &payload_regs_[(size_t(pl) * spp_ + s) * 4096];
-            if (page_ < b.next_page) std::memcpy(dst, &b.meta[(size_t(page_) * spp_ + s) * 4096], 4096);
+            if (page_ < b.next_page) std::memcpy(dst, &meta[(size_t(page_) * spp_ + s) * 4096], 4096);
             else std::memset(dst, 0xFF, 4096);
           }
           SectorStatus& st = status_[pl * spp_ + s];
           st = SectorStatus{};
-          if (b.corrupt && b.corrupt[page_]) {
+          if (b.corrupt() && b.corrupt()[page_]) {
             st.uncorrectable = 1;
             continue;
           }
@@ -250,8 +250,7 @@ sc_time Die::start_array(sc_time now) {
           }
         }
         if (!payload_ && reg_meta_[pl]) {
-          if (!b.meta) b.meta.reset(new uint8_t[size_t(timing.pages_per_block) * spp_ * 4096]);
-          std::memcpy(&b.meta[size_t(page_) * spp_ * 4096], &payload_regs_[size_t(pl) * spp_ * 4096],
+          std::memcpy(&b.meta(size_t(timing.pages_per_block) * spp_ * 4096)[size_t(page_) * spp_ * 4096], &payload_regs_[size_t(pl) * spp_ * 4096],
                       size_t(spp_) * 4096);
         }
         reg_meta_[pl] = reg_zero_[pl] = 0;
@@ -276,8 +275,7 @@ sc_time Die::start_array(sc_time now) {
         b.sectors.reset();
         if (b.payload) payloads_.discard(index_of(b));
         b.payload = nullptr;
-        b.meta.reset();
-        b.corrupt.reset();
+        b.rare.reset();
         b.slc = latched_slc_;
         if (last_failed_) {          // as an interrupted erase: neither erased nor intact
           b.erases++;
@@ -337,8 +335,7 @@ uint64_t Die::programmed_sectors_at(sc_time t) const {
 }
 
 void Die::mark_corrupt(Block& b, uint32_t page) {
-  if (!b.corrupt) b.corrupt.reset(new uint8_t[pages_of(b)]());
-  b.corrupt[page] = 1;
+  b.corrupt(pages_of(b))[page] = 1;
 }
 
 std::string Die::power_cut(sc_time now, bool paired_page_loss, uint64_t* paired_lost) {
@@ -356,7 +353,7 @@ std::string Die::power_cut(sc_time now, bool paired_page_loss, uint64_t* paired_
       mark_corrupt(b, page_);
       if (paired_page_loss)
         for (uint32_t k = 1; k <= page_ % page_types(latched_slc_); k++) {
-          if (paired_lost && page_ - k < b.next_page && !(b.corrupt && b.corrupt[page_ - k])) ++*paired_lost;   // it held data
+          if (paired_lost && page_ - k < b.next_page && !(b.corrupt() && b.corrupt()[page_ - k])) ++*paired_lost;   // it held data
           mark_corrupt(b, page_ - k);
         }
     } else if (op == ArrayOp::Erase) {

@@ -196,7 +196,7 @@ class Die {
   // The page reads back uncorrectable (a program or erase that power loss interrupted).
   bool corrupt(uint32_t plane, uint32_t block, uint32_t page) const {
     const Block& b = block_at(plane, block);
-    return b.corrupt && page < pages_of(b) && b.corrupt[page];
+    return b.corrupt() && page < pages_of(b) && b.corrupt()[page];
   }
 
   // Power is lost at `now`: the array operation under way, if any, is left as power loss
@@ -240,19 +240,39 @@ class Die {
   std::string address(uint32_t plane, uint32_t block, uint32_t page) const;
 
  private:
+  // One per block of the drive (half a million on a 1 TiB drive): 48 bytes, the three small
+  // fields in the sector store's tail padding.
   struct Block {
-    uint32_t next_page = 0;
-    uint32_t erases = 0;
+    [[no_unique_address]] SectorStore sectors;   // allocated at the first program
     uint8_t bad = 0;                         // kGood, kFactoryBad, kGrownBad
     bool bad_at_power_on = false;            // bad when the die was built or loaded
     bool slc = false;                        // in SLC mode (set by its last erase)
+    uint32_t next_page = 0;
+    uint32_t erases = 0;
     sc_core::sc_time written_at;             // its first program since the erase (data age)
-    SectorStore sectors;                     // allocated at the first program
     uint8_t* payload = nullptr;              // with payloads, from the first page not all zeros on
                                              // (its slot in payloads_; none: zeros)
-    std::unique_ptr<uint8_t[]> meta;         // without: payloads of metadata pages only
-    std::unique_ptr<uint8_t[]> corrupt;      // per page: interrupted by power loss (lazily)
+    // What few blocks have, allocated when one of them is first needed:
+    struct Rare {
+      std::unique_ptr<uint8_t[]> meta;       // without payloads: the payloads of metadata pages
+      std::unique_ptr<uint8_t[]> corrupt;    // per page: interrupted by power loss
+    };
+    std::unique_ptr<Rare> rare;
+    uint8_t* meta() const { return rare ? rare->meta.get() : nullptr; }
+    uint8_t* corrupt() const { return rare ? rare->corrupt.get() : nullptr; }
+    // The arrays, allocated if the block has none yet: the metadata pages' payloads left as
+    // allocated (each program fills its page; a large array is then committed only as pages are
+    // written), the corrupt flags zeroed.
+    uint8_t* meta(size_t bytes) { return made(&Rare::meta, bytes, false); }
+    uint8_t* corrupt(size_t pages) { return made(&Rare::corrupt, pages, true); }
+    uint8_t* made(std::unique_ptr<uint8_t[]> Rare::*which, size_t bytes, bool zeroed) {
+      if (!rare) rare = std::make_unique<Rare>();
+      auto& a = (*rare).*which;
+      if (!a) a.reset(zeroed ? new uint8_t[bytes]() : new uint8_t[bytes]);
+      return a.get();
+    }
   };
+  static_assert(sizeof(Block) <= 48, "a die keeps one Block per block: keep it small");
   void mark_corrupt(Block& b, uint32_t page);
   sc_core::sc_time read_retries(sc_core::sc_time now, sc_core::sc_time t_read);
   // Whether this program or erase of `block` (started at `now`) fails; consumes an injected

@@ -49,7 +49,7 @@ void Die::save(std::ostream& out) const {
       const size_t pages = pages_of(b);
       const bool compact = b.sectors.allocated() && !b.sectors.wide();   // (as version 2 and 3 said it)
       const uint8_t flags = uint8_t((b.sectors.allocated() ? kHasSectors : 0) | (b.payload ? kHasPayload : 0) |
-                                    (b.meta ? kHasMeta : 0) | (b.corrupt ? kHasCorrupt : 0) | b.bad << kBadShift |
+                                    (b.meta() ? kHasMeta : 0) | (b.corrupt() ? kHasCorrupt : 0) | b.bad << kBadShift |
                                     (compact ? kCompactSectors : 0) | (b.slc ? kSlcMode : 0));
       put(out, b.next_page);
       put(out, b.erases);
@@ -59,8 +59,8 @@ void Die::save(std::ostream& out) const {
       const size_t used = std::min<size_t>(b.next_page, pages) * spp_;
       if (b.sectors.allocated()) put_bytes(out, b.sectors.words(), used * b.sectors.words_per_sector() * 4);
       if (b.payload) put_bytes(out, b.payload, used * 4096);
-      if (b.meta) put_bytes(out, b.meta.get(), used * 4096);
-      if (b.corrupt) put_bytes(out, b.corrupt.get(), pages);
+      if (b.meta()) put_bytes(out, b.meta(), used * 4096);
+      if (b.corrupt()) put_bytes(out, b.corrupt(), pages);
     }
   if (!out) throw std::runtime_error("cannot write the NAND image of die " + std::to_string(index_));
 }
@@ -119,12 +119,10 @@ void Die::load(std::istream& in, const std::string& source) {
         get_bytes(in, b.payload, used * 4096, source);
       }
       if (flags & kHasMeta) {
-        b.meta.reset(new uint8_t[sectors * 4096]);
-        get_bytes(in, b.meta.get(), used * 4096, source);
+        get_bytes(in, b.meta(sectors * 4096), used * 4096, source);
       }
       if (flags & kHasCorrupt) {
-        b.corrupt.reset(new uint8_t[pages]);
-        get_bytes(in, b.corrupt.get(), pages, source);
+        get_bytes(in, b.corrupt(pages), pages, source);
       }
     }
   latched_ = running_ = ArrayOp::None;
