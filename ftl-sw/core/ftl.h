@@ -459,6 +459,19 @@ void map_set_in(struct ftl *f, uint32_t *l2p, uint32_t lpa, uint32_t ppa);
 #define MAP_MISS 0xFFFFFFFEu
 uint32_t map_lookup(struct ftl *f, uint32_t lpa, int count_stats);
 int  map_update(struct ftl *f, uint32_t lpa, uint32_t ppa, uint32_t cond, uint32_t cookie);
+/* A hint that lpa's page-map entry is wanted soon (a GC copy's update, preconditioning's next
+ * overwrites): on a large drive each random update otherwise waits for memory.  No effect on
+ * what the FTL does; nothing on a core without prefetch instructions (RV32 without Zicbop). */
+static inline void map_prefetch(const struct ftl *f, uint32_t lpa) {
+  if (!f->demand) __builtin_prefetch(&f->l2p[lpa], 1);
+}
+/* ... and the reverse-map entry of where lpa is now (read from the page map, which
+ * map_prefetch asked for earlier), invalidated when lpa is written again. */
+static inline void map_prefetch_old(const struct ftl *f, uint32_t lpa) {
+  if (f->demand) return;
+  const uint32_t old = f->l2p[lpa];
+  if (old != 0xFFFFFFFFu) __builtin_prefetch(&f->p2l[old], 1);
+}
 #include "map/demand_map.h"   /* demand-based mapping: dmap_*, dent_*, adapt_* */
 static inline uint32_t ppa_sb(const struct ftl *f, uint32_t ppa) { return ppa / f->geo.sb_sectors; }
 static inline uint32_t sb_die(const struct ftl *f, uint32_t sb) { return sb / f->geo.blocks; }

@@ -12,6 +12,8 @@
 #include "core/ftl.h"
 #include "hal/hal.h"
 
+#define PRECOND_AHEAD 16u
+
 static uint64_t next_random(uint64_t *s) {  /* xorshift64* */
   *s ^= *s >> 12;
   *s ^= *s << 25;
@@ -53,6 +55,11 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
   place_check_fill(f, fill);
   uint64_t rng = 0x9E3779B97F4A7C15ull ^ cmd->cdw[2];
   if (rng == 0) rng = 1;
+  /* The same sequence PRECOND_AHEAD overwrites ahead, whose page-map entries are fetched into
+   * the cache while the writes before them go through (a hint: it changes nothing else). */
+  uint64_t ahead = rng, nearer = rng;   /* ... and the reverse map's entries, half as far */
+  for (uint32_t k = 0; k < PRECOND_AHEAD; k++) next_random(&ahead);
+  for (uint32_t k = 0; k < PRECOND_AHEAD / 2u; k++) next_random(&nearer);
   uint16_t status = SSD_ST_OK;
   for (uint64_t i = 0; i < fill + over; i++) {
     if (bbt_read_only(&f->bb)) {   /* the spare blocks ran out (media/bad_blocks.h) */
@@ -60,6 +67,10 @@ void precondition_run(struct ftl *f, uint16_t slot, const struct ssd_host_cmd *c
       break;
     }
     uint32_t lpa = i < fill ? (uint32_t)i : (uint32_t)(next_random(&rng) % logical);
+    if (i >= fill) {
+      map_prefetch(f, (uint32_t)(next_random(&ahead) % logical));
+      map_prefetch_old(f, (uint32_t)(next_random(&nearer) % logical));
+    }
     uint32_t s;
     while (!wbuf_alloc(f, &f->cur->wb, 1, &s)) drain_once(f, 0);
     struct ssd_sector_tag *t = hal_dram_ptr(wbuf_slot_addr(f, s));

@@ -175,6 +175,7 @@ static int gc_issue_reads(struct ftl *f, uint32_t pool) {
     uint32_t nsect = 1;
     f->gc_src_ppa[first] = ppa;
     f->gc_lpa[first] = f->p2l[ppa];
+    map_prefetch(f, f->gc_lpa[first]);   /* updated when the copy is programmed */
     /* Take the following valid sectors of the same page and plane in the same read. */
     while (k + nsect < g->unit && ps->victim_cursor < ps->sb_capacity &&
            (ppa + nsect) % g->spp != 0 && f->p2l[ppa + nsect] != NONE32 &&
