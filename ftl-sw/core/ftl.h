@@ -470,7 +470,7 @@ static inline void map_prefetch(const struct ftl *f, uint32_t lpa) {
 static inline void map_prefetch_old(const struct ftl *f, uint32_t lpa) {
   if (f->demand) return;
   const uint32_t old = f->l2p[lpa];
-  if (old != 0xFFFFFFFFu) __builtin_prefetch(&f->p2l[old], 1);
+  if (old != NONE32) __builtin_prefetch(&f->p2l[old], 1);
 }
 #include "map/demand_map.h"   /* demand-based mapping: dmap_*, dent_*, adapt_* */
 static inline uint32_t ppa_sb(const struct ftl *f, uint32_t ppa) { return ppa / f->geo.sb_sectors; }
