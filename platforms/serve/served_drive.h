@@ -15,6 +15,7 @@
 
 #include <systemc>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -87,6 +88,7 @@ class ServedDrive : public sc_core::sc_prim_channel {
   void completed(const workload::Request& r, bool ok, uint16_t status);
   void pace_thread();
   void wait_while_idle();                  // virtual pacing: blocks while the host has nothing to do
+  void wait_for_clock(std::chrono::steady_clock::time_point due);   // realtime: until due or an arrival
   uint64_t wall_ns() const;
 
   ServeOptions o_;
@@ -101,6 +103,7 @@ class ServedDrive : public sc_core::sc_prim_channel {
     uint64_t wall_ns;
   };
   std::deque<Arrived> incoming_;
+  std::atomic<bool> arrivals_{false};    // something for take_arrivals (read without mu_ while spinning)
   bool end_requested_ = false, cut_requested_ = false;
   std::string end_reason_;
 
