@@ -235,17 +235,41 @@ int drain_barrier_passed(struct ftl *f, struct drain_barrier *b) {
  * group's) in a fixed order (by die: channel first, then way), so that where data lands does
  * not depend on timing: when the next pool's die already has its queue of programs (`limit`)
  * the data waits for it.  Only a pool without space (its GC has not freed a superblock yet) is
- * skipped, or one whose paced GC is behind its writes (gc/pacing.h). */
+ * skipped, or one whose paced GC is behind its writes (gc/pacing.h).  A walk that stopped at a
+ * pool whose die was busy is resumed there while nothing could have changed the pools it passed
+ * over (struct pool_walk): on an aged drive most pools wait at their host reserve, and the
+ * event loop asks again on every pass. */
 static uint32_t pick_pool(struct ftl *f, uint32_t queue, uint32_t limit) {
   const uint32_t pools = f->geo.pools;
   const int stream = place_queue_stream(f, queue);
-  for (uint32_t k = 0; k < pools; k++) {
+  struct pool_walk *walk = &f->walk[queue];
+  uint32_t k = 0;
+  if (walk->epoch == f->pool_epoch && walk->from == f->next_host_pool[queue]) k = walk->skip;
+#ifdef SSDVP_CHECK_WALK
+  for (uint32_t j = 0; j < k; j++) {
+    uint32_t q = (f->next_host_pool[queue] + j) % pools;
+    struct pool_state *ps = &f->pool[q];
+    if (!place_queue_takes_pool(f, queue, q)) continue;
+    if (ps->free_count <= ps->host_reserve && blocks_stream_open(f, q, stream) == NONE32) continue;
+    const uint32_t held = ps->pace.host_held, st = (uint32_t)f->stats->gc_pace_host_waits;
+    if (!gc_pace_host_waits(f, q) || ps->pace.host_held != held || (uint32_t)f->stats->gc_pace_host_waits != st) {
+      hal_puts("fw: CHECK_WALK mismatch\n");
+      hal_halt(0x7A110000u | q);
+    }
+  }
+#endif
+  for (; k < pools; k++) {
     uint32_t q = (f->next_host_pool[queue] + k) % pools;
     struct pool_state *ps = &f->pool[q];
     if (!place_queue_takes_pool(f, queue, q)) continue;
     if (ps->free_count <= ps->host_reserve && blocks_stream_open(f, q, stream) == NONE32) continue;
     if (gc_pace_host_waits(f, q)) continue;
-    if (f->die_progs[ps->die] >= limit) return NONE32;
+    if (f->die_progs[ps->die] >= limit) {
+      walk->epoch = f->pool_epoch;
+      walk->from = f->next_host_pool[queue];
+      walk->skip = k;
+      return NONE32;
+    }
     f->next_host_pool[queue] = (q + 1u) % pools;
     return q;
   }

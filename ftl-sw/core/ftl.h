@@ -313,6 +313,13 @@ struct dmap {
   uint32_t clean_permille, budget_bytes;
 };
 
+/* Where a queue's last walk over the pools (buffer/write_buffer.c, pick_pool) stopped at a pool
+ * whose die had its programs queued: from next_host_pool `from`, `skip` pools passed over, at
+ * pool_epoch `epoch`.  The next walk from the same place at the same epoch starts there. */
+struct pool_walk {
+  uint32_t epoch, from, skip;
+};
+
 struct ftl {
   /* cores (core/fw_core.h) */
   volatile uint32_t lock;          /* the firmware lock: 0 free, 1 held */
@@ -370,6 +377,9 @@ struct ftl {
   uint32_t free_superblocks;       /* free superblocks of every pool (blocks.c keeps it) */
   uint32_t *blocked_epoch;         /* [WBUF_QUEUES] space_epoch when no pool of the queue could
                                       take host data */
+  uint32_t pool_epoch;             /* bumped by whatever can let a pool take host data that
+                                      pick_pool passed over (pool_may_take_more) */
+  struct pool_walk *walk;          /* [WBUF_QUEUES] where each queue's last pick stopped */
   uint32_t write_seq;              /* sectors programmed (host, GC, padding, map): the clock of
                                       superblock ages (sb_closed_seq) */
   uint32_t version_seq;            /* the OOB sequence number (next_version): a host sector's
@@ -435,6 +445,10 @@ static inline uint32_t next_version(struct ftl *f) {
   return f->version_seq += VERSION_STEP;
 }
 static inline uint32_t copy_version(uint32_t seq) { return (seq & (VERSION_STEP - 1u)) == VERSION_STEP - 1u ? seq : seq + 1u; }
+
+/* Something that can make a pool take host data it could not take before happened: a free
+ * superblock, a stream's superblock opened, GC's pace or victim changed (struct pool_walk). */
+static inline void pool_may_take_more(struct ftl *f) { f->pool_epoch++; }
 
 /* heap.c */
 void *fw_alloc(struct ftl *f, uint32_t bytes, uint32_t align);

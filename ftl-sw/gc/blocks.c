@@ -28,6 +28,8 @@ void blocks_init(struct ftl *f) {
   f->next_host_pool = fw_alloc(f, WBUF_QUEUES * 4u, 64);
   f->blocked_epoch = fw_alloc(f, WBUF_QUEUES * 4u, 64);
   for (uint32_t r = 0; r < WBUF_QUEUES; r++) f->blocked_epoch[r] = NONE32;
+  f->walk = fw_alloc(f, WBUF_QUEUES * (uint32_t)sizeof(struct pool_walk), 64);
+  for (uint32_t r = 0; r < WBUF_QUEUES; r++) f->walk[r].epoch = NONE32;
   for (uint32_t sb = 0; sb < g->superblocks; sb++)   /* past a die's count: none (never used) */
     f->sb_owner[sb] = (uint16_t)(sb % g->blocks < geo_die_blocks(g, sb / g->blocks) ? sb_home_pool(f, sb) : 0xFFFFu);
   for (uint32_t p = 0; p < g->pools; p++) {
@@ -61,6 +63,7 @@ static void append_free(struct ftl *f, struct pool_state *ps, uint32_t sb) {
   ps->free_tail = sb;
   ps->free_count++;
   f->free_superblocks++;
+  pool_may_take_more(f);
 }
 
 void blocks_put_free(struct ftl *f, uint32_t sb) {
@@ -146,6 +149,7 @@ static uint32_t open_for(struct ftl *f, uint32_t pool, int stream) {
   if (ps->free_count <= reserve) return NONE32;
   *sb = take_free_for(f, pool, stream);
   *stream_page(f, pool, stream) = 0;
+  pool_may_take_more(f);   /* a queue of this stream passes the pool over no longer */
   if (stream == STREAM_HOST) ps->host_plane = 0;
   f->sb_map[*sb] = (uint8_t)(stream == STREAM_MAP || stream == STREAM_MAP_GC);
   f->sb_stream[*sb] = (uint8_t)(stream == STREAM_MAP_GC ? STREAM_MAP : stream);
@@ -221,6 +225,7 @@ int blocks_reopen(struct ftl *f, uint32_t sb, int stream, uint32_t page) {
   if (*open != NONE32) return 0;
   *open = sb;
   *stream_page(f, pool, stream) = page;
+  pool_may_take_more(f);
   if (stream == STREAM_HOST) f->pool[pool].host_plane = 0;   /* from the superpage's first plane */
   sb_set_state(f, sb, SB_OPEN);
   f->sb_stream[sb] = (uint8_t)stream;

@@ -291,6 +291,12 @@ static int gc_issue_program(struct ftl *f, uint32_t pool) {
   return 1;
 }
 
+/* The pool's victim is erased or retired: a pace that held host data for it holds none now. */
+static void victim_done(struct ftl *f, struct pool_state *ps) {
+  ps->victim = NONE32;
+  pool_may_take_more(f);
+}
+
 static int gc_issue_erase(struct ftl *f, uint32_t pool) {
   struct pool_state *ps = &f->pool[pool];
   if (ps->erase_inflight || !victim_scanned(ps) || ps->gc_pending_reads ||
@@ -306,7 +312,7 @@ static int gc_issue_erase(struct ftl *f, uint32_t pool) {
   if (f->bb.retiring[ps->victim]) {    /* its data is out: retired, not erased */
     slc_cache_erased(f, ps->victim, 0);   /* a borrowed one at home */
     bbt_retire(f, ps->victim);
-    ps->victim = NONE32;
+    victim_done(f, ps);
     return 1;
   }
   uint32_t tag = fop_alloc(f, FOP_ERASE);
@@ -551,7 +557,7 @@ static void gc_erase_failed(struct ftl *f, uint32_t tag, const struct flash_resu
   f->sb_erases[ps->victim]++;
   slc_cache_erased(f, ps->victim, 0);   /* a borrowed one at home */
   bbt_retire(f, ps->victim);
-  ps->victim = NONE32;
+  victim_done(f, ps);
   ps->erase_inflight = 0;
   gc_wake(f, ps);
   fop_release(f, tag);
@@ -576,7 +582,7 @@ static void gc_erase_done(struct ftl *f, uint32_t tag, const struct flash_result
   }
   slc_cache_erased(f, sb, op->flags);   /* a borrowed one erased native goes home */
   blocks_put_free(f, sb);
-  ps->victim = NONE32;
+  victim_done(f, ps);
   ps->erase_inflight = 0;
   gc_wake(f, ps);
   fop_release(f, tag);

@@ -9,6 +9,7 @@ void gc_pace_consumed(struct ftl *f, uint32_t pool, uint32_t sectors) {
 void gc_pace_victim(struct ftl *f, uint32_t pool, uint32_t sb) {
   struct pool_state *ps = &f->pool[pool];
   struct gc_pace *p = &ps->pace;
+  pool_may_take_more(f);   /* a new victim's debt (or a victim at all) decides gc_pace_host_waits */
   if (!f->cfg.gc_pacing) return;
   /* What the last victim paid for: copied x I / V sectors of consumption, or its I sectors if
    * it held nothing valid (none if there was no last victim).  The rest, at most a superpage,
@@ -27,11 +28,13 @@ void gc_pace_victim(struct ftl *f, uint32_t pool, uint32_t sb) {
 void gc_pace_copied(struct ftl *f, uint32_t pool, uint32_t sectors) {
   if (!f->cfg.gc_pacing) return;
   f->pool[pool].pace.copied += sectors;
+  pool_may_take_more(f);
   f->space_epoch++;   /* host data that waited for this pool may go (buffer/write_buffer.c) */
 }
 
 void gc_pace_idle(struct ftl *f, uint32_t pool) {
   struct gc_pace *p = &f->pool[pool].pace;
+  pool_may_take_more(f);
   p->consumed = p->copied = 0;
   p->valid = p->invalid = 0;
   p->held = p->host_held = 0;

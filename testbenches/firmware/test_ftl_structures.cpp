@@ -1,7 +1,8 @@
 // The FTL's data structures on their own: the page map and reverse map with valid counts,
 // superblock free lists and the GC reserve, victim selection by each policy, and the write
 // buffer's LPA index (insert, overwrite, delete with backward shift), the ring buffer's
-// pointers and rate limiter, GC pacing's arithmetic.
+// pointers and rate limiter, GC pacing's arithmetic, the epoch of the write buffer's walk over
+// the pools.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
@@ -448,6 +449,41 @@ TEST(FtlGcPacing, CopiesAndWritesFollowEachOtherAtTheVictimsRatio) {
   gc_pace_copied(g.get(), 0, 8);
   EXPECT_FALSE(gc_pace_hold(g.get(), 0));
   EXPECT_FALSE(gc_pace_host_waits(g.get(), 0));
+}
+
+// The write buffer's walk over the pools resumes where it stopped while pool_epoch stands
+// (core/ftl.h, struct pool_walk): every change that can let a pool it passed over take host
+// data must bump the epoch, and a change that can only keep a pool passed over need not.
+TEST(FtlPoolWalk, EveryChangeThatCanLetAPoolTakeHostDataBumpsTheEpoch) {
+  Ftl f;
+  f->cfg.gc_pacing = 1;
+  ftl* F = f.get();
+  auto bumps = [&](const char* what, auto&& change) {
+    const uint32_t e = F->pool_epoch;
+    change();
+    EXPECT_NE(F->pool_epoch, e) << what;
+  };
+  bumps("a stream opens a superblock", [&] { ASSERT_NE(blocks_next_superpage(F, 0, STREAM_HOST), NONE32); });
+  const uint32_t open = F->pool[0].host_sb;
+  blocks_close(F, open);
+  bumps("a stream reopens a superblock", [&] { EXPECT_TRUE(blocks_reopen(F, open, STREAM_HOST, 1)); });
+  uint32_t sb = NONE32;
+  {
+    const uint32_t e = F->pool_epoch;
+    sb = blocks_take_free(F, 1);
+    ASSERT_NE(sb, NONE32);
+    EXPECT_EQ(F->pool_epoch, e) << "a superblock taken only keeps a pool passed over";
+  }
+  bumps("a superblock joins a free list", [&] { blocks_put_free(F, sb); });
+  set_valid(F, 2, 6);
+  bumps("GC's pace takes a victim", [&] { gc_pace_victim(F, 0, 2); });
+  bumps("GC copies", [&] { gc_pace_copied(F, 0, 4); });
+  {
+    const uint32_t e = F->pool_epoch;
+    gc_pace_consumed(F, 0, 2);
+    EXPECT_EQ(F->pool_epoch, e) << "host data consumed only makes the pace wait more";
+  }
+  bumps("GC's pace goes idle", [&] { gc_pace_idle(F, 0); });
 }
 
 // pblk's rate limiter: with free superblocks below ftl.gc_high_blocks per pool, user writes
