@@ -131,6 +131,7 @@ void write_firmware_boot_config(Dram& dram, const PlatformParams& p, uint32_t co
   // zeros: the controller's DRAM initialization (models/dram/dram.h).  The firmware then leaves
   // the heap's untouched memory alone (ftl-sw/core/heap.c).
   fc->dram_zeroed = dram.zeroed_at_power_on() ? 1u : 0u;
+  fc->check_pool_walk = p.ftl.check_pool_walk ? 1u : 0u;
   fc->combo_survivals = p.ftl.combo_survivals;
   fc->combo_unit_blocks = p.ftl.combo_unit_blocks;
   fc->combo_unit_extra = p.ftl.combo_unit_extra;

@@ -60,7 +60,7 @@ FUNCTIONS = {
                  "flush_wait", "read_send", "trim", "hcmd_trim_done", "hcmd_map_ready"],
     "sector": ["wbuf_commit_sector", "ring_alloc", "slots_alloc", "hash_del", "hash_put", "wbuf_map_applied",
                "wbuf_lookup", "wbuf_discard_lpa", "map_lookup", "map_update", "map_set", "trim_log_add"],
-    "flash_submit": ["flash_submit", "wbuf_flush_step", "pick_pool", "open_for", "blocks_next_superpage",
+    "flash_submit": ["flash_submit", "wbuf_flush_step", "pick_pool", "gc_pace_host_waits", "open_for", "blocks_next_superpage",
                      "blocks_take_free", "slots_drain_mode", "ring_drain_mode", "wbuf_drain_mode", "flash_commit", "trim_log_step"],
     "flash_done": ["flash_poll", "wbuf_program_done", "map_invalidate", "host_read_done", "slots_release", "ring_release",
                    "blocks_put_free", "unlink_free", "trim_log_program_done", "hcmd_sector_ready"],

@@ -231,6 +231,25 @@ int drain_barrier_passed(struct ftl *f, struct drain_barrier *b) {
   return (int32_t)(f->prog_oldest - b->barrier) >= 0;
 }
 
+/* ftl.check_pool_walk: the pools a resumed walk skips must still be skipped, and the pace of
+ * those it would have asked must not change by asking (gc_pace_host_waits counts a wait when
+ * it begins): a pool that could take host data again without pool_may_take_more is a firmware
+ * bug that makes placement depend on when the walk ran. */
+static void check_walk(struct ftl *f, uint32_t queue, int stream, uint32_t skip) {
+  for (uint32_t j = 0; j < skip; j++) {
+    const uint32_t q = (f->next_host_pool[queue] + j) % f->geo.pools;
+    struct pool_state *ps = &f->pool[q];
+    if (!place_queue_takes_pool(f, queue, q)) continue;
+    if (ps->free_count <= ps->host_reserve && blocks_stream_open(f, q, stream) == NONE32) continue;
+    const uint32_t held = ps->pace.host_held;
+    const uint64_t waits = f->stats->gc_pace_host_waits;
+    if (!gc_pace_host_waits(f, q) || ps->pace.host_held != held || f->stats->gc_pace_host_waits != waits) {
+      hal_puts("fw: the write buffer's resumed walk skipped a pool that could take host data\n");
+      hal_halt(0x6C400000u | (q & 0xFFFFu));
+    }
+  }
+}
+
 /* Stripes a queue's superpages over its pools (its region's; an FDP queue's: its reclaim
  * group's) in a fixed order (by die: channel first, then way), so that where data lands does
  * not depend on timing: when the next pool's die already has its queue of programs (`limit`)
@@ -245,19 +264,7 @@ static uint32_t pick_pool(struct ftl *f, uint32_t queue, uint32_t limit) {
   struct pool_walk *walk = &f->walk[queue];
   uint32_t k = 0;
   if (walk->epoch == f->pool_epoch && walk->from == f->next_host_pool[queue]) k = walk->skip;
-#ifdef SSDVP_CHECK_WALK
-  for (uint32_t j = 0; j < k; j++) {
-    uint32_t q = (f->next_host_pool[queue] + j) % pools;
-    struct pool_state *ps = &f->pool[q];
-    if (!place_queue_takes_pool(f, queue, q)) continue;
-    if (ps->free_count <= ps->host_reserve && blocks_stream_open(f, q, stream) == NONE32) continue;
-    const uint32_t held = ps->pace.host_held, st = (uint32_t)f->stats->gc_pace_host_waits;
-    if (!gc_pace_host_waits(f, q) || ps->pace.host_held != held || (uint32_t)f->stats->gc_pace_host_waits != st) {
-      hal_puts("fw: CHECK_WALK mismatch\n");
-      hal_halt(0x7A110000u | q);
-    }
-  }
-#endif
+  if (k && f->cfg.check_pool_walk) check_walk(f, queue, stream, k);
   for (; k < pools; k++) {
     uint32_t q = (f->next_host_pool[queue] + k) % pools;
     struct pool_state *ps = &f->pool[q];

@@ -533,6 +533,9 @@ struct ssd_fw_config {
                                   initialized it at power-on, as ECC DRAM needs), so the
                                   firmware does not clear what it allocates there the first
                                   time (core/heap.c); 0: it clears every allocation */
+  uint32_t check_pool_walk;    /* 1: every resumed walk of the write buffer over the pools is
+                                  checked against the pools it skips (buffer/write_buffer.c;
+                                  a test aid) */
 };
 #endif
 #define SSD_FW_CONFIG_MAGIC   0x53534456u   /* "SSDV" */

@@ -527,6 +527,7 @@ PlatformParams PlatformParams::from(const Config& c) {
               : f.mapping == "adaptive" ? "adaptive" : "write-stop";
   f.gc_policy = c.get_string("ftl.gc_policy");
   f.gc_check_victims = c.get_bool("ftl.gc_check_victims");
+  f.check_pool_walk = c.get_bool("ftl.check_pool_walk");
   f.test_defect = c.get_string("ftl.test_defect");
   f.lapt_tie_order = c.get_string("ftl.lapt.tie_order");
   f.lapt_logical_block = c.get_string("ftl.lapt.logical_block");

@@ -176,6 +176,7 @@ struct FtlParams {
   uint64_t logical_sectors = 0;   // ftl.logical_sectors (0: from ftl.op)   // ftl.slc_gc_*_blocks (0: as above)
   bool gc_pacing = false;                     // GC paced against writes (ftl-sw/gc/pacing.h)
   bool gc_check_victims = false;              // the victim index checked against the scan
+  bool check_pool_walk = false;               // the write buffer's resumed walks checked against a full one
   std::string test_defect = "none";          // a deliberately broken drive (ftl.test_defect)
   std::string lapt_tie_order = "oldest-first";   // ftl.lapt.tie_order
   std::string lapt_logical_block = "slc-block";  // ftl.lapt.logical_block

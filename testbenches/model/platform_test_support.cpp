@@ -14,7 +14,7 @@ namespace ssdvp::test {
 std::vector<std::string> small_platform() {
   return {"nand.channels=4",      "nand.ways=2",           "nand.planes=2", "nand.blocks_per_plane=64",
           "nand.mlc.pages_per_block=64", "dram.size_mib=256", "sim.progress=false",
-          "ftl.gc_check_victims=true",
+          "ftl.gc_check_victims=true", "ftl.check_pool_walk=true",
           "sim.output_dir=" + std::string(::testing::TempDir()) + "ssdvp-test-out"};
 }
 
