@@ -231,6 +231,14 @@ int drain_barrier_passed(struct ftl *f, struct drain_barrier *b) {
   return (int32_t)(f->prog_oldest - b->barrier) >= 0;
 }
 
+/* The pool takes the queue's superpages and has room for them: its stream's superblock is
+ * open, or a free one beyond the host reserve (pick_pool's first test; its pace is the second). */
+static int pool_has_room_for(struct ftl *f, uint32_t queue, uint32_t pool, int stream) {
+  const struct pool_state *ps = &f->pool[pool];
+  return place_queue_takes_pool(f, queue, pool) &&
+         (ps->free_count > ps->host_reserve || blocks_stream_open(f, pool, stream) != NONE32);
+}
+
 /* ftl.check_pool_walk: the pools a resumed walk skips must still be skipped, and the pace of
  * those it would have asked must not change by asking (gc_pace_host_waits counts a wait when
  * it begins): a pool that could take host data again without pool_may_take_more is a firmware
@@ -239,8 +247,7 @@ static void check_walk(struct ftl *f, uint32_t queue, int stream, uint32_t skip)
   for (uint32_t j = 0; j < skip; j++) {
     const uint32_t q = (f->next_host_pool[queue] + j) % f->geo.pools;
     struct pool_state *ps = &f->pool[q];
-    if (!place_queue_takes_pool(f, queue, q)) continue;
-    if (ps->free_count <= ps->host_reserve && blocks_stream_open(f, q, stream) == NONE32) continue;
+    if (!pool_has_room_for(f, queue, q, stream)) continue;
     const uint32_t held = ps->pace.host_held;
     const uint64_t waits = f->stats->gc_pace_host_waits;
     if (!gc_pace_host_waits(f, q) || ps->pace.host_held != held || f->stats->gc_pace_host_waits != waits) {
@@ -268,9 +275,7 @@ static uint32_t pick_pool(struct ftl *f, uint32_t queue, uint32_t limit) {
   for (; k < pools; k++) {
     uint32_t q = (f->next_host_pool[queue] + k) % pools;
     struct pool_state *ps = &f->pool[q];
-    if (!place_queue_takes_pool(f, queue, q)) continue;
-    if (ps->free_count <= ps->host_reserve && blocks_stream_open(f, q, stream) == NONE32) continue;
-    if (gc_pace_host_waits(f, q)) continue;
+    if (!pool_has_room_for(f, queue, q, stream) || gc_pace_host_waits(f, q)) continue;
     if (f->die_progs[ps->die] >= limit) {
       walk->epoch = f->pool_epoch;
       walk->from = f->next_host_pool[queue];
