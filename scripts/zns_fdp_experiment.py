@@ -13,7 +13,8 @@ scripts/ssdvp_sweep/experiments/zns_fdp.py; the report: zns_fdp_report.py.
   scripts/zns_fdp_experiment.py --check DIR     # the suite's assertions on DIR's runs
 
 full: 16 GiB drive, 12 runs (the cachelib mix at 50% and 100%, its regions variant at 50%, the
-hot/cold mix; about 45 min on 2 cores); scaled: 2 GiB, 9 runs (ctest -R zns-fdp, about 2 min).
+hot/cold mix; about 45 min on 2 cores); scaled: 2 GiB, 9 runs of 3 drive capacities (ctest -R
+zns-fdp, about 100 s).
 """
 import sys
 from pathlib import Path

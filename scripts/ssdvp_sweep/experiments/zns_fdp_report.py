@@ -214,7 +214,7 @@ def page(results, scale, findings_list, errors):
         "(the paper's default) and gets random 4 KiB writes from 16 jobs (placement index 1). The large object "
         "cache is a log over the other 96%, written with 64 KiB sequential writes by one job and wrapping "
         "(index 2). Each job keeps 4 requests outstanding. The two caches write equal bytes; the paper does not "
-        f"give the split, so it is chosen. The run writes {DRIVE_WRITES} drive capacities in all. At 100%:",
+        f"give the split, so it is chosen. The run writes {DRIVE_WRITES[scale]} drive capacities in all. At 100%:",
         "", f"  `{cachelib_spec(scale, 100, True)}`", "",
         f"* **Hot/cold mix** (`hotcold`, full scale only): `{hotcold_spec(scale, True)}` on a drive that was "
         f"filled and then half overwritten at random, {HOTCOLD_WRITES} drive capacities. Hot writes use index 1, "
