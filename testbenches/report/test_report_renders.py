@@ -14,7 +14,7 @@ then writes a full-page screenshot next to the report (report.png).
 
 Exit status: 0 every check passed, 1 some failed (each named), 2 a run or the report failed,
 77 (skip) when chromium, chromedriver or selenium is not installed (scripts/setup.sh installs
-them).
+them); under CI=true that is a failure (1), naming what is missing.
 
   testbenches/report/test_report_renders.py [SSDVP_BINARY] [--run-dir RUN_WITH_SERIES] [--work DIR]
 """
@@ -24,11 +24,11 @@ import subprocess
 import sys
 
 from report_test_support import SCRIPTS, SMALL, arguments, series_run
+from small_platform import skip
 
 REPORT = SCRIPTS / "ssdvp_report.py"
 SWEEP = SCRIPTS / "sweep.py"
 DEBIAN_PYTHON = "/usr/bin/python3"
-SKIP = 77
 RUN_SECTIONS = ["summary", "latency", "series", "utilisation", "ftl", "write-buffer", "wear"]
 RUN_PLOTS = {"plot-latency-cdf": "latency", "plot-series": "series",  # figure id: its section
              "plot-utilisation": "utilisation"}
@@ -84,13 +84,11 @@ def chromium():
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        print("SKIP: python3-selenium is not installed (scripts/setup.sh installs it)")
-        sys.exit(SKIP)
+        skip("python3-selenium is not installed (scripts/setup.sh installs it)")
     browser, driver = shutil.which("chromium"), shutil.which("chromedriver")
     if not browser or not driver:
-        print("SKIP: chromium or chromedriver is not installed (Debian's chromium and chromium-driver; "
-              "scripts/setup.sh installs them)")
-        sys.exit(SKIP)
+        skip("chromium or chromedriver is not installed (Debian's chromium and chromium-driver; "
+             "scripts/setup.sh installs them)")
     options = webdriver.ChromeOptions()
     options.binary_location = browser
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
