@@ -40,7 +40,8 @@ std::string native_code_address() { return fmt::format("{:#x}", reinterpret_cast
 // Keys that do not shape the drive's state: what runs on it, and how the run reports.
 bool shapes_the_drive(const std::string& key) {
   return key.rfind("workload.", 0) != 0 && key != "sim.seed" && key != "sim.output_dir" && key != "sim.progress" &&
-         key != "sim.series_interval_ms" && key != "sim.max_sim_ms";
+         key != "sim.series_interval_ms" && key != "sim.max_sim_ms" &&
+         key != "sim.stall_limit_ms";
 }
 
 // What the files of a folder take on disk (a sparse file counts the blocks it has).

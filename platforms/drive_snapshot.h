@@ -19,7 +19,7 @@
 // (the ssdvp executable's bytes, and the firmware ELF on the ISS, are part of the key),
 // another configuration of anything that shapes the drive (every key but workload.*, sim.seed
 // (the workload generators' seed), sim.output_dir, sim.progress, sim.series_interval_ms,
-// sim.max_sim_ms), DRAM that could not
+// sim.max_sim_ms, sim.stall_limit_ms), DRAM that could not
 // be placed at the host address the native firmware's pointers assume.
 // Leaves out: snapshots at any other moment (mid-workload), the RTL channel (its Verilated
 // state is not saved: refused), compression.

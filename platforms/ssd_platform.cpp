@@ -14,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <cstring>
+#include <iostream>
 
 #include "models/bus/router.h"
 #include "models/common/event_queue.h"
@@ -65,6 +66,23 @@ void add_namespace(const PlatformParams& p, workload::WorkloadContext& ctx) {
   ctx.capacity_bytes = uint64_t(zg->zones) * ctx.zone_size_bytes;
 }
 
+// A test aid (KeyRole::TestAid) is refused unless the run opts in; one that is on is said on
+// stderr, whatever the progress setting, so a broken drive's figures are never read as the drive's.
+void check_test_aids(const Config& cfg, bool allowed) {
+  const std::vector<std::string> on = cfg.test_aids_on();
+  if (on.empty()) return;
+  std::string list, where;
+  for (const auto& a : on) {
+    list += (list.empty() ? "" : ", ") + a;
+    where += (where.empty() ? "" : "; ") + cfg.origin(a.substr(0, a.find(' '))) + ": " + a;
+  }
+  if (!allowed)
+    throw ConfigError(where + (on.size() > 1 ? ": test aids (" : ": a test aid (") +
+                      "a deliberately broken drive or a check of the firmware's internals, docs/config.md#test-aids) " +
+                      (on.size() > 1 ? "are" : "is") + " refused unless the run opts in (ssdvp run --test-aids)");
+  std::cerr << "ssdvp: warning: test aids on, not the drive as built: " << list << "\n";
+}
+
 }  // namespace
 
 SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
@@ -76,6 +94,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   // A bad workload is named now, before anything is built: its spec, or its file and line.
   // The namespace is not known until the firmware boots; the raw capacity bounds it.
   workload_spec_ = opt.workload_spec.empty() ? cfg.get_string("workload.spec") : opt.workload_spec;
+  check_test_aids(cfg, opt.test_aids);
   if (p_.device.interface == DeviceInterface::OpenChannel && !opt.external_host && !p_.host_ftl.on())
     throw ConfigError(cfg.origin("device.interface") +
                       ": device.interface = \"ocssd\": an Open-Channel device needs a host FTL to drive it: host.ftl = "
@@ -239,6 +258,8 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
   o.max_requests = uint64_t(cfg.get_int("workload.max_requests"));
   const double max_ms = cfg.get_double("sim.max_sim_ms");
   o.max_sim_time = max_ms > 0 ? sc_core::sc_time(max_ms, sc_core::SC_MS) : sc_core::SC_ZERO_TIME;
+  const double stall_ms = cfg.get_double("sim.stall_limit_ms");
+  o.stall_limit = stall_ms > 0 ? sc_core::sc_time(stall_ms, sc_core::SC_MS) : sc_core::SC_ZERO_TIME;
   o.flush_at_end = cfg.get_bool("workload.flush_at_end");
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
   o.progress = cfg.get_bool("sim.progress") && opt.progress != RunOptions::Progress::Never &&
@@ -476,6 +497,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   json cfg = json::object();
   for (const auto& [k, v] : cfg_.echo()) cfg[k] = v;
   r["config"] = cfg;
+  r["test_aids"] = cfg_.test_aids_on();
   r["errors"] = fatal_errors();
   if (!driver_->finished() && power_cut_.is_null() && fatal_errors().empty())   // nothing left to happen
     r["errors"].push_back("the simulation ran out of events at " + std::to_string(sc_core::sc_time_stamp().to_seconds()) +

@@ -79,6 +79,10 @@ struct RunOptions {
   // The workload, made once the firmware has told the host the capacity (empty: from
   // workload_spec).  ssdvp serve's clients come through one (platforms/serve/).
   std::function<std::unique_ptr<workload::Workload>(uint64_t capacity_bytes)> make_workload;
+  // The run opts in to test aids (KeyRole::TestAid: a deliberately broken drive, checks of the
+  // firmware's internals; `ssdvp run --test-aids`).  Without it a test aid not at its default
+  // is refused; with it each one on is named on stderr and in run.json's test_aids.
+  bool test_aids = false;
 };
 
 class SsdPlatform {

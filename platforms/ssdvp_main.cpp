@@ -52,6 +52,8 @@ std::string self_path() {
 // Progress lines for every run this command makes: ssdvp run -q (none), --progress (even when
 // stderr is not a terminal), else only on a terminal.
 ssdvp::RunOptions::Progress g_progress = ssdvp::RunOptions::Progress::Auto;
+// ssdvp run --test-aids: every run this command makes may use test aids (RunOptions::test_aids).
+bool g_test_aids = false;
 
 int run_command(const std::string& platform, const std::string& workload, const std::vector<std::string>& sets,
                 const std::string& out_dir, bool quiet, bool precondition, const std::string& dump_map,
@@ -61,6 +63,7 @@ int run_command(const std::string& platform, const std::string& workload, const 
   opt.workload_spec = workload;
   opt.precondition = precondition;
   opt.progress = g_progress;
+  opt.test_aids = g_test_aids;
   opt.gdb_port = gdb_port;
   opt.gdb_core = gdb_core;
   if (!state_cache.empty()) ssdvp::use_state_cache(state_cache, cfg, opt);
@@ -292,6 +295,9 @@ int sc_main(int argc, char* argv[]) {
   bool progress = false;
   run->add_flag("--progress", progress, "progress lines on stderr even when it is not a terminal (a line each)");
   run->add_flag("--no-precondition", no_precondition, "start from an empty drive");
+  run->add_flag("--test-aids", g_test_aids,
+                "allow test aids (a deliberately broken drive, checks of the firmware's internals: docs/config.md, "
+                "Test aids); each one on is named on stderr and in run.json");
   run->add_option("--dump-map", dump_map, "write the firmware's final logical-to-physical map (uint32 per sector)");
   run->add_option("--gdb", gdb_port, "firmware.mode = iss: wait for gdb on 127.0.0.1:PORT before the core starts");
   run->add_option("--gdb-core", gdb_core, "which core --gdb debugs (default 0)");
@@ -418,6 +424,7 @@ int sc_main(int argc, char* argv[]) {
                     "as run --state-cache: serve the preconditioned drive saved in DIR/KEY, or precondition and save it "
                     "there");
   serve->add_option("--export", serve_args.export_name, "the export's name (default ssdvp; \"\" is served too)");
+  serve->add_flag("--test-aids", serve_args.test_aids, "as run --test-aids: allow test aids (docs/config.md, Test aids)");
 
   auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");
   CLI11_PARSE(app, argc, argv);

@@ -14,11 +14,19 @@ verilator_coverage, and the report gives:
     stamps' high bits never toggle in a run of millions of cycles);
   * every functional bin (cover property) with its count, and the bins never hit.
 Exclusions (testbenches/rtl/coverage_exclusions.txt) name a line or a bin with the reason it is
-left out; they are listed in the report. Closure (--require-closure): every functional bin not
-excluded hit, and line coverage at least --min-line percent (95).
+left out; they are listed in the report. Closure (--require-closure): every bin the coverage
+module declares (each `NAME: cover property` of rtl/nand_channel_ctrl_coverage.sv, the per-way
+ones once per way the design has) is in the data, and none that it does not declare; every bin
+not excluded hit; every exclusion names a bin in the data or a line with coverage points (a stale
+one fails); and line coverage at least --min-line percent (95). A build that lost its user
+coverage (--coverage-user) or renamed the instance so that no bin is found cannot reach closure.
 
   scripts/rtl_regression.py [--build build] [--out rtl-coverage] [--seeds 32] [--ops 6000]
                             [--jobs 2] [--require-closure] [--min-line 95]
+                            [--exclusions FILE] [--from-merged DAT]
+
+--from-merged DAT analyses coverage data merged before (OUT/merged.dat of an earlier run) instead
+of running seeds: the closure checks on their own, as the tests of the checks use them.
 
 Writes OUT/report.txt, OUT/report.html, OUT/coverage.json, OUT/merged.dat and OUT/annotated/
 (verilator_coverage --annotate).
@@ -35,6 +43,7 @@ from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RTL = os.path.join(ROOT, "rtl", "nand_channel_ctrl.sv")
 EXCLUSIONS = os.path.join(ROOT, "testbenches", "rtl", "coverage_exclusions.txt")
+COVERAGE_SV = os.path.join(ROOT, "rtl", "nand_channel_ctrl_coverage.sv")
 
 # Knob profiles, taken in turn by the seeds (testbenches/rtl/rtl_stress.cpp's options).
 PROFILES = [
@@ -68,22 +77,38 @@ def parse_dat(path):
     return points
 
 
-def load_exclusions():
+def declared_bins():
+    """The bins the coverage module declares, as the report names them: each top-level
+    `NAME: cover property`, and each of the per-way macro's once per way it is expanded for
+    (g_wayK.NAME, K below the design's WAYS)."""
+    src = open(COVERAGE_SV).read()
+    ways = int(re.search(r"parameter\s+int\s+WAYS\s*=\s*(\d+)", open(RTL).read()).group(1))
+    macro = re.search(r"`define\s+SSDVP_COVER_WAY\(k\)(.*?)\n\s*end\s*\n", src, re.S)
+    if not macro:
+        sys.exit(f"{COVERAGE_SV}: no SSDVP_COVER_WAY macro: update declared_bins() in {__file__}")
+    label = r"^\s*(c_\w+)\s*:\s*cover\s+property"
+    top = re.findall(label, src[:macro.start()] + src[macro.end():], re.M)
+    per_way = re.findall(r"(c_\w+)\s*:\s*cover\s+property", macro.group(1))
+    expanded = [int(k) for k in re.findall(r"^\s*`SSDVP_COVER_WAY\((\d+)\)", src, re.M)]
+    return set(top) | {f"g_way{k}.{b}" for k in expanded if k < ways for b in per_way}
+
+
+def load_exclusions(path):
     lines, bins = {}, {}
-    if os.path.exists(EXCLUSIONS):
-        for raw in open(EXCLUSIONS):
+    if os.path.exists(path):
+        for raw in open(path):
             raw = raw.strip()
             if not raw or raw.startswith("#"):
                 continue
             kind, what, reason = (raw.split(None, 2) + ["", ""])[:3]
             if not reason:
-                sys.exit(f"{EXCLUSIONS}: '{raw}': an exclusion needs a reason")
-            if kind == "line":
+                sys.exit(f"{path}: '{raw}': an exclusion needs a reason")
+            if kind == "line" and what.isdigit():
                 lines[int(what)] = reason
             elif kind == "bin":
                 bins[what] = reason
             else:
-                sys.exit(f"{EXCLUSIONS}: '{raw}': 'line N reason' or 'bin NAME reason'")
+                sys.exit(f"{path}: '{raw}': 'line N reason' or 'bin NAME reason'")
     return lines, bins
 
 
@@ -105,30 +130,41 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--require-closure", action="store_true")
     ap.add_argument("--min-line", type=float, default=95.0)
+    ap.add_argument("--exclusions", default=EXCLUSIONS, help="the exclusions file (default %(default)s)")
+    ap.add_argument("--from-merged", help="analyse this merged coverage data instead of running seeds")
     a = ap.parse_args()
     if a.seeds < 1 or a.ops < 1 or a.jobs < 1:
         sys.exit("--seeds, --ops and --jobs: at least 1")
-    binary = os.path.join(a.build, "testbenches", "rtl_stress_cov")
-    if not os.path.exists(binary):
-        sys.exit(f"{binary}: not built (cmake --build {a.build} --target rtl_stress_cov)")
-    os.makedirs(os.path.join(a.out, "seeds"), exist_ok=True)
-    for f in os.listdir(os.path.join(a.out, "seeds")):
-        os.remove(os.path.join(a.out, "seeds", f))
-
-    with ThreadPoolExecutor(a.jobs) as pool:
-        results = list(pool.map(lambda s: run_seed(binary, a.out, s, a.ops, PROFILES[(s - 1) % len(PROFILES)]),
-                                range(1, a.seeds + 1)))
-    failed = [r for r in results if r[2] != 0 or not r[3].startswith("clean")]
-    for seed, name, rc, first, out, dat, cmd in failed:
-        print(f"seed {seed} ({name}) failed (exit {rc}): {first}\n  {' '.join(cmd)}\n{out}", file=sys.stderr)
-
+    os.makedirs(a.out, exist_ok=True)
     merged = os.path.join(a.out, "merged.dat")
-    dats = [r[5] for r in results if os.path.exists(r[5])]
-    subprocess.run(["verilator_coverage", "--write", merged] + dats, check=True, capture_output=True)
-    subprocess.run(["verilator_coverage", "--annotate", os.path.join(a.out, "annotated"), merged], check=True,
-                   capture_output=True)
+    failed = []
+    if a.from_merged:
+        if not os.path.exists(a.from_merged):
+            sys.exit(f"--from-merged {a.from_merged}: no such file")
+        merged = a.from_merged
+        a.seeds = a.ops = 0
+    else:
+        binary = os.path.join(a.build, "testbenches", "rtl_stress_cov")
+        if not os.path.exists(binary):
+            sys.exit(f"{binary}: not built (cmake --build {a.build} --target rtl_stress_cov)")
+        os.makedirs(os.path.join(a.out, "seeds"), exist_ok=True)
+        for f in os.listdir(os.path.join(a.out, "seeds")):
+            os.remove(os.path.join(a.out, "seeds", f))
 
-    excl_lines, excl_bins = load_exclusions()
+        with ThreadPoolExecutor(a.jobs) as pool:
+            results = list(pool.map(lambda s: run_seed(binary, a.out, s, a.ops, PROFILES[(s - 1) % len(PROFILES)]),
+                                    range(1, a.seeds + 1)))
+        failed = [r for r in results if r[2] != 0 or not r[3].startswith("clean")]
+        for seed, name, rc, first, out, dat, cmd in failed:
+            print(f"seed {seed} ({name}) failed (exit {rc}): {first}\n  {' '.join(cmd)}\n{out}", file=sys.stderr)
+
+        dats = [r[5] for r in results if os.path.exists(r[5])]
+        subprocess.run(["verilator_coverage", "--write", merged] + dats, check=True, capture_output=True)
+        subprocess.run(["verilator_coverage", "--annotate", os.path.join(a.out, "annotated"), merged], check=True,
+                       capture_output=True)
+
+    excl_lines, excl_bins = load_exclusions(a.exclusions)
+    declared = declared_bins()
     points = parse_dat(merged)
     rtl_name = os.path.basename(RTL)
     line_pts, toggle_pts, bins = {}, [], {}
@@ -156,15 +192,22 @@ def main():
     must = {k: v for k, v in bins.items() if k not in excl_bins}
     missed_bins = sorted(k for k, v in must.items() if v == 0)
     unknown_excl = sorted(b for b in excl_bins if b not in bins)
+    stale_lines = sorted(ln for ln in excl_lines if not any(k[0] == ln for k in line_pts))
+    absent_bins = sorted(declared - set(bins))     # declared, not in the data: a lost --coverage-user, a rename
+    undeclared_bins = sorted(set(bins) - declared)  # in the data, not declared: the declaration parse is stale
 
-    closed = not missed_bins and line_pct >= a.min_line and not failed
+    closed = (not missed_bins and line_pct >= a.min_line and not failed and not absent_bins and not undeclared_bins
+              and not unknown_excl and not stale_lines)
     summary = {
         "seeds": a.seeds, "operations_per_seed": a.ops, "failed_seeds": len(failed),
         "line": {"points": len(counted), "hit": line_hit, "percent": round(line_pct, 2),
                  "excluded": {str(k): v for k, v in excl_lines.items()}},
         "toggle": {"points": len(toggle_pts), "hit": toggle_hit, "percent": round(toggle_pct, 2)},
         "functional": {"bins": len(must), "hit": len(must) - len(missed_bins), "never_hit": missed_bins,
+                       "declared": len(declared), "declared_not_found": absent_bins,
+                       "found_not_declared": undeclared_bins,
                        "excluded": excl_bins, "counts": dict(sorted(bins.items()))},
+        "stale_exclusions": {"bins": unknown_excl, "lines": stale_lines},
         "closure": closed,
     }
     with open(os.path.join(a.out, "coverage.json"), "w") as f:
@@ -176,8 +219,16 @@ def main():
     t.append(f"line (rtl/{rtl_name}, line and branch points): {line_hit}/{len(counted)} = {line_pct:.1f}%"
              f" (closure needs {a.min_line:.0f}%)")
     t.append(f"toggle (rtl/{rtl_name} signals): {toggle_hit}/{len(toggle_pts)} = {toggle_pct:.1f}% (reported, not a goal)")
-    t.append(f"functional: {len(must) - len(missed_bins)}/{len(must)} bins hit")
+    t.append(f"functional: {len(must) - len(missed_bins)}/{len(must)} bins hit; {len(bins)} in the data of "
+             f"{len(declared)} declared in rtl/{os.path.basename(COVERAGE_SV)}")
     t.append("closure: " + ("reached" if closed else "NOT reached"))
+    if absent_bins:
+        t.append(f"\nbins declared but not in the coverage data ({len(absent_bins)}: a build without --coverage-user, "
+                 "or an instance renamed):")
+        t += [f"  {b}" for b in absent_bins]
+    if undeclared_bins:
+        t.append(f"\nbins in the data that the coverage module does not declare ({len(undeclared_bins)}):")
+        t += [f"  {b}" for b in undeclared_bins]
     if missed_bins:
         t.append("\nbins never hit:")
         t += [f"  {b}" for b in missed_bins]
@@ -190,6 +241,8 @@ def main():
         t += [f"  bin {k}: {v}" for k, v in sorted(excl_bins.items())]
     if unknown_excl:
         t.append("\nexclusions naming no bin (stale): " + ", ".join(unknown_excl))
+    if stale_lines:
+        t.append("\nexclusions naming a line with no coverage point (stale): " + ", ".join(map(str, stale_lines)))
     t.append("\nbins:")
     t += [f"  {k:<48} {v:>10}" for k, v in sorted(bins.items())]
     text = "\n".join(t) + "\n"

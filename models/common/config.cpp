@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -216,6 +217,7 @@ Config Config::load(const std::string& path, const std::vector<std::string>& ove
     }
   }
   apply(c, path.empty() ? nullptr : &t, path, overrides);
+  c.check_effective();
   return c;
 }
 
@@ -229,6 +231,7 @@ Config Config::load_text(std::string_view toml, const std::string& source,
     throw parse_error(source, e);
   }
   apply(c, &t, source, overrides);
+  c.check_effective();
   return c;
 }
 
@@ -242,6 +245,40 @@ std::vector<double> Config::get_list(const std::string& key) const {
   return std::get<std::vector<double>>(values_.at(spec_of(key).key));
 }
 const std::string& Config::origin(const std::string& key) const { return origins_.at(spec_of(key).key); }
+
+std::string Config::text(const std::string& key) const { return value_text(values_.at(spec_of(key).key)); }
+
+void Config::check_effective() const {
+  std::string errors;
+  for (const auto& spec : config_schema()) {
+    if (!spec.only_with || origin(spec.key) == "default") continue;
+    const std::string rule = spec.only_with;
+    const size_t eq = rule.find('=');
+    const std::string other = rule.substr(0, eq), wanted = rule.substr(eq + 1);
+    const std::string value = text(other);
+    bool effective = false;
+    for (size_t at = 0; at <= wanted.size();) {
+      const size_t bar = std::min(wanted.find('|', at), wanted.size());
+      effective = effective || wanted.compare(at, bar - at, value) == 0;
+      at = bar + 1;
+    }
+    if (effective) continue;
+    std::string choices = wanted;
+    for (char& ch : choices)
+      if (ch == '|') ch = '/';
+    errors += std::string(errors.empty() ? "" : "\n  ") + origin(spec.key) + ": " + spec.key + " has no effect with " +
+              other + " = " + value + " (" + origin(other) + "); it applies only with " + other + " = " + choices;
+  }
+  if (!errors.empty()) throw ConfigError(errors);
+}
+
+std::vector<std::string> Config::test_aids_on() const {
+  std::vector<std::string> on;
+  for (const auto& spec : config_schema())
+    if (spec.role == KeyRole::TestAid && value_text(values_.at(spec.key)) != value_text(parse_text(spec, spec.def, "default")))
+      on.push_back(std::string(spec.key) + " = " + value_text(values_.at(spec.key)));
+  return on;
+}
 
 std::map<std::string, std::string> Config::echo() const {
   std::map<std::string, std::string> out;

@@ -22,6 +22,11 @@ class ConfigError : public std::runtime_error {
 
 enum class KeyType { Bool, Int, Double, String, DoubleList };
 
+// What a key is for.  A test aid builds a deliberately broken drive or checks the firmware's
+// internals: a run refuses one that is not at its default unless it opts in
+// (RunOptions::test_aids, `ssdvp run --test-aids`), says so on stderr and marks run.json.
+enum class KeyRole { Setting, TestAid };
+
 struct KeySpec {
   const char* key;        // dotted: "nand.channels"
   KeyType type;
@@ -29,6 +34,11 @@ struct KeySpec {
   double min, max;        // numeric range (inclusive); for lists, each element
   const char* choices;    // strings: "a|b|c", or nullptr for free text
   const char* doc;
+  // The setting under which this key has an effect, "other.key=v1|v2" (nullptr: always).  A
+  // key set (in a file or with --set) while the other key has another value is an error that
+  // names both: a value the run would silently ignore.
+  const char* only_with = nullptr;
+  KeyRole role = KeyRole::Setting;
 };
 
 const std::vector<KeySpec>& config_schema();
@@ -59,6 +69,14 @@ class Config {
 
   // Where a key's value came from ("default", "file.toml:12", "--set").
   const std::string& origin(const std::string& key) const;
+  // The value as TOML-like text without a string's quotes ("interrupt", "true", "2000").
+  std::string text(const std::string& key) const;
+  // Every key set (not at its default) that has no effect under the setting that overrides it
+  // (KeySpec::only_with), all in one error naming each key, its origin and that setting.
+  // load() and load_text() call it once the file and the overrides are in.
+  void check_effective() const;
+  // The test aids (KeyRole::TestAid) not at their default, "key = value" each.
+  std::vector<std::string> test_aids_on() const;
   // Every key with its value, for the run's JSON (config echo), as TOML-like text values.
   std::map<std::string, std::string> echo() const;
 

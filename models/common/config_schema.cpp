@@ -21,7 +21,7 @@ const std::vector<KeySpec>& config_schema() {
       {"host.cpus", K::Int, "0", 0, 1024, nullptr, "Host CPUs the workload's threads run on (0: as many as host.queues, one queue per CPU). A thread's commands go to the queue of the CPU it runs on at the time."},
       {"host.cpu.types", K::String, "\"\"", 0, 0, nullptr, "Host CPU model (docs/multicore.md): thread types as I/O:CPU percentages of a cycle, comma-separated (the MT-FTL paper: \"90:10,80:20,70:30,60:40,50:50,40:60,20:80,0:100\"); the workload's threads take them in order, as evenly as they go. Each thread submits its requests during the I/O share of its cycle and wants the CPU for the rest; a CPU is shared by the threads in their CPU phase on it. Empty: no CPU model (threads do I/O only). The phases share the host CPUs with the host I/O stack's and a host FTL's work there (docs/multicore.md)."},
       {"host.cpu.cycle_ms", K::Double, "3000", 0.001, kInf, nullptr, "Host CPU model: a thread's cycle of one I/O phase and one CPU phase, ms (the paper: 3 s); thread t's cycles start t/threads of a cycle late."},
-      {"host.cpu.io_us", K::Double, "5", 0, kInf, nullptr, "Host CPU model with host.stack = \"none\": CPU time a request costs its thread (submission and completion), us, as a delay: that long times the pieces of work sharing its CPU. A modelled stack charges its own CPU time instead (host.stack.submit_ns, host.stack.irq_ns)."},
+      {"host.cpu.io_us", K::Double, "5", 0, kInf, nullptr, "Host CPU model with host.stack = \"none\": CPU time a request costs its thread (submission and completion), us, as a delay: that long times the pieces of work sharing its CPU. A modelled stack charges its own CPU time instead (host.stack.submit_ns, host.stack.irq_ns).", "host.stack=none"},
       {"host.cpu.balance_ms", K::Double, "4", 0.001, kInf, nullptr, "Host CPU model: period of the OS's periodic balancing round, ms: when the busiest CPU runs two or more CPU-phase threads more than the idlest, one moves (CPU load only; threads in their I/O phase are not moved). A CPU that runs out of work also runs a round (newly idle: it pulls a thread from a CPU running two or more)."},
       {"host.migration", K::String, "\"none\"", 0, 0, "none|greedy", "MT-FTL task migration (needs host.cpu.types): greedy moves, every host.migration_rounds balancer rounds, the thread with the most write-buffer insertions on the CPU with the most to the CPU with the fewest."},
       {"host.migration_rounds", K::Int, "30000", 1, 1e12, nullptr, "Host CPU model: OS balancer rounds (periodic, host.cpu.balance_ms; newly idle; and the placement at each wake-up of a thread by its completion) between two migrations (the MT-FTL paper: 30,000); the insertions per CPU of each such period are recorded (run.json host_cpu.insert_series) with or without migration."},
@@ -50,12 +50,12 @@ const std::vector<KeySpec>& config_schema() {
       {"host.link_latency_ns", K::Double, "500", 0, kInf, nullptr, "One-way PCIe latency (TLP through root complex and controller), ns."},
       {"host.tlp_overhead_bytes", K::Int, "24", 0, 4096, nullptr, "Header/framing bytes added per TLP (per host.max_payload_bytes of payload, or less) on the link."},
       {"host.max_payload_bytes", K::Int, "4096", 128, 4096, nullptr, "PCIe Max_Payload_Size: a transfer is split into TLPs of at most this many payload bytes, each paying host.tlp_overhead_bytes (a power of two, 128 .. 4096). Root complexes commonly set 256 (the drive presets do); the default 4096 keeps the default platform's published figures."},
-      {"host.irq_ns", K::Double, "1000", 0, kInf, nullptr, "With host.stack = \"none\": a fixed delay from the completion entry written to the host thread running (MSI-X delivery + interrupt handler), no CPU time, ns. A modelled stack charges host.stack.irq_ns of CPU time instead."},
-      {"host.submit_ns", K::Double, "0", 0, kInf, nullptr, "With host.stack = \"none\": a fixed delay per command before the doorbell write, no CPU time, ns. A modelled stack charges host.stack.submit_ns of CPU time instead."},
+      {"host.irq_ns", K::Double, "1000", 0, kInf, nullptr, "With host.stack = \"none\": a fixed delay from the completion entry written to the host thread running (MSI-X delivery + interrupt handler), no CPU time, ns. A modelled stack charges host.stack.irq_ns of CPU time instead.", "host.stack=none"},
+      {"host.submit_ns", K::Double, "0", 0, kInf, nullptr, "With host.stack = \"none\": a fixed delay per command before the doorbell write, no CPU time, ns. A modelled stack charges host.stack.submit_ns of CPU time instead.", "host.stack=none"},
       {"host.stack", K::String, "\"interrupt\"", 0, 0, "none|interrupt|poll", "The host I/O stack (docs/host-stack.md). none: host.submit_ns and host.irq_ns are fixed delays with no CPU time (every run before the stack existed). interrupt (default): every command costs host.stack.submit_ns of CPU time on its thread's CPU; the thread sleeps, and the completion queue's interrupt handles each completion on the queue's CPU (host.stack.irq_ns, not preempted). poll: the thread spins on its own CPU until its completion arrives (the spin is CPU time) and reaps it there (host.stack.poll_ns), as Linux's polled queues (io_uring IOPOLL, RWF_HIPRI) do; not with host.ftl (pblk completes its bios itself)."},
-      {"host.stack.submit_ns", K::Double, "2000", 0, kInf, nullptr, "host.stack = interrupt | poll: CPU time per command on the submitting thread's CPU (system call, block layer, NVMe driver), shared with the other threads there, ns. Default chosen (docs/host-stack.md says why)."},
-      {"host.stack.irq_ns", K::Double, "4630", 0, kInf, nullptr, "host.stack = interrupt: CPU time of one interrupt-driven completion on its completion queue's CPU (queue q: CPU q): the handler, the request's completion, the wake-up of the sleeping thread, ns; with a host FTL, each interrupt of the Open-Channel device. Default: what interrupt-driven completion cost over polling in Yang, Minturn and Hady (FAST 2012; docs/references.md#yang-poll), 9.01 - 4.38 us."},
-      {"host.stack.poll_ns", K::Double, "0", 0, kInf, nullptr, "host.stack = poll: CPU time to reap one completion, ns. Default 0: the measurement behind host.stack.irq_ns gives the difference between the two paths, all of it put on the interrupt path (docs/host-stack.md)."},
+      {"host.stack.submit_ns", K::Double, "2000", 0, kInf, nullptr, "host.stack = interrupt | poll: CPU time per command on the submitting thread's CPU (system call, block layer, NVMe driver), shared with the other threads there, ns. Default chosen (docs/host-stack.md says why).", "host.stack=interrupt|poll"},
+      {"host.stack.irq_ns", K::Double, "4630", 0, kInf, nullptr, "host.stack = interrupt: CPU time of one interrupt-driven completion on its completion queue's CPU (queue q: CPU q): the handler, the request's completion, the wake-up of the sleeping thread, ns; with a host FTL, each interrupt of the Open-Channel device. Default: what interrupt-driven completion cost over polling in Yang, Minturn and Hady (FAST 2012; docs/references.md#yang-poll), 9.01 - 4.38 us.", "host.stack=interrupt"},
+      {"host.stack.poll_ns", K::Double, "0", 0, kInf, nullptr, "host.stack = poll: CPU time to reap one completion, ns. Default 0: the measurement behind host.stack.irq_ns gives the difference between the two paths, all of it put on the interrupt path (docs/host-stack.md).", "host.stack=poll"},
       {"host.max_transfer_kib", K::Int, "1024", 4, 1024, nullptr, "Largest command (MDTS); larger requests are split by the host driver, as a block layer does. Multiple of 4."},
 
       // ---------------------------------------------------------------- device (what the host sees)
@@ -189,11 +189,11 @@ const std::vector<KeySpec>& config_schema() {
       {"ftl.idle_migration_us", K::Double, "0", 0, 1e9, nullptr, "With ftl.placement: after this many microseconds without a host command, SLC pools (SLC dies, or the dies' SLC-mode blocks) are cleaned ahead of need (their oldest blocks migrate) until ftl.idle_migration_free_ratio of their superblocks are free; the next host command stops it. 0: off."},
       {"ftl.slc_cache.dynamic_blocks_per_plane", K::Int, "0", 0, 65535, nullptr, "A dynamic SLC cache next to the static one (nand.pslc.blocks_per_plane): each die's SLC-mode pool may borrow up to this many of the die's native superblocks, erasing them in SLC mode, while the logical space the host has not filled can spare their native capacity; a borrowed superblock goes back at its next erase once it cannot (the cache shrinks as the drive fills, to the static part on a full drive). As Samsung's Intelligent TurboWrite. Needs nand.pslc.blocks_per_plane and ftl.placement = slc-only or slc-direct; 0 = a static cache only. ftl-sw/place/slc_cache.h."},
       {"ftl.idle_migration_free_ratio", K::Double, "0.5", 0, 1, nullptr, "Idle migration cleans an SLC pool until this share of its superblocks is free (at least ftl.gc_high_blocks)."},
-      {"ftl.check_pool_walk", K::Bool, "false", 0, 0, nullptr, "Check every walk of the write buffer over the pools that resumes where the last one stopped (ftl-sw/buffer/write_buffer.c, pick_pool) against the pools it skips: one that could now take host data, or whose GC pace would change, halts the firmware. A test and debug aid."},
-      {"ftl.gc_check_victims", K::Bool, "false", 0, 0, nullptr, "Check every GC victim the greedy index picks against a scan of its pool (ftl-sw/gc/victim_index.h); a difference halts the firmware. A test and debug aid: each check scans the pool."},
+      {"ftl.check_pool_walk", K::Bool, "false", 0, 0, nullptr, "Check every walk of the write buffer over the pools that resumes where the last one stopped (ftl-sw/buffer/write_buffer.c, pick_pool) against the pools it skips: one that could now take host data, or whose GC pace would change, halts the firmware. A test and debug aid.", nullptr, KeyRole::TestAid},
+      {"ftl.gc_check_victims", K::Bool, "false", 0, 0, nullptr, "Check every GC victim the greedy index picks against a scan of its pool (ftl-sw/gc/victim_index.h); a difference halts the firmware. A test and debug aid: each check scans the pool.", nullptr, KeyRole::TestAid},
       {"ftl.lapt.tie_order", K::String, "\"oldest-first\"", 0, 0, "oldest-first|recent-first", "ftl.placement = lapt: the order among logical blocks with equal counters in the paper's sorted list, which decides which of them are SLC-writable (at most as many as SLC has blocks): oldest-first (a block that reaches a counter value ranks after the blocks already there; chosen as the default before any run: what a list sorted by counter with stable moves gives an increasing block) or recent-first (before them)."},
       {"ftl.lapt.logical_block", K::String, "\"slc-block\"", 0, 0, "slc-block|slc-superblock", "ftl.placement = lapt: the size of a logical block, the unit LAPT counts accesses of and ranks: slc-block (the paper's: as many sectors as one SLC block of one plane holds, 256 KiB with 64 pages of 4 KiB; as many of them SLC-writable as SLC has blocks, every plane's counted) or slc-superblock (one block on every plane of an SLC die: planes times larger, planes times fewer SLC-writable)."},
-      {"ftl.test_defect", K::String, "\"none\"", 0, 0, "none|flush-before-program|recovery-skips-open-superblock|trim-log-not-replayed", "A test aid: builds a deliberately broken drive, so that the tests can show the power-cut checker catching a loss (testbenches/model/test_power_cut_defects.cpp). flush-before-program: a flush (and a FUA write) completes at once, before its data is programmed; recovery-skips-open-superblock: the power-on scan drops what it found in each partly written superblock; trim-log-not-replayed: recovery finds the trim log's records and does not apply them. none: the drive as built."},
+      {"ftl.test_defect", K::String, "\"none\"", 0, 0, "none|flush-before-program|recovery-skips-open-superblock|trim-log-not-replayed", "A test aid: builds a deliberately broken drive, so that the tests can show the power-cut checker catching a loss (testbenches/model/test_power_cut_defects.cpp). flush-before-program: a flush (and a FUA write) completes at once, before its data is programmed; recovery-skips-open-superblock: the power-on scan drops what it found in each partly written superblock; trim-log-not-replayed: recovery finds the trim log's records and does not apply them. none: the drive as built.", nullptr, KeyRole::TestAid},
       {"ftl.gc_low_blocks", K::Int, "3", 1, 1000, nullptr, "A die starts GC when its free superblocks drop below this (with a pSLC cache, each of a die's two pools, SLC-mode and native blocks, on its own)."},
       {"ftl.bad_block_reserve", K::Int, "-1", -1, 1000, nullptr, "Free superblocks per die (per pool) that host writes leave beyond the GC reserve so that GC keeps going when blocks go bad (a failed erase returns no superblock; a failed program's data needs another); -1 = auto: 1 when the NAND model can fail (nand.factory_bad_permille, nand.program_fail_per_million, nand.erase_fail_per_million or nand.fail_at set), else 0. It lowers the logical capacity by that many superblocks per die."},
       {"ftl.wear_spread", K::Int, "128", 0, 1000000, nullptr, "Static wear levelling: when a superblock's erase count gets more than this many erases ahead of the least-erased superblock of its pool, GC moves the data of the least-erased full superblock (cold data keeping it young) so that it goes back into use. 128 follows Linux UBI's advice for MLC NAND of ~10k cycles (its default 4096 is for 100k-cycle SLC). 0 = off (free superblocks are still reused oldest-erased first)."},
@@ -227,12 +227,13 @@ const std::vector<KeySpec>& config_schema() {
       {"sim.quantum_ns", K::Double, "1000", 1, kInf, nullptr, "Temporal-decoupling quantum of the native firmware core (firmware.mode = native), ns; ISS cores use firmware.quantum_instructions."},
       {"sim.payload", K::Bool, "false", 0, 0, nullptr, "Carry full 4 KiB payloads through DRAM and dies (else only the 8-byte tag of each sector)."},
       {"sim.host_data", K::Bool, "false", 0, 0, nullptr, "Carry the host's own bytes (ssdvp serve turns it on; implies sim.payload): every 4 KiB sector stores what the host wrote, all 4,096 bytes, and its 8-byte tag travels beside it (as end-to-end protection information does) instead of in its first 8 bytes; reads return what was written and their tags are still checked. Preconditioned sectors hold zeros. With a host FTL (host.ftl) its ring in host memory and its vector commands carry them too."},
-      {"sim.check_flush_durability", K::Bool, "false", 0, 0, nullptr, "At every successful flush (the end-of-run one included) read the NAND array and check that every write acknowledged before the flush was submitted is on flash, its program completed (or a newer write of the sector is); a violation fails the run. A test and debug aid: each check scans the whole array."},
+      {"sim.check_flush_durability", K::Bool, "false", 0, 0, nullptr, "At every successful flush (the end-of-run one included) read the NAND array and check that every write acknowledged before the flush was submitted is on flash, its program completed (or a newer write of the sector is); a violation fails the run. A test and debug aid: each check scans the whole array.", nullptr, KeyRole::TestAid},
       {"sim.seed", K::Int, "1", 0, kInf, nullptr, "Base seed of the workload generators."},
       {"sim.output_dir", K::String, "\"ssdvp-out\"", 0, 0, nullptr, "Where run.json and the latency CSVs go."},
       {"sim.progress", K::Bool, "true", 0, 0, nullptr, "Print a progress line every few wall seconds on long runs."},
       {"sim.series_interval_ms", K::Double, "0", 0, kInf, nullptr, "Figures over time: per interval of this length of the measured run, MiB/s, IOPS and latency p50/p99 per operation, WAF so far, free superblocks, GC work and write-buffer fill, in run.json series (scripts/plot_series.py draws them); the throughput also in throughput.csv in sim.output_dir (0 = none)."},
       {"sim.max_sim_ms", K::Double, "0", 0, kInf, nullptr, "Stop the workload at this simulated time, ms (0 = no limit)."},
+      {"sim.stall_limit_ms", K::Double, "0", 0, kInf, nullptr, "End the measured run with an error (exit status 3) when host requests are in flight and none completes for this long, ms of simulated time (0 = never): a drive that stopped making progress while simulated time goes on (GC that cleans for ever) is reported instead of running until a wall-clock limit. The tests that reproduce such livelocks set it."},
   };
   return schema;
 }
@@ -249,15 +250,14 @@ std::string config_reference_markdown() {
          "multiple of 4; per-page-type timing lists have 1 or bits-per-cell values; the firmware's\n"
          "DRAM use (map, buffers, rings) must fit in `dram.size_mib`; a pSLC cache\n"
          "(`nand.pslc.blocks_per_plane`) needs MLC/TLC dies, no SLC dies, `ftl.placement` other than\n"
-         "none, and more than `ftl.gc_high_blocks` + 4 blocks in it and twice that outside it.\n";
+         "none, and more than `ftl.gc_high_blocks` + 4 blocks in it and twice that outside it.\n\n"
+         "A key that applies only under another setting says so (\"Only with ...\"): set under another\n"
+         "value it is refused, naming both, rather than silently ignored. Test aids (deliberately broken\n"
+         "drives, checks of the firmware's internals) are listed apart at the end: a run refuses one\n"
+         "unless the command opts in (`ssdvp run --test-aids`), warns on stderr when one is on and lists\n"
+         "them in run.json (`test_aids`).\n";
   std::string section;
-  for (const auto& k : config_schema()) {
-    std::string key = k.key;
-    std::string sec = key.substr(0, key.find('.'));
-    if (sec != section) {
-      section = sec;
-      out << "\n## [" << sec << "]\n\n| key | type | default | range | meaning |\n|---|---|---|---|---|\n";
-    }
+  const auto row = [&](const KeySpec& k) {
     const char* type = "";
     std::string range;
     switch (k.type) {
@@ -280,8 +280,29 @@ std::string config_reference_markdown() {
     std::string def = k.def;
     for (auto& c : range)
       if (c == '|') c = '/';
-    out << "| `" << key << "` | " << type << " | `" << def << "` | " << range << " | " << k.doc << " |\n";
+    std::string doc = k.doc;
+    if (k.only_with) {
+      std::string rule = k.only_with;
+      for (auto& c : rule)
+        if (c == '|') c = '/';
+      doc += " Only with `" + rule.replace(rule.find('='), 1, " = ") + "`.";
+    }
+    out << "| `" << k.key << "` | " << type << " | `" << def << "` | " << range << " | " << doc << " |\n";
+  };
+  for (const auto& k : config_schema()) {
+    if (k.role == KeyRole::TestAid) continue;
+    std::string key = k.key;
+    std::string sec = key.substr(0, key.find('.'));
+    if (sec != section) {
+      section = sec;
+      out << "\n## [" << sec << "]\n\n| key | type | default | range | meaning |\n|---|---|---|---|---|\n";
+    }
+    row(k);
   }
+  out << "\n## Test aids\n\nRefused unless the run opts in (`ssdvp run --test-aids`; in a test, `RunOptions::test_aids`).\n\n"
+         "| key | type | default | range | meaning |\n|---|---|---|---|---|\n";
+  for (const auto& k : config_schema())
+    if (k.role == KeyRole::TestAid) row(k);
   return out.str();
 }
 

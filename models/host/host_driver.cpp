@@ -161,6 +161,7 @@ void HostDriver::main_thread() {
       }
     });
   }
+  if (o_.stall_limit != sc_core::SC_ZERO_TIME) sc_core::sc_spawn([this] { watch_for_stalls(); });
   if (on_measure_start) on_measure_start();
   if (sched_) sched_->start();
   measure_wall_start_ = last_progress_ = std::chrono::steady_clock::now();
@@ -536,6 +537,26 @@ void HostDriver::request_done(Request* rq) {
   for (unsigned t : queue_threads_[queue]) refill(t);
   free_.push_back(rq);
   if ((++done_ & 4095) == 0) progress();
+}
+
+// Looks once per limit: requests were in flight at the start of the interval, and none of
+// them or any other completed by its end, is a stall of at least the limit.  A drive that
+// livelocks (GC that cleans for ever, a pool waiting for a superblock no pool gives) keeps
+// simulated time moving without completing anything: this ends the run, with exit status 3,
+// where otherwise only a wall-clock limit would.
+void HostDriver::watch_for_stalls() {
+  while (!finished_ && fatal_errors().empty()) {
+    const uint64_t done = done_, in_flight = issued_ - done_;
+    wait(o_.stall_limit);
+    if (finished_ || t_end_ != sc_core::SC_ZERO_TIME) return;   // the measured run is over (the final flush is not watched)
+    if (in_flight > 0 && done_ == done) {
+      report_fatal("no host request completed in " + std::to_string(o_.stall_limit.to_seconds() * 1e3) +
+                   " ms of simulated time up to " + std::to_string(sc_core::sc_time_stamp().to_seconds()) + " s with " +
+                   std::to_string(issued_ - done_) + " in flight (" + std::to_string(done_) +
+                   " done): the drive stopped making progress (sim.stall_limit_ms)");
+      return;
+    }
+  }
 }
 
 HostDriver::ThreadInfo HostDriver::thread_info(unsigned t) const {

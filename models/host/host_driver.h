@@ -48,6 +48,9 @@ struct DriverOptions {
   bool fold = true;                 // workload.address = "fold"
   uint64_t max_requests = 0;        // 0 = all
   sc_core::sc_time max_sim_time;    // SC_ZERO_TIME = no limit
+  // sim.stall_limit_ms: requests in flight and none completed for this long of simulated time
+  // ends the run with an error (a drive that stopped making progress); SC_ZERO_TIME = never.
+  sc_core::sc_time stall_limit;
   bool flush_at_end = true;
   bool progress = true;
   bool progress_in_place = true;   // rewrite one line ('\r': a terminal), or a line each (a file)
@@ -249,6 +252,8 @@ class HostDriver : public sc_core::sc_module {
   static int payload_byte(const ssd_sector_tag& t);
   void check_payload(const Request* rq);
   void progress();
+  // The measured run's progress bound (DriverOptions::stall_limit), in its own thread.
+  void watch_for_stalls();
   Request* alloc_request();
   bool may_issue_more() const;
 

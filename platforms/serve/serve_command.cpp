@@ -131,6 +131,7 @@ int serve_command(const ServeArgs& a) {
     use_state_cache(a.state_cache, cfg, opt);
   }
   opt.progress = RunOptions::Progress::Never;
+  opt.test_aids = a.test_aids;
   // The clients' bytes: sparse files (a large drive costs the disk what is written), or with
   // --data memory the process's memory (no file system in the simulation's path: writes never
   // wait for the host's journal or writeback; a drive costs RAM what is written).

@@ -27,6 +27,7 @@ struct ServeArgs {
   bool no_save = false;        // no OUT/power-off image at the end
   std::string data;            // where the clients' bytes live: a folder of sparse files (default OUT/data) or "memory"
   std::string state_cache;     // as ssdvp run --state-cache: the preconditioned drive from DIR/KEY, or saved there
+  bool test_aids = false;      // as ssdvp run --test-aids
 };
 
 // Runs until the last client disconnects (unless persist) or SIGINT/SIGTERM; writes run.json

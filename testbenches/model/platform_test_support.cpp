@@ -24,6 +24,7 @@ Run run_platform(std::vector<std::string> sets, const std::string& workload, boo
   RunOptions opt;
   opt.workload_spec = workload;
   opt.precondition = precondition;
+  opt.test_aids = true;   // small_platform() checks the firmware's internals
   Run r;
   r.platform = std::make_unique<SsdPlatform>(cfg, opt);
   r.results = r.platform->run();
@@ -95,7 +96,7 @@ void expect_clean(const nlohmann::json& r, const ExpectedErrors& expected) {
 nlohmann::json run_child(const std::vector<std::string>& sets, const std::string& workload, const std::string& name,
                          const std::string& platform_file) {
   const std::string dir = std::string(::testing::TempDir()) + name;
-  std::string cmd = std::string(SSDVP_BINARY) + " run --quiet --out '" + dir + "' --workload '" + workload + "'";
+  std::string cmd = std::string(SSDVP_BINARY) +  " run --quiet --test-aids --out '" + dir + "' --workload '" + workload + "'";
   if (!platform_file.empty()) cmd += " --platform '" + platform_file + "'";
   for (const auto& s : sets) cmd += " --set '" + s + "'";
   cmd += " --set sim.progress=false > '" + dir + ".log' 2>&1";
@@ -127,6 +128,7 @@ std::unique_ptr<SsdPlatform> lapt_platform(const std::vector<std::string>& sets,
   RunOptions opt;
   opt.workload_spec = workload;
   opt.precondition = precondition;
+  opt.test_aids = true;
   return std::make_unique<SsdPlatform>(cfg, opt);
 }
 

@@ -19,12 +19,10 @@ std::string after_recovery(unsigned requests) {
          ",trim_percent=5,fsync=64,seed=9'";
 }
 
-Cut cut_run(const std::string& name, const std::string& at, std::vector<std::string> extra, const std::string& workload,
-            unsigned wall_limit_s) {
+Cut cut_run(const std::string& name, const std::string& at, std::vector<std::string> extra, const std::string& workload) {
   const std::string dir = std::string(::testing::TempDir()) + "power-cut-" + name;
   std::filesystem::remove_all(dir);
-  std::string cmd = wall_limit_s ? "timeout " + std::to_string(wall_limit_s) + " " : std::string();
-  cmd += std::string(SSDVP_BINARY) + " run -q --out '" + dir + "' --power-cut " + at + " --workload '" + workload + "'";
+  std::string cmd = std::string(SSDVP_BINARY) +  " run -q --test-aids --out '" + dir + "' --power-cut " + at + " --workload '" + workload + "'";
   for (const auto& s : small_platform()) cmd += " --set '" + s + "'";
   for (const auto& s : extra) cmd += " --set '" + s + "'";
   cmd += " 2> '" + dir + ".err'";

@@ -25,11 +25,10 @@ struct Cut {
 };
 
 // Cuts the power at `at` (with `extra` settings and `workload`); output in
-// TempDir()/power-cut-NAME.  wall_limit_s: the whole command is killed after that many wall
-// seconds (exit status 124: timeout(1)), for a case whose failure is a drive that stops making
-// progress.
+// TempDir()/power-cut-NAME.  A case whose failure is a drive that stops making progress bounds
+// it in simulated time (sim.stall_limit_ms), not by a wall-clock limit.
 Cut cut_run(const std::string& name, const std::string& at, std::vector<std::string> extra = {},
-            const std::string& workload = kPowerCutMix, unsigned wall_limit_s = 0);
+            const std::string& workload = kPowerCutMix);
 
 // The cut happened part-way, something was interrupted, recovery read the whole namespace back
 // and nothing durable was lost.  Where the command asked for an --after-recovery workload, it

@@ -122,6 +122,7 @@ TEST(Fdp, LogsEqualTheNandsOwnCounts) {
 void run_host(const std::vector<std::string>& sets, const std::function<void(HostCommandPort&)>& body) {
   RunOptions opt;
   opt.external_host = true;
+  opt.test_aids = true;   // test aids allowed (small_platform() checks the firmware's internals)
   SsdPlatform platform(Config::load("", sets), opt);
   HostCommandPort port(platform.host_interface());
   bool finished = false;
@@ -260,6 +261,7 @@ TEST(Fdp, ConfigurationsItCannotRunAreRefusedByName) {
       auto sets = fdp_sets(std::move(extra));
       Config cfg = Config::load("", sets);
       RunOptions opt;
+      opt.test_aids = true;   // test aids allowed (small_platform() checks the firmware's internals)
       SsdPlatform p(cfg, opt);
       ADD_FAILURE() << "accepted; expected a refusal naming " << key;
     } catch (const ConfigError& e) {
@@ -274,6 +276,7 @@ TEST(Fdp, ConfigurationsItCannotRunAreRefusedByName) {
     Config cfg = Config::load("", fdp_sets());
     RunOptions opt;
     opt.power_cut_ns = 1000000;
+    opt.test_aids = true;   // test aids allowed (small_platform() checks the firmware's internals)
     SsdPlatform p(cfg, opt);
     ADD_FAILURE() << "a power cut with FDP was accepted";
   } catch (const ConfigError& e) {

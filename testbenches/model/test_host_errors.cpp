@@ -24,6 +24,7 @@ TEST(HostErrors, MalformedCommandsCompleteWithErrorStatus) {
   Config cfg = Config::load("", test::small_platform());
   RunOptions opt;
   opt.workload_spec = "fio:rw=randrw,bs=4k,iodepth=8,io=2000";
+  opt.test_aids = true;   // test aids allowed (small_platform() checks the firmware's internals)
   SsdPlatform platform(cfg, opt);
   HostInterface& hif = platform.host_interface();
   constexpr uint64_t kMark = uint64_t(0xBADC0DE) << 32;
@@ -144,6 +145,7 @@ nlohmann::json run_with_forged_status(std::vector<std::string> sets, uint16_t st
   Config cfg = Config::load("", sets);
   RunOptions opt;
   opt.workload_spec = kMixed;
+  opt.test_aids = true;   // test aids allowed (small_platform() checks the firmware's internals)
   SsdPlatform platform(cfg, opt);
   HostInterface& hif = platform.host_interface();
   auto forward = hif.on_complete;

@@ -182,6 +182,7 @@ TEST(HostFtl, ADriveStateSnapshotIsRefusedBeforePreconditioning) {
     (std::string(which) == "save" ? opt.save_state_dir : opt.load_state_dir) = "unused";
     std::string error = "(accepted)";
     try {
+      opt.test_aids = true;   // test aids allowed (small_platform() checks the firmware's internals)
       SsdPlatform p(Config::load("", host_ftl_sets({"precondition.fill=0.5", "precondition.mode=\"timed\""})), opt);
     } catch (const ConfigError& e) {
       error = e.what();

@@ -25,6 +25,7 @@ void check_mixed(const std::string& mode) {
                              "sim.output_dir=" + std::string(::testing::TempDir()) + "mixed-" + mode});
   RunOptions opt;
   opt.workload_spec = "fio:rw=randrw,bs=4k,iodepth=16,io=20000";
+  opt.test_aids = true;   // test aids allowed (small_platform() checks the firmware's internals)
   SsdPlatform platform(cfg, opt);
   const auto r = platform.run();
   test::expect_clean(r);
@@ -156,6 +157,7 @@ TEST(Placement, LaptPlatformAsShipped) {
                             {"sim.progress=false", "sim.output_dir=" + std::string(::testing::TempDir()) + "lapt-shipped"});
   RunOptions opt;
   opt.workload_spec = "fio:rw=randrw,bs=8k,iodepth=16,io=10000,random_distribution=zipf:0.9";
+  opt.test_aids = true;   // test aids allowed (small_platform() checks the firmware's internals)
   SsdPlatform platform(cfg, opt);
   const auto r = platform.run();
   test::expect_clean(r);
@@ -177,6 +179,7 @@ nlohmann::json paper_run(const std::string& device, const std::vector<std::strin
   Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-paper-" + device + ".toml", sets);
   RunOptions opt;
   opt.workload_spec = "fio:rw=randrw,rwmixread=50,bs=4k,iodepth=1,io=3000,random_distribution=zipf:0.9";
+  opt.test_aids = true;   // test aids allowed (small_platform() checks the firmware's internals)
   SsdPlatform platform(cfg, opt);
   return platform.run();
 }
@@ -221,6 +224,7 @@ TEST(PaperDevice, SlcRegionFillsPastNinetyPercentBeforeItsFirstGc) {
   RunOptions opt;
   opt.workload_spec = "fio:rw=randrw,rwmixread=20,bs=4k,iodepth=1,io=10000,size=16m";
   opt.precondition = false;
+  opt.test_aids = true;   // test aids allowed (small_platform() checks the firmware's internals)
   SsdPlatform platform(cfg, opt);
   const auto r = platform.run();
   test::expect_clean(r);
@@ -241,6 +245,7 @@ nlohmann::json run_paper_slc(int slc_blocks, std::vector<std::string> sets) {
   Config cfg = Config::load(std::string(SSDVP_SOURCE_DIR) + "/platforms/lapt-paper-mixed.toml", sets);
   RunOptions opt;
   opt.workload_spec = "fio:rw=randrw,rwmixread=40,bs=4k,iodepth=1,io=6000,random_distribution=zipf:1.1";
+  opt.test_aids = true;   // test aids allowed (small_platform() checks the firmware's internals)
   SsdPlatform platform(cfg, opt);
   const auto r = platform.run();
   test::expect_clean(r);

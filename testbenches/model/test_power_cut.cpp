@@ -124,18 +124,19 @@ INSTANTIATE_TEST_SUITE_P(Devices, PlacementCut,
                            return n;
                          });
 
-// The pSLC/combo drive above with the host delays of the interrupt-driven host stack (2 us to
-// submit, 4.63 us per completion): the recovered drive came back with one MLC pool full of
-// valid data (no free superblock beyond GC's reserve).  Its GC took a victim of 127 valid
-// sectors in 128, copied them into its unit's new superblock from the same pool's reserve, and
-// the erase gave that back: one sector gained per superblock copied, for ever (the run never
-// finished).  Now such a pool's copies go to a pool with a free superblock to spare
-// (unit_map.c, take_block), and the drive writes on.
+// The pSLC/combo drive above with the host delays of the interrupt-driven host stack as fixed
+// delays (host.stack = "none": 2 us to submit, 4.63 us per completion): the recovered drive
+// came back with one MLC pool full of valid data (no free superblock beyond GC's reserve).  Its
+// GC took a victim of 127 valid sectors in 128, copied them into its unit's new superblock from
+// the same pool's reserve, and the erase gave that back: one sector gained per superblock
+// copied, for ever (the run never finished).  Now such a pool's copies go to a pool with a free
+// superblock to spare (unit_map.c, take_block), and the drive writes on.  The livelock is
+// caught in simulated time: no host request completing in 2 s ends the run (sim.stall_limit_ms).
 TEST(PowerCut, ComboPoolFullOfValidDataCleansIntoAnotherPool) {
   const Cut c = cut_run("pslc-combo-full-pool", "ops:20000" + after_recovery(20000),
-                        {"ftl.placement=combo", "nand.pslc.blocks_per_plane=16", "host.submit_ns=2000", "host.irq_ns=4630"},
-                        ssdvp::test::kPowerCutMix, 120);
-  ASSERT_NE(c.status, 124) << "timed out: the recovered drive stopped making progress";
+                        {"ftl.placement=combo", "nand.pslc.blocks_per_plane=16", "host.stack=\"none\"",
+                         "host.submit_ns=2000", "host.irq_ns=4630", "sim.stall_limit_ms=2000"});
+  ASSERT_EQ(c.err.find("stopped making progress"), std::string::npos) << c.err;
   expect_recovered(c);
   EXPECT_TRUE(c.after["completed"].get<bool>()) << "the after-recovery workload did not finish";
   EXPECT_GT(c.after["placement"]["mlc_gc_runs"].get<uint64_t>(), 0u);
@@ -169,14 +170,14 @@ TEST(PowerCut, DynamicSlcCacheComesBackWithItsBorrowedBlocks) {
 // already copied, and a pool that GC had left without a free superblock has no victim that
 // fits its open GC superblock.  That pool then never cleaned again, took no host data and no
 // migration, the other MLC pools ran full and the drive, writing on, livelocked (GC copying
-// 127 of 128 sectors per superblock freed; io=5000 never finished).
+// 127 of 128 sectors per superblock freed; io=5000 never finished).  No request completing in 2 s
+// of simulated time ends such a run (sim.stall_limit_ms).
 TEST(PowerCut, MixedLaptCutDeepInMlcGcWritesOn) {
   const Cut c = cut_run("mixed-lapt-livelock",
                         "random:1 --after-recovery 'fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=5000,seed=1'",
-                        {"nand.slc_dies=2", "nand.slc.blocks_per_plane=64", "ftl.placement=lapt"},
-                        "fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=40000,fua_percent=10,fsync=64,seed=1,trim_percent=5",
-                        120);
-  ASSERT_NE(c.status, 124) << "timed out: the recovered drive stopped making progress";
+                        {"nand.slc_dies=2", "nand.slc.blocks_per_plane=64", "ftl.placement=lapt", "sim.stall_limit_ms=2000"},
+                        "fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=40000,fua_percent=10,fsync=64,seed=1,trim_percent=5");
+  ASSERT_EQ(c.err.find("stopped making progress"), std::string::npos) << c.err;
   ASSERT_EQ(c.status, 0) << c.err;
   EXPECT_EQ(c.after["recovery"]["check"]["lost"].get<uint64_t>(), 0u) << c.after["recovery"]["check"].dump();
   EXPECT_TRUE(c.after["errors"].empty()) << c.after["errors"].dump();
@@ -202,10 +203,9 @@ TEST(PowerCut, MixedLaptCutInGcsFirstProgramWritesOn) {
   const Cut c = cut_run("mixed-lapt-first-gc-program",
                         "random:12 --after-recovery 'fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=10000,seed=5'",
                         {"nand.slc_dies=2", "nand.slc.blocks_per_plane=64", "ftl.placement=lapt", "ftl.write_buffer=ring",
-                         "ftl.lapt.logical_block=slc-superblock"},
-                        "fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=40000,fua_percent=10,fsync=64,seed=5,trim_percent=5",
-                        120);
-  ASSERT_NE(c.status, 124) << "timed out: the recovered drive stopped making progress";
+                         "ftl.lapt.logical_block=slc-superblock", "sim.stall_limit_ms=2000"},
+                        "fio:rw=randwrite,bsrange=4k-32k,iodepth=16,io=40000,fua_percent=10,fsync=64,seed=5,trim_percent=5");
+  ASSERT_EQ(c.err.find("stopped making progress"), std::string::npos) << c.err;
   ASSERT_EQ(c.status, 0) << c.err;
   EXPECT_EQ(c.after["recovery"]["check"]["lost"].get<uint64_t>(), 0u) << c.after["recovery"]["check"].dump();
   EXPECT_TRUE(c.after["errors"].empty()) << c.after["errors"].dump();

@@ -5,7 +5,11 @@ done: the unit GC of one MLC pool had taken the other's GC reserve, that pool co
 clean, and the first pool's victim then waited for a superblock no pool could give ("the
 simulation ran out of events ... the firmware is stuck").  The timing that reaches it is host
 delays of 2 us per submission and 4.63 us per completion (the host I/O stack's defaults, as fixed
-delays here: docs/host-stack.md).  The run must finish with every read checked."""
+delays here: host.stack = "none", under which host.submit_ns and host.irq_ns are the delays; the
+modelled stack, the default, would refuse them: docs/host-stack.md).  The run must finish with
+every read checked.  A drive that stops making progress ends the run by a simulated-time bound
+(sim.stall_limit_ms: no request completed in 2 s of simulated time), not by a wall-clock limit;
+one that runs out of events says so itself ("the firmware is stuck"): both exit 3."""
 import json
 import os
 import subprocess
@@ -22,8 +26,9 @@ with tempfile.TemporaryDirectory() as out:
                         "--out", os.path.join(out, "run"),
                         "--set", "device.volatile_write_cache=true", "--set", 'ftl.placement="combo"',
                         "--set", "ftl.slc_gc_low_blocks=2", "--set", "ftl.slc_gc_high_blocks=2",
-                        "--set", "precondition.overwrite=0", "--set", "host.submit_ns=2000", "--set", "host.irq_ns=4630",
-                        "-w", f"trace:{trace},replay=closed,iodepth=1"], capture_output=True, text=True, timeout=240)
+                        "--set", "precondition.overwrite=0", "--set", 'host.stack="none"', "--set", "host.submit_ns=2000",
+                        "--set", "host.irq_ns=4630", "--set", "sim.stall_limit_ms=2000",
+                        "-w", f"trace:{trace},replay=closed,iodepth=1"], capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"the run failed (exit {p.returncode}): {p.stderr.strip()}")
     r = json.load(open(os.path.join(out, "run", "run.json")))

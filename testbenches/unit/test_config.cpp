@@ -194,6 +194,37 @@ TEST(Config, MoreDramUseThanDramIsAnError) {
   EXPECT_NE(e.find("dram.size_mib = 64 is too small"), std::string::npos) << e;
 }
 
+// A key the chosen setting ignores is refused, naming the key, the setting and both origins:
+// host.submit_ns under the default host stack was silently zeroed, and two regression tests
+// lost their trigger that way.  Every such conflict comes in one error.
+TEST(Config, KeyThatTheChosenSettingIgnoresIsRefusedNamingBoth) {
+  std::string e = error_of("", {"host.submit_ns=2000"});
+  EXPECT_NE(e.find("--set host.submit_ns: host.submit_ns has no effect with host.stack = interrupt (default); it "
+                   "applies only with host.stack = none"), std::string::npos) << e;
+  e = error_of("[host]\nstack = \"none\"\nirq_ns = 4630\n", {"host.stack=\"poll\"", "host.stack.irq_ns=3000"});
+  EXPECT_NE(e.find("t.toml:3: host.irq_ns has no effect with host.stack = poll (--set host.stack)"), std::string::npos) << e;
+  EXPECT_NE(e.find("--set host.stack.irq_ns: host.stack.irq_ns has no effect with host.stack = poll"), std::string::npos) << e;
+  // Where the setting applies, the same keys are taken; at their defaults they are never in the way.
+  EXPECT_EQ(error_of("", {"host.stack=\"none\"", "host.submit_ns=2000", "host.irq_ns=4630", "host.cpu.io_us=3"}), "");
+  EXPECT_EQ(error_of("", {"host.stack=\"poll\"", "host.stack.poll_ns=100", "host.stack.submit_ns=1000"}), "");
+  EXPECT_EQ(error_of("", {"host.stack=\"none\""}), "");
+}
+
+// Test aids are listed apart: the keys on (not at their default) as "key = value".
+TEST(Config, TestAidsOnAreNamed) {
+  EXPECT_TRUE(Config::load("", {}).test_aids_on().empty());
+  EXPECT_TRUE(Config::load("", {"ftl.test_defect=none", "ftl.gc_check_victims=false"}).test_aids_on().empty());
+  const auto on = Config::load("", {"ftl.test_defect=flush-before-program", "sim.check_flush_durability=true"}).test_aids_on();
+  ASSERT_EQ(on.size(), 2u);
+  EXPECT_EQ(on[0], "ftl.test_defect = flush-before-program");
+  EXPECT_EQ(on[1], "sim.check_flush_durability = true");
+  std::vector<std::string> roles;
+  for (const auto& k : ssdvp::config_schema())
+    if (k.role == ssdvp::KeyRole::TestAid) roles.push_back(k.key);
+  EXPECT_EQ(roles, (std::vector<std::string>{"ftl.check_pool_walk", "ftl.gc_check_victims", "ftl.test_defect",
+                                             "sim.check_flush_durability"}));
+}
+
 TEST(Config, MalformedTomlNamesFileAndLine) {
   const std::string e = error_of("[nand]\nchannels = = 2\n");
   EXPECT_NE(e.find(":2"), std::string::npos) << e;
