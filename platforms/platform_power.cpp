@@ -156,9 +156,26 @@ void SsdPlatform::cut_power(const std::string& cause) {
     return;
   }
   const IntegrityChecker* checker = driver_->integrity();   // (none yet: a cut during recovery)
-  if (opt_.power_on_dir.empty() || (checker && checker->wrote_since_cut()))
-    driver_->durable_state().save(opt_.power_cut_dir + "/durable.bin");   // (over an earlier cut: that record, this cycle's writes on top)
-  else   // powered on over an earlier cut: the host has only read since, its record stands
+  // What the cut caught: writes submitted and not acknowledged, and writes acknowledged whose
+  // data was not yet durable (no flush or FUA covered it, and no newer durable write of its
+  // sectors): a cut that caught neither tested nothing of the drive's durability.
+  uint64_t writes_in_flight = 0, writes_acknowledged_not_durable = 0;
+  if (opt_.power_on_dir.empty() || (checker && checker->wrote_since_cut())) {
+    const DurableState st = driver_->durable_state();
+    st.save(opt_.power_cut_dir + "/durable.bin");   // (over an earlier cut: that record, this cycle's writes on top)
+    for (size_t i = 0; i < st.writes.size(); i++) {
+      const DurableState::Write& w = st.writes[i];
+      if (w.complete_ns == UINT64_MAX) {
+        writes_in_flight += w.submit_ns <= st.cut_ns;   // (one issued with a delay past the cut was not yet sent)
+        continue;
+      }
+      for (uint32_t k = 0; k < w.nsect; k++)
+        if (w.lba + k < st.durable.size() && st.durable[w.lba + k] < i + 1) {
+          writes_acknowledged_not_durable++;
+          break;
+        }
+    }
+  } else   // powered on over an earlier cut: the host has only read since, its record stands
     std::filesystem::copy_file(opt_.power_on_dir + "/durable.bin", opt_.power_cut_dir + "/durable.bin",
                                std::filesystem::copy_options::overwrite_existing);
   power_cut_ = {{"cause", cause},
@@ -170,6 +187,8 @@ void SsdPlatform::cut_power(const std::string& cause) {
                 {"interrupted", interrupted},
                 {"paired_pages_lost", paired_lost},
                 {"host_requests_done", driver_->requests_done()},
+                {"writes_in_flight", writes_in_flight},
+                {"writes_acknowledged_not_durable", writes_acknowledged_not_durable},
                 {"image", opt_.power_cut_dir + "/nand.img"}};
   sc_core::sc_stop();
 }

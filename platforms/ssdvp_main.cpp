@@ -410,7 +410,8 @@ int sc_main(int argc, char* argv[]) {
                     "fio and qemu-img connect more than once)");
   serve->add_option("--power-cut", serve_args.power_cut,
                     "cut the power at AT (as run: 5ms of simulated time from the first request on, or ops:N; or signal: when "
-                    "SIGUSR1 comes): every connection drops, the NAND image goes to OUT/power-cut");
+                    "SIGUSR1 comes; or signal-in-write: at the first moment after SIGUSR1 that a write is in flight): every "
+                    "connection drops, the NAND image goes to OUT/power-cut");
   serve->add_option("--power-on", serve_args.power_on,
                     "recover the drive from a cut's folder (OUT/power-cut) or a power-off (OUT/power-off) and serve it; every "
                     "first read of a sector is checked against what was durable");

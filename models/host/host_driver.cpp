@@ -252,6 +252,8 @@ void HostDriver::issue(Request* rq, sc_time& delay) {
   rq->t_issue_ns = ns_of(now);
   if (rq->req.op == Op::Write && in_range) {
     rq->seq = checker_->write_submitted(rq->lba, rq->nsect, ns_of(now), rq->data.data(), rq->req.fua || !o_.write_cache);
+    writes_in_flight_++;
+    if (on_write_issued) on_write_issued(delay);
     if (o_.payload && !rq->req.buffer)
       for (uint32_t i = 0; i < rq->nsect; i++)
         std::memset(&rq->payload[size_t(i) * 4096], payload_byte(rq->data[i]), 4096);
@@ -439,6 +441,7 @@ void HostDriver::request_done(Request* rq) {
     case Op::Write:
       if (rq->seq) {
         checker_->write_completed(rq->seq, ok, now_ns);
+        writes_in_flight_--;
         if (ok && (rq->req.fua || !o_.write_cache)) check_durable_write(rq->seq);
       }
       break;

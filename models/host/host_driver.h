@@ -122,6 +122,10 @@ class HostDriver : public sc_core::sc_module {
     bool ok;
   };
   std::function<void(const RequestDone&)> on_request_done;
+  // Every checked write as it is issued (`at`: from now, the time it is submitted), and how
+  // many are issued and not yet acknowledged (ssdvp serve --power-cut signal-in-write).
+  std::function<void(sc_core::sc_time at)> on_write_issued;
+  uint64_t writes_in_flight() const { return writes_in_flight_; }
   // FDP (DriverOptions::fdp_logs): before the logs are read the drive is let come to rest
   // (wait_quiet, in the driver's thread: no GC or program left in flight, so the logs can be
   // held against the NAND's own counts); on_fdp_logs_read runs once they are read.
@@ -286,6 +290,7 @@ class HostDriver : public sc_core::sc_module {
   sc_core::sc_event start_, all_done_, admin_done_;
   HostCommand admin_;
   uint64_t capacity_ = 0, issued_ = 0, done_ = 0, unaligned_ = 0, folded_ = 0;
+  uint64_t writes_in_flight_ = 0;
   unsigned streams_running_ = 0;
   bool finished_ = false, stop_issuing_ = false, started_ = false;
   sc_core::sc_time t_start_, t_end_;

@@ -17,6 +17,7 @@
 #include "platforms/drive_snapshot.h"
 #include "platforms/run_report.h"
 #include "platforms/serve/served_drive.h"
+#include "models/host/host_driver.h"
 #include "platforms/ssd_platform.h"
 
 namespace ssdvp {
@@ -83,6 +84,7 @@ int serve_command(const ServeArgs& a) {
   if (a.linger_s < 0 || a.linger_s > 3600) throw ConfigError(fmt::format("--linger {}: 0 to 3,600 seconds", a.linger_s));
   so.linger_s = a.linger_s;
   so.export_name = a.export_name;
+  so.cut_in_write = a.power_cut == "signal-in-write";
   so.description = "ssdvp " + cfg.get_string("platform.name");
   if (a.tcp_port >= 0) so.tcp_port = uint16_t(a.tcp_port);
   else so.unix_socket = a.socket.empty() ? (std::filesystem::absolute(dir) / "nbd.sock").string() : a.socket;
@@ -103,8 +105,8 @@ int serve_command(const ServeArgs& a) {
   // every first read of a sector checked against what was durable at the cut.
   if (!a.power_cut.empty() && !a.power_on.empty())
     throw ConfigError("--power-cut and --power-on together: serve a recovered drive first, cut it in a second run");
-  const bool cut_on_signal = a.power_cut == "signal";
-  if (cut_on_signal) {   // SIGUSR1 cuts the power then
+  const bool cut_on_signal = a.power_cut == "signal" || a.power_cut == "signal-in-write";
+  if (cut_on_signal) {   // SIGUSR1 cuts the power then (signal-in-write: with a write in flight)
     opt.power_cut_dir = (std::filesystem::path(dir) / "power-cut").string();
     std::filesystem::remove_all(opt.power_cut_dir);
   } else if (!a.power_cut.empty()) {
@@ -139,6 +141,10 @@ int serve_command(const ServeArgs& a) {
   opt.make_workload = [&drive](uint64_t capacity) { return drive.make_workload(capacity); };
   SsdPlatform platform(cfg, opt);
   if (cut_on_signal) drive.on_cut = [&platform] { platform.cut_power_now("SIGUSR1"); };
+  if (so.cut_in_write) {
+    drive.writes_in_flight = [&platform] { return platform.driver().writes_in_flight(); };
+    platform.driver().on_write_issued = [&drive](sc_core::sc_time at) { drive.write_issued(at); };
+  }
   nlohmann::json r = platform.run();
   drive.drop_connections();   // (after a cut: what the drive had not answered never will be)
   if (!a.power_cut.empty() && r.contains("power_cut"))

@@ -120,6 +120,13 @@ void ServedDrive::request_cut() {
   async_request_update();
 }
 
+// The cut falls when the write is submitted, so that it is in flight (issued, not answered).
+void ServedDrive::write_issued(sc_core::sc_time at) {
+  if (!cut_armed_) return;
+  cut_armed_ = false;
+  cut_.notify(at);
+}
+
 std::string ServedDrive::end_reason() const {
   std::lock_guard<std::mutex> g(mu_);
   return end_reason_;
@@ -144,10 +151,11 @@ void ServedDrive::take_arrivals() {
     cut_now = cut_requested_;
     cut_requested_ = false;
   }
-  if (cut_now) {   // nothing else enters: the power is going (on_cut runs in its own process)
-    cut_.notify(sc_core::SC_ZERO_TIME);
+  if (cut_now && (!o_.cut_in_write || (writes_in_flight && writes_in_flight() > 0))) {   // nothing else enters:
+    cut_.notify(sc_core::SC_ZERO_TIME);   // the power is going (on_cut runs in its own process)
     return;
   }
+  if (cut_now) cut_armed_ = true;   // the next write issued brings it (write_issued)
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   for (Arrived& a : got) {
     nbd::Request& r = *a.req;

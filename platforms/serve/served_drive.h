@@ -49,6 +49,9 @@ struct ServeOptions {
   uint32_t max_block = 32u << 20;
   // Called once the server accepts clients (the URI), on the simulation's thread.
   std::function<void(const std::string& uri)> on_listening;
+  // A requested cut (request_cut) waits for a write: it falls with a write in flight, the one
+  // with the host or the next to be issued (ssdvp serve --power-cut signal-in-write).
+  bool cut_in_write = false;
 };
 
 class ServedDrive : public sc_core::sc_prim_channel {
@@ -65,9 +68,14 @@ class ServedDrive : public sc_core::sc_prim_channel {
   // A power cut: every connection dropped at once, nothing more answered.
   void drop_connections();
   // Asks (any thread) for on_cut to run in the simulation's thread at once (ssdvp serve
-  // --power-cut signal: SIGUSR1 cuts the power at the simulated time it arrives at).
+  // --power-cut signal: SIGUSR1 cuts the power at the simulated time it arrives at), or, with
+  // ServeOptions::cut_in_write, once a write is in flight.
   void request_cut();
   std::function<void()> on_cut;
+  // ServeOptions::cut_in_write: the host's writes issued and not acknowledged (its driver's
+  // count), and each write as the host issues it (`at`: from now).
+  std::function<uint64_t()> writes_in_flight;
+  void write_issued(sc_core::sc_time at);
   // run.json's "serve" section.
   nlohmann::json report() const;
   std::string end_reason() const;
@@ -111,6 +119,7 @@ class ServedDrive : public sc_core::sc_prim_channel {
   std::vector<std::deque<workload::Request>> ready_;   // per stream, waiting for the driver
   std::unordered_map<uint64_t, InFlight> in_flight_;
   uint64_t next_cookie_ = 1, queued_ = 0, outstanding_ = 0;   // in ready_; with the driver
+  bool cut_armed_ = false;                // cut_in_write: a cut waits for the next write issued
   bool ended_ = false, started_ = false;
   sc_core::sc_event idle_, start_, cut_;
   std::vector<uint8_t> zeros_;

@@ -6,11 +6,14 @@ whose virtio disk is `ssdvp serve`'s export, on the small platform (precondition
 2. The same drive exported again (--power-on OUT/power-off): e2fsck -fn finds nothing, every
    file's md5 equal.
 3. A crash: mkfs.ext4, six files each written with fsync, then a burst of fsync'ed writes; the
-   power is cut (SIGUSR1, --power-cut signal) two seconds into the burst.
-4. The recovered drive exported again (--power-on OUT/power-cut): e2fsck -fy replays the journal
-   and fixes at most the free block and inode counts (which ext4 does not keep exact in the
-   superblock); a second e2fsck -fn finds nothing; every file fsync'ed before the cut has its
-   md5; the durability checker loses no sector.
+   power is cut (SIGUSR1, --power-cut signal-in-write) two seconds into the burst, with a write
+   in flight: the cut must have caught writes the drive could lose (run.json power_cut:
+   writes_in_flight + writes_acknowledged_not_durable > 0), else it tested nothing.
+4. The recovered drive exported again (--power-on OUT/power-cut): e2fsck -fy fixes at most the
+   free block and inode counts (which ext4 does not keep exact in the superblock), and says
+   whether it replayed the journal (the file system was mounted at the cut: it must); a second
+   e2fsck -fn finds nothing; every file fsync'ed before the cut has its md5; the durability
+   checker loses no sector.
 Exits non-zero naming every failed check.
 """
 import json
@@ -78,7 +81,7 @@ def main():
 
         # 3-4: a power cut in a burst of writes, recovered.
         c = os.path.join(tmp, "c")
-        p = serve(c, ["--power-cut", "signal"])
+        p = serve(c, ["--power-cut", "signal-in-write"])
 
         def on_line(line, qemu):
             if line.strip() == "BURST":
@@ -91,14 +94,22 @@ def main():
         cut = json.load(open(os.path.join(c, "run.json"))).get("power_cut", {})
         if len(synced) != guest.FILES or "BURST" not in lines or cut.get("cause") != "SIGUSR1":
             failures.append(f"crash phase: {len(synced)} files synced, cut {cut.get('cause')}, console: {lines[-10:]}")
+        caught = cut.get("writes_in_flight", 0) + cut.get("writes_acknowledged_not_durable", 0)
+        print(f"the cut caught {cut.get('writes_in_flight')} writes in flight and "
+              f"{cut.get('writes_acknowledged_not_durable')} acknowledged but not durable")
+        if caught == 0:
+            failures.append(f"the cut caught no write the drive could lose: it tested nothing ({cut})")
         d = os.path.join(tmp, "d")
         p = serve(d, ["--power-on", os.path.join(c, "power-cut"), "--no-save"])
         lines = guest.run(initrd, os.path.join(d, "nbd.sock"), "recover")
         finish(p, "recover", failures)
         fix_rc, rc = guest.value(lines, "FSCK-FIX"), guest.value(lines, "FSCK")
         unexpected = [f for f in fixes(lines, "FSCK-FIX") if not f.startswith(ALLOWED_FIXES)]
+        replayed = any("recovering journal" in line for line in lines)
         print(f"after the cut ({cut.get('into_workload_s', 0):.3f} s simulated into the run): e2fsck -fy {fix_rc}, "
-              f"fixes {fixes(lines, 'FSCK-FIX')}, e2fsck -fn {rc}")
+              f"journal replayed: {'yes' if replayed else 'no'}, fixes {fixes(lines, 'FSCK-FIX')}, e2fsck -fn {rc}")
+        if not replayed:
+            failures.append("e2fsck replayed no journal: the file system mounted at the cut came back clean")
         if fix_rc not in (0, 1) or rc != 0 or unexpected:
             failures.append(f"after the cut: e2fsck -fy {fix_rc}, -fn {rc}, unexpected repairs {unexpected}")
         if guest.parse(lines, "SUM") != synced:

@@ -10,6 +10,7 @@ durability record carried forward. A cut given
 as random:SEED is refused (a live export has no uncut run to draw from).
 Exits non-zero naming every failed check.
 """
+import errno
 import json
 import os
 import subprocess
@@ -59,6 +60,11 @@ def main():
         out, err = p.communicate(timeout=300)
         if dropped is None:
             failures.append("2 GiB of writes went through: the power was not cut")
+        elif dropped[1] not in (errno.ENOTCONN, errno.ECONNRESET, errno.EPIPE, errno.ESHUTDOWN):
+            failures.append(f"the dropped client got error {dropped[1]} ({errno.errorcode.get(dropped[1])}), not a "
+                            "closed connection (ENOTCONN, ECONNRESET, EPIPE or ESHUTDOWN)")
+        else:
+            print(f"the dropped client got {errno.errorcode[dropped[1]]}")
         print(f"the cut dropped the connection after {dropped[0] if dropped else '-'} MiB more")
         if p.returncode != 0 or not os.path.exists(os.path.join(cut_dir, "power-cut", "nand.img")):
             failures.append(f"the cut run exited {p.returncode} without an image: {err[-1000:]}")
