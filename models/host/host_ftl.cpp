@@ -72,6 +72,7 @@ HostFtl::HostFtl(sc_core::sc_module_name name, const PlatformParams& p, HostCpus
   };
   back_->on_copy = front_->on_copy;
   for (uint32_t k = 0; k < cores_; k++) writeback_kick_.push_back(std::make_unique<sc_core::sc_event>());
+  writeback_work_s_.assign(cores_, 0.0);
   cat_insert_ = cpus.category("insert");
   cat_retry_ = cpus.category("retry");
   cat_writeback_ = cpus.category("writeback");
@@ -136,6 +137,7 @@ int HostFtl::section(uint32_t cpu, uint32_t core, uint32_t category, const std::
       if (op->cmd.opcode == SSD_HOP_OC_WRITE) sectors += op->cmd.nsect;
     writeback_added_sectors_ += sectors;
     t.unlocked += writeback_sector_ * double(sectors);
+    writeback_work_s_.at(core) += (t.locked + t.unlocked).to_seconds();
   }
   std::vector<HostCommand*> completed = front_->take_completed();
   sections_++;
@@ -209,7 +211,7 @@ void HostFtl::ring_doorbell(uint16_t queue, sc_core::sc_time delay, uint32_t cpu
 }
 
 void HostFtl::writeback_thread(uint32_t core) {
-  const uint32_t cpu = hp_.kind == "mtftl" ? core : hp_.writeback_cpu;
+  const uint32_t cpu = writeback_cpu(core);
   for (;;) {
     if (host_role_writeback_due(f_, core) &&
         section(cpu, core, cat_writeback_, [this, core] { return host_role_writeback(f_, core, 1); }))
@@ -253,6 +255,7 @@ HostFtl::Counters HostFtl::counters() const {
   n.retries = retries_;
   n.interrupts = interrupts_taken_;
   n.writeback_added = writeback_added_sectors_;
+  n.writeback_s = writeback_work_s_;
   n.lock_acquisitions = lock_.acquisitions();
   n.lock_contended = lock_.contended();
   n.lock_handoffs = lock_.socket_handoffs();
@@ -285,8 +288,12 @@ nlohmann::json HostFtl::results() const {
   costs["writeback_sector"] = {{"instructions", hp_.writeback_sector_instructions},
                                {"ns", hp_.writeback_sector_instructions * ns_per_instruction},
                                {"units", now.writeback_added - s.writeback_added}};
-  nlohmann::json inserted = nlohmann::json::array();   // per ring: sectors host writes put in
-  for (size_t k = 0; k < now.inserted.size(); k++) inserted.push_back({{"inserted_sectors", since(now.inserted, s.inserted, k)}});
+  // Per ring: sectors host writes put in, and its write-back thread's CPU and CPU time.
+  nlohmann::json inserted = nlohmann::json::array();
+  for (size_t k = 0; k < now.inserted.size(); k++)
+    inserted.push_back({{"inserted_sectors", since(now.inserted, s.inserted, k)},
+                        {"writeback_cpu", writeback_cpu(uint32_t(k))},
+                        {"writeback_cpu_s", now.writeback_s.at(k) - (k < s.writeback_s.size() ? s.writeback_s[k] : 0.0)}});
   const FlashBackEnd::Counts& n = now.device;
   const FlashBackEnd::Counts& n0 = s.device;
   return {{"kind", hp_.kind},

@@ -106,6 +106,9 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   // commands' CPU time run (shared with the CPU's other work), its device commands and
   // completions sent.
   int section(uint32_t cpu, uint32_t core, uint32_t category, const std::function<int()>& fn);
+  // The CPU ring `core`'s write-back thread runs on: its own (MT-FTL: a ring and a write-back
+  // thread per CPU) or host.ftl.writeback_cpu (pblk: one write-back CPU).
+  uint32_t writeback_cpu(uint32_t core) const { return hp_.kind == "mtftl" ? core : hp_.writeback_cpu; }
   uint32_t core_of_cpu(uint32_t cpu) const { return cpu % cores_; }
   bool waiting(const HostCommand* c) const;
 
@@ -140,6 +143,7 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
   uint32_t cat_insert_, cat_retry_, cat_writeback_, cat_completion_, cat_gc_, cat_interrupt_ = 0;
   sc_core::sc_time writeback_sector_;   // host.ftl.writeback_sector_instructions' time per programmed sector
   uint64_t writeback_added_sectors_ = 0;
+  std::vector<double> writeback_work_s_;   // per ring: the CPU time its write-back sections asked for
   sc_core::sc_time irq_;   // host.stack.irq_ns: one interrupt's entry and handler (0: host.stack = none)
   struct Interrupt {
     uint32_t cores = 0;               // FTL cores with completions for this CPU to handle
@@ -153,6 +157,7 @@ class HostFtl : public sc_core::sc_module, public BlockTarget {
     uint64_t lock_acquisitions = 0, lock_contended = 0, lock_handoffs = 0;
     double lock_spin_s = 0;
     std::vector<uint64_t> units, inserted;
+    std::vector<double> writeback_s;     // per ring (writeback_work_s_)
     FlashBackEnd::Counts device;
   };
   Counters counters() const;

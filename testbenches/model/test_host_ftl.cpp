@@ -98,9 +98,25 @@ TEST(HostFtl, MtftlKeepsARingPerCpuWithItsOwnWriteBackThread) {
   auto run = test::run_platform(host_ftl_sets({"host.ftl=mtftl", "host.cpus=4", "host.queues=4", "ftl.write_buffer_mib=16"}),
                                 "fio:rw=randrw,bs=4k,iodepth=4,numjobs=4,io=8000,fsync=128", false);
   expect_host_ftl_run(run.results, 4);
-  // Each CPU drains its own ring: write-back time on every CPU, not on one.
-  const auto& cpus = run.results["host_ftl"]["cpus"];
-  EXPECT_EQ(cpus["cpus"].get<uint32_t>(), 4u);
+  // Each CPU's writer fills its own ring (four jobs on four CPUs: each ring a fair share of
+  // the insertions), and each ring is drained by its own write-back thread on that CPU, which
+  // took CPU time there; the rings' write-back time adds up to the CPU model's write-back time.
+  const auto& h = run.results["host_ftl"];
+  EXPECT_EQ(h["cpus"]["cpus"].get<uint32_t>(), 4u);
+  const auto& rings = h["ring"];
+  ASSERT_EQ(rings.size(), 4u) << h.dump();
+  uint64_t inserted = 0;
+  double writeback = 0;
+  for (const auto& ring : rings) {
+    inserted += ring["inserted_sectors"].get<uint64_t>();
+    writeback += ring["writeback_cpu_s"].get<double>();
+  }
+  for (uint32_t k = 0; k < 4; k++) {
+    EXPECT_GT(rings[k]["inserted_sectors"].get<double>(), 0.2 * double(inserted)) << "ring " << k << ": " << rings.dump();
+    EXPECT_EQ(rings[k]["writeback_cpu"].get<uint32_t>(), k) << rings.dump();
+    EXPECT_GT(rings[k]["writeback_cpu_s"].get<double>(), 0.0) << "ring " << k << ": " << rings.dump();
+  }
+  EXPECT_NEAR(writeback, category_s(run.results, "writeback"), 1e-9 + 1e-9 * writeback);
 }
 
 // Every section's CPU time is what its units of work cost at the documented instruction counts
