@@ -184,7 +184,7 @@ TEST(HostErrors, AnUnexplainedStatusFailsTheRunEvenWithFaultsInjected) {
 // The command line: the summary names both counts and a run with injected faults exits 0.
 TEST(HostErrors, SummaryLineSaysCheckedAndFailedReads) {
   const std::string dir = std::string(::testing::TempDir()) + "ssdvp-media-errors";
-  std::string cmd = std::string(SSDVP_BINARY) + " run --out " + dir + " --workload " + kMixed;
+  std::string cmd = std::string(SSDVP_BINARY) + " run --test-aids --out " + dir + " --workload " + kMixed;
   for (const auto& s : faulty_platform()) cmd += " --set " + s;
   cmd += " --set sim.output_dir=" + dir + " > " + dir + ".out 2>&1";
   const int rc = std::system(cmd.c_str());

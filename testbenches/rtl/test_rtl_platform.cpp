@@ -64,7 +64,7 @@ namespace {
 // per process) and returns its run.json.
 nlohmann::json tlm_twin(const std::vector<std::string>& sets, const std::string& workload, const std::string& name) {
   const std::string dir = std::string(::testing::TempDir()) + name;
-  std::string cmd = std::string(SSDVP_BINARY) + " run --quiet --out " + dir + " --workload " + workload;
+  std::string cmd = std::string(SSDVP_BINARY) + " run --quiet --test-aids --out " + dir + " --workload " + workload;
   for (const auto& s : sets) cmd += " --set " + s;
   cmd += " --set channel.model=tlm --set sim.progress=false > /dev/null 2>&1";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;

@@ -167,12 +167,14 @@ class WriteBuffer(MissingFigureTest):
         hit = {32: 0.01, 256: 0.08}
         self.results = {}
         spin = {18: 1.0, 36: 3.0}   # host random write: seconds spun on the FTL's lock
+        blocked = {18: 100.0, 36: 20_000.0}   # and submissions that waited for room in the ring
         for s in self.exp.runs("scaled", self.exp.checked):
             part, threads, mib = s.tag.split("/")[-3:]
             figures = {"ops__read__mbps": read.get(int(threads), 100.0), "ops__write__mbps": 50.0,
                        "write_buffer__read_hit_ratio": hit.get(int(mib), 0.0) if part == "mixed" else 0.0}
             if s.tag.startswith("host/randwrite/"):
-                figures.update({"host_ftl__blocked_submissions": 100.0, "host_ftl__lock__spin_s": spin[int(threads)],
+                figures.update({"host_ftl__blocked_submissions": blocked[int(threads)],
+                                "host_ftl__lock__spin_s": spin[int(threads)], "ops__write__requests": 262_144.0,
                                 "host_ftl__ring__0__inserted_sectors": 262_144.0})
             self.results[s.tag] = ok_row(s.tag, **figures)
         self.small = next(t for t in self.results if t.startswith("mixed/") and t.endswith("/32"))
