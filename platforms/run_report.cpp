@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "models/common/config.h"
 #include "models/host/host_driver.h"
 
 namespace ssdvp {
@@ -83,6 +84,10 @@ void print_summary(std::ostream& out, const nlohmann::json& r) {
                        no["no_cache_entry_free"].get<uint64_t>(), no["past_the_namespace"].get<uint64_t>(),
                        no["map_not_cached"].get<uint64_t>());
   }
+  if (r.contains("host") && r["host"].value("folded_requests", uint64_t(0)) > 0)   // (said here, not only in run.json)
+    out << fmt::format("  note: {} requests addressed beyond the namespace were folded into it (workload.address = "
+                       "\"fold\"; \"strict\" sends them as they are, to be rejected)\n",
+                       r["host"]["folded_requests"].get<uint64_t>());
   if (r.contains("integrity")) {
     const auto& i = r["integrity"];
     out << fmt::format("  integrity: {} reads checked ({} sectors), {} mismatches, {} failed with media errors",
@@ -113,6 +118,16 @@ void print_summary(std::ostream& out, const nlohmann::json& r) {
       for (const auto& e : c["first_lost"]) out << "    " << e.get<std::string>() << "\n";
     }
   }
+}
+
+void prepare_output_dir(const std::string& where, const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw ConfigError(where + ": " + dir + " is there and is not a folder: the run's output needs a folder (give another "
+                      "path with -o)");
+  fs::create_directories(dir, ec);
+  if (ec) throw ConfigError(where + ": cannot make the output folder " + dir + ": " + ec.message());
 }
 
 std::string write_outputs(const std::string& dir, const nlohmann::json& r, const HostDriver& driver) {

@@ -17,6 +17,10 @@ class HostDriver;
 int exit_status(const nlohmann::json& r);
 
 void print_summary(std::ostream& out, const nlohmann::json& r);
+// The output folder, made (or found) before anything is simulated, so that a path that cannot
+// be one (a file is there, a parent cannot be made) is an error at once, not after the run:
+// throws ConfigError naming `where` (the option or the key's origin) and the path.
+void prepare_output_dir(const std::string& where, const std::string& dir);
 // Writes run.json, latency_<op>.csv and (sim.series_interval_ms) throughput.csv into dir
 // (created if missing).  Returns run.json's path.
 std::string write_outputs(const std::string& dir, const nlohmann::json& r, const HostDriver& driver);

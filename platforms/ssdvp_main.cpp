@@ -67,9 +67,10 @@ int run_command(const std::string& platform, const std::string& workload, const 
   opt.gdb_port = gdb_port;
   opt.gdb_core = gdb_core;
   if (!state_cache.empty()) ssdvp::use_state_cache(state_cache, cfg, opt);
+  const std::string dir = out_dir.empty() ? cfg.get_string("sim.output_dir") : out_dir;
+  ssdvp::prepare_output_dir(out_dir.empty() ? cfg.origin("sim.output_dir") : "--out", dir);
   ssdvp::SsdPlatform platform_model(cfg, opt);
   nlohmann::json r = platform_model.run();
-  const std::string dir = out_dir.empty() ? cfg.get_string("sim.output_dir") : out_dir;
   const std::string path = ssdvp::write_outputs(dir, r, platform_model.driver());
   if (!dump_map.empty()) {
     // The firmware's final logical-to-physical map, read from its DRAM: uint32 per sector,
@@ -189,6 +190,7 @@ int power_cut_command(const std::string& platform, const std::string& workload, 
                       const std::optional<CutPoint>& again, const std::string& after_recovery) {
   const ssdvp::Config cfg = ssdvp::Config::load(platform, sets);
   const std::string dir = out_dir.empty() ? cfg.get_string("sim.output_dir") : out_dir;
+  ssdvp::prepare_output_dir(out_dir.empty() ? cfg.origin("sim.output_dir") : "--out", dir);
   const std::string& read_back = read_back_workload;
   const auto announce = [&](const std::string& what, const ssdvp::RunOptions& o, uint64_t total) {
     if (!quiet) std::cout << "ssdvp: " << what << " at flash operation " << o.power_cut_ops << " of " << total << "\n";
@@ -428,7 +430,14 @@ int sc_main(int argc, char* argv[]) {
   serve->add_flag("--test-aids", serve_args.test_aids, "as run --test-aids: allow test aids (docs/config.md, Test aids)");
 
   auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version end here with 0; an unknown option, a missing or malformed argument
+    // is bad input: exit 2 as every other (README: Exit status), not CLI11's own codes 104-114.
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
   if (quiet) g_progress = ssdvp::RunOptions::Progress::Never;
   else if (progress) g_progress = ssdvp::RunOptions::Progress::Always;
 

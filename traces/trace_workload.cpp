@@ -174,13 +174,25 @@ void TraceWorkload::number_streams(const TraceParserOptions& parser_options) {
     entry->second = static_cast<uint16_t>(stream_numbers_.size() - 1);
   }
   pending_.resize(std::max<size_t>(1, stream_numbers_.size()));
+  prescanned_records_ = records;
 }
 
+// Every line read before the run (a bad one named with its line), and a trace that gives no
+// request (a header only, or a device= / volume= filter no line matches) refused: a run of
+// nothing would end with exit 0 and figures of nothing.
 void TraceWorkload::validate() const {
-  if (options_.streams != StreamMapping::Single) return;   // the constructor's pre-scan read it all
-  TraceRecordReader reader(options_.path, format_, options_.parser, options_.skip_bad);
-  for (uint64_t n = 0; options_.max_requests == 0 || n < options_.max_requests; n++)
-    if (!reader.next()) break;
+  uint64_t records = prescanned_records_;   // (the constructor's pre-scan read it all)
+  if (options_.streams == StreamMapping::Single) {
+    TraceRecordReader reader(options_.path, format_, options_.parser, options_.skip_bad);
+    for (records = 0; options_.max_requests == 0 || records < options_.max_requests; records++)
+      if (!reader.next()) break;
+  }
+  if (records == 0) {
+    const std::string& device = options_.parser.device;
+    throw WorkloadError(options_.path + ": no request " +
+                        (device.empty() ? std::string("in the trace") : "of device/volume " + device + " in the trace") +
+                        ": nothing to run");
+  }
 }
 
 bool TraceWorkload::read_ahead() {

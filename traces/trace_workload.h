@@ -86,6 +86,7 @@ class TraceWorkload : public Workload {
   const TraceFormat& format_;
   TraceRecordReader records_;
   std::unordered_map<std::string, uint16_t> stream_numbers_;
+  uint64_t prescanned_records_ = 0;   // requests number_streams() found
   std::vector<std::deque<Request>> pending_;
   uint64_t requests_read_ = 0;
   std::optional<uint64_t> first_time_ns_;

@@ -6,12 +6,14 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <filesystem>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -88,6 +90,58 @@ struct Server::Conn {
   void write_all(const std::vector<uint8_t>& b) { write_all(b.data(), b.size()); }
 };
 
+namespace {
+
+sockaddr_un unix_address(const std::string& path) {
+  sockaddr_un a{};
+  if (path.empty() || path.size() >= sizeof a.sun_path)
+    throw std::runtime_error(fmt::format("ssdvp serve: --socket {}: {} (a Unix socket path has 1 to {} bytes)", path,
+                                         path.empty() ? "empty" : "too long", sizeof a.sun_path - 1));
+  a.sun_family = AF_UNIX;
+  std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+  return a;
+}
+
+const char* kind_of(mode_t m) {
+  return S_ISDIR(m) ? "a folder" : S_ISREG(m) ? "a file" : S_ISLNK(m) ? "a symbolic link" : S_ISFIFO(m) ? "a FIFO"
+                                                                                          : "not a socket";
+}
+
+}  // namespace
+
+void check_unix_socket_path(const std::string& path) {
+  sockaddr_un a = unix_address(path);
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  struct stat st {};
+  if (!folder.empty() && (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)))
+    throw std::runtime_error(fmt::format("ssdvp serve: --socket {}: its folder {} does not exist", path, folder));
+  if (::lstat(path.c_str(), &st) != 0) return;   // nothing there
+  if (!S_ISSOCK(st.st_mode))
+    throw std::runtime_error(fmt::format("ssdvp serve: --socket {}: {} is there, not a socket; refused (nothing was "
+                                         "removed): give a free path",
+                                         path, kind_of(st.st_mode)));
+  const int probe = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const bool answered = probe >= 0 && ::connect(probe, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  if (probe >= 0) ::close(probe);
+  if (answered)
+    throw std::runtime_error(fmt::format("ssdvp serve: --socket {}: another server is listening on it; refused", path));
+}
+
+void check_tcp_port(uint16_t port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const int one = 1;
+  if (fd >= 0) ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const bool ok = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  const int err = errno;
+  if (fd >= 0) ::close(fd);
+  if (!ok) throw std::runtime_error(fmt::format("ssdvp serve: --tcp {}: cannot listen on 127.0.0.1:{}: {}", port, port,
+                                                std::strerror(err)));
+}
+
 Server::Server(ExportInfo e, Submit submit, std::function<void(const std::string&)> log)
     : e_(std::move(e)), submit_(std::move(submit)), log_(std::move(log)) {}
 
@@ -96,20 +150,24 @@ Server::~Server() {
   if (acceptor_.joinable()) acceptor_.join();
   for (std::thread& t : threads_)
     if (t.joinable()) t.join();
-  if (!unix_path_.empty()) ::unlink(unix_path_.c_str());
+  // Only the socket this server made: another server may have taken the path since.
+  struct stat st {};
+  if (!unix_path_.empty() && ::lstat(unix_path_.c_str(), &st) == 0 && st.st_dev == unix_dev_ && st.st_ino == unix_ino_)
+    ::unlink(unix_path_.c_str());
 }
 
 void Server::listen_unix(const std::string& path) {
-  sockaddr_un a{};
-  if (path.size() >= sizeof a.sun_path)
-    throw std::runtime_error(fmt::format("ssdvp serve: socket path {} is longer than a Unix socket allows ({} bytes)", path,
-                                         sizeof a.sun_path - 1));
-  a.sun_family = AF_UNIX;
-  std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+  check_unix_socket_path(path);   // (again: the path may have changed since the command checked it)
+  sockaddr_un a = unix_address(path);
   listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  ::unlink(path.c_str());   // a socket left by an earlier run
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(path.c_str());   // a stale socket: no one answers
   if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listen_fd_, 16) != 0)
     throw std::runtime_error(fmt::format("ssdvp serve: cannot listen on the Unix socket {}: {}", path, std::strerror(errno)));
+  if (::lstat(path.c_str(), &st) == 0) {
+    unix_dev_ = st.st_dev;
+    unix_ino_ = st.st_ino;
+  }
   unix_path_ = path;
   uri_ = "nbd+unix:///?socket=" + path;
 }

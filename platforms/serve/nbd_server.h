@@ -15,6 +15,8 @@
 // Leaves out: TLS, metadata contexts (block status), extended headers, NBD_CMD_CACHE.
 #pragma once
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -52,6 +54,14 @@ struct ServerStats {
   uint64_t connections = 0, requests = 0, refused = 0, protocol_errors = 0;
 };
 
+// Whether `path` can take a new Unix socket, before anything is built: its folder exists, it fits
+// a socket address, and nothing is there but a stale socket (one no server answers on, which
+// listen_unix replaces).  A file, a folder or a socket another server answers on is refused:
+// throws std::runtime_error naming the path and what is there; nothing is removed.
+void check_unix_socket_path(const std::string& path);
+// Whether 127.0.0.1:port can be listened on now (port 0: any); throws naming the port.
+void check_tcp_port(uint16_t port);
+
 class Server {
  public:
   // `submit` takes each checked request (called on the connection's thread); `log` prints a
@@ -60,7 +70,9 @@ class Server {
   Server(ExportInfo e, Submit submit, std::function<void(const std::string&)> log);
   ~Server();
 
-  // Listens (throws std::runtime_error naming the socket); start() accepts connections.
+  // Listens (throws std::runtime_error naming the socket); start() accepts connections.  A
+  // Unix socket path is checked first (check_unix_socket_path); at the end the socket is removed
+  // only if the path still is the one this server made.
   void listen_unix(const std::string& path);
   void listen_tcp(uint16_t port);        // 127.0.0.1 only
   void start();
@@ -98,6 +110,8 @@ class Server {
   std::function<void(const std::string&)> log_;
   int listen_fd_ = -1;
   std::string uri_, unix_path_;
+  dev_t unix_dev_ = 0;                   // the socket file this server made (removed only if still there)
+  ino_t unix_ino_ = 0;
   std::thread acceptor_;
   std::atomic<bool> closing_{false};
   mutable std::mutex mu_;

@@ -74,7 +74,10 @@ int serve_command(const ServeArgs& a) {
   if (a.threads < 0 || a.threads > 4096) throw ConfigError(fmt::format("--threads {}: 1 to 4096 (0: host.queues)", a.threads));
   if (a.tcp_port > 65535) throw ConfigError(fmt::format("--tcp {}: not a TCP port", a.tcp_port));
   const std::string dir = a.out_dir.empty() ? cfg.get_string("sim.output_dir") : a.out_dir;
-  std::filesystem::create_directories(dir);
+  prepare_output_dir(a.out_dir.empty() ? cfg.origin("sim.output_dir") : "--out", dir);
+  // Where the clients come, checked before anything is built (a file at --socket is never removed).
+  if (a.tcp_port >= 0) nbd::check_tcp_port(uint16_t(a.tcp_port));
+  else nbd::check_unix_socket_path(a.socket.empty() ? (std::filesystem::absolute(dir) / "nbd.sock").string() : a.socket);
 
   ServeOptions so;
   so.pace = a.pace == "realtime" ? Pace::Realtime : Pace::Virtual;

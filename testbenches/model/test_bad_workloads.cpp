@@ -34,7 +34,7 @@ CliRun run_cli(const std::string& name, const std::string& workload, bool quiet,
                std::vector<std::string> sets = ssdvp::test::small_platform()) {
   const std::string dir = std::string(::testing::TempDir()) + "bad-workload-" + name;
   std::filesystem::remove_all(dir);
-  std::string cmd = std::string(SSDVP_BINARY) + " run " + (quiet ? "-q " : "") + "--out '" + dir + "' --workload '" + workload + "'";
+  std::string cmd = std::string(SSDVP_BINARY) + " run --test-aids " + (quiet ? "-q " : "") + "--out '" + dir + "' --workload '" + workload + "'";
   for (const auto& s : sets) cmd += " --set '" + s + "'";
   cmd += " > '" + dir + ".out' 2> '" + dir + ".err'";
   CliRun r;
@@ -133,4 +133,24 @@ TEST(BadWorkloads, RunJsonIsValidUtf8WhenAPathIsNot) {
   nlohmann::json doc;
   ASSERT_NO_THROW(doc = nlohmann::json::parse(json));
   EXPECT_NO_THROW((void)doc.dump());
+}
+
+// A trace that gives no request is bad input, not a run of nothing with exit 0: a header
+// only, and a device= filter that no line matches.
+TEST(BadWorkloads, ATraceWithNoRequestIsRefused) {
+  const std::string header = std::string(::testing::TempDir()) + "header-only.csv";
+  std::ofstream(header) << "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\n";
+  expect_named_before_elaboration("header-only", "trace:" + header + ",format=msr", header + ": no request in the trace");
+  const std::string msr = std::string(::testing::TempDir()) + "two-lines.csv";
+  std::ofstream(msr) << "128166372003061629,hm,1,Read,383496192,32768,4022\n128166372003061729,hm,1,Write,4096,4096,100\n";
+  expect_named_before_elaboration("no-device", "trace:" + msr + ",device=prn_0", msr + ": no request of device/volume prn_0");
+}
+
+// Requests beyond the namespace folded into it are said on the summary, with their count.
+TEST(BadWorkloads, FoldedRequestsAreSaidOnTheSummary) {
+  const std::string path = std::string(::testing::TempDir()) + "beyond.trace";
+  std::ofstream(path) << "0.0 0 100 8 0\n0.1 0 900000000 8 0\n0.2 0 900000008 8 1\n";   // DiskSim: sectors of 512 B
+  const CliRun r = run_cli("folded", "trace:" + path, false);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("note: 2 requests addressed beyond the namespace were folded into it"), std::string::npos) << r.out;
 }
