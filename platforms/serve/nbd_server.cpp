@@ -127,19 +127,33 @@ void check_unix_socket_path(const std::string& path) {
     throw std::runtime_error(fmt::format("ssdvp serve: --socket {}: another server is listening on it; refused", path));
 }
 
-void check_tcp_port(uint16_t port) {
+namespace {
+
+// A TCP socket bound to 127.0.0.1:port, or -1 with errno set.
+int bound_loopback_socket(uint16_t port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
   const int one = 1;
-  if (fd >= 0) ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_port = htons(port);
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const bool ok = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
   const int err = errno;
-  if (fd >= 0) ::close(fd);
-  if (!ok) throw std::runtime_error(fmt::format("ssdvp serve: --tcp {}: cannot listen on 127.0.0.1:{}: {}", port, port,
-                                                std::strerror(err)));
+  ::close(fd);
+  errno = err;
+  return -1;
+}
+
+}  // namespace
+
+void check_tcp_port(uint16_t port) {
+  const int fd = bound_loopback_socket(port);
+  if (fd < 0)
+    throw std::runtime_error(fmt::format("ssdvp serve: --tcp {}: cannot listen on 127.0.0.1:{}: {}", port, port,
+                                         std::strerror(errno)));
+  ::close(fd);
 }
 
 Server::Server(ExportInfo e, Submit submit, std::function<void(const std::string&)> log)
@@ -173,14 +187,8 @@ void Server::listen_unix(const std::string& path) {
 }
 
 void Server::listen_tcp(uint16_t port) {
-  listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  const int one = 1;
-  if (listen_fd_ >= 0) ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(port);
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listen_fd_, 16) != 0)
+  listen_fd_ = bound_loopback_socket(port);
+  if (listen_fd_ < 0 || ::listen(listen_fd_, 16) != 0)
     throw std::runtime_error(fmt::format("ssdvp serve: cannot listen on 127.0.0.1:{}: {}", port, std::strerror(errno)));
   uri_ = fmt::format("nbd://127.0.0.1:{}/", port);
 }
