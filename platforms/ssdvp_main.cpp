@@ -290,7 +290,7 @@ int sc_main(int argc, char* argv[]) {
   uint32_t gdb_core = 0;
   auto* run = app.add_subcommand("run", "run one simulation (the default when no subcommand is given)");
   run->add_option("--platform,-p", platform, "platform TOML file (default: the built-in default platform)");
-  run->add_option("--workload,-w", workload, "workload spec or trace file (default: workload.spec)");
+  run->add_option("--workload,-w", workload, "workload spec or trace file (default: the configuration key workload.spec, on the default platform a fio randrw job)");
   run->add_option("--set,-s", sets, "override a configuration key: key=value")->take_all();
   run->add_option("--out,-o", out_dir, "output folder (default: sim.output_dir)");
   run->add_flag("--quiet,-q", quiet, "nothing but errors: no summary on stdout, no progress lines on stderr");

@@ -2,10 +2,13 @@
 """Reproduces every research experiment of the project through the sweep engine: for each
 registered experiment (scripts/ssdvp_sweep/experiments/), runs it at the chosen scale on the
 chosen Dask cluster (runs already in its store are not run again), runs its checks, writes its
-page, tables and plots into --report (docs/results), and prints the paper's findings next to this
-run's figures with a pass/differs verdict.
+page, tables and plots into --report, and prints the paper's findings next to this run's figures
+with a pass/differs verdict. The pages of the full scale are the project's (docs/results, the
+default there); a scaled run writes its pages beside its stores (build/reproduce-scaled/pages)
+unless --report says otherwise, so that it never replaces the full pages in the checkout. The
+first line says where stores and pages go.
 
-  scripts/reproduce.py [--scale scaled|full] [--only NAME] [--out DIR] [--report docs/results]
+  scripts/reproduce.py [--scale scaled|full] [--only NAME] [--out DIR] [--report DIR]
                        [--workers N | --scheduler tcp://H:P | --slurm ...]
 
 Exit status: 0 every run ok and every check passed ("differs" findings are reported, not
@@ -35,7 +38,8 @@ def main():
     ap.add_argument("--scale", choices=SCALES, default="full", help="full (the papers' sizes, default) or scaled")
     ap.add_argument("--only", action="append", help=f"experiment to run (repeatable): {', '.join(registry)}")
     ap.add_argument("--out", default=None, help="stores, one folder per experiment (default build/reproduce-SCALE)")
-    ap.add_argument("--report", default=str(ROOT / "docs" / "results"), help="where pages and plots go")
+    ap.add_argument("--report", default=None,
+                    help="where pages and plots go (default: docs/results for --scale full, OUT/pages for scaled)")
     ap.add_argument("--no-report", action="store_true", help="run and check only")
     ap.add_argument("--binary", default=str(DEFAULT_BINARY))
     ap.add_argument("--timeout", type=float, default=None, help="seconds after which a run is killed")
@@ -47,6 +51,10 @@ def main():
             raise SweepInputError(f"--only {', '.join(unknown)}: no such experiment (known: {', '.join(registry)})")
         binary = binary_path(args.binary)
         out = Path(args.out or ROOT / "build" / f"reproduce-{args.scale}")
+        if args.report is None:
+            args.report = str(ROOT / "docs" / "results" if args.scale == "full" else out / "pages")
+        print(f"reproduce: scale {args.scale}; stores in {out}; "
+              + ("no pages (--no-report)" if args.no_report else f"pages and plots into {args.report}"), flush=True)
         status, summary = 0, []
         for name in args.only or list(registry):
             experiment = registry[name]
