@@ -23,6 +23,11 @@ int exit_status(const nlohmann::json& r) {
 
 void print_summary(std::ostream& out, const nlohmann::json& r) {
   out << fmt::format("ssdvp run — platform '{}', workload: {}\n", r.value("platform", ""), r.value("workload", ""));
+  if (r.contains("interrupted"))
+    out << fmt::format("  INTERRUPTED ({}) at {:.3f} s simulated, {} host requests done: the figures below cover the run "
+                       "until then\n",
+                       r["interrupted"]["signal"].get<std::string>(), r["interrupted"]["at_s"].get<double>(),
+                       r["interrupted"]["host_requests_done"].get<uint64_t>());
   out << fmt::format("  simulated {:.3f} ms in {:.2f} s wall ({:.0f} host requests/s; preconditioning {:.2f} s)\n",
                      r.value("sim_time_s", 0.0) * 1e3, r.value("run_wall_time_s", 0.0),
                      r.value("host_requests_per_wall_s", 0.0), r.value("precondition_wall_time_s", 0.0));

@@ -499,7 +499,11 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   r["config"] = cfg;
   r["test_aids"] = cfg_.test_aids_on();
   r["errors"] = fatal_errors();
-  if (!driver_->finished() && power_cut_.is_null() && fatal_errors().empty())   // nothing left to happen
+  const bool interrupted = opt_.interrupted && opt_.interrupted() && !driver_->finished();
+  if (interrupted)
+    r["interrupted"] = {{"signal", "SIGINT"}, {"at_s", sc_core::sc_time_stamp().to_seconds()},
+                        {"host_requests_done", driver_->requests_done()}};
+  if (!driver_->finished() && power_cut_.is_null() && fatal_errors().empty() && !interrupted)   // nothing left to happen
     r["errors"].push_back("the simulation ran out of events at " + std::to_string(sc_core::sc_time_stamp().to_seconds()) +
                           " s with the workload unfinished (" + std::to_string(driver_->requests_done()) +
                           " host requests done): the firmware is stuck (firmware.cores[].pc_at_end)");

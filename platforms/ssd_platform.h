@@ -83,6 +83,9 @@ struct RunOptions {
   // firmware's internals; `ssdvp run --test-aids`).  Without it a test aid not at its default
   // is refused; with it each one on is named on stderr and in run.json's test_aids.
   bool test_aids = false;
+  // Whether the user stopped the run (ssdvp run's Ctrl-C: platforms/run_interrupt.h): the
+  // results then say "interrupted" and cover the run until then, with no "stuck" error.
+  std::function<bool()> interrupted;
 };
 
 class SsdPlatform {

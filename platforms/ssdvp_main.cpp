@@ -31,6 +31,7 @@
 #include "platforms/build_identity.h"
 #include "platforms/cut_point.h"
 #include "platforms/drive_snapshot.h"
+#include "platforms/run_interrupt.h"
 #include "platforms/run_report.h"
 #include "platforms/serve/serve_command.h"
 #include "platforms/shell_quote.h"
@@ -69,6 +70,8 @@ int run_command(const std::string& platform, const std::string& workload, const 
   if (!state_cache.empty()) ssdvp::use_state_cache(state_cache, cfg, opt);
   const std::string dir = out_dir.empty() ? cfg.get_string("sim.output_dir") : out_dir;
   ssdvp::prepare_output_dir(out_dir.empty() ? cfg.origin("sim.output_dir") : "--out", dir);
+  ssdvp::RunInterrupt interrupt;   // Ctrl-C: stop, write what the run has so far, exit 130
+  opt.interrupted = [&interrupt] { return interrupt.interrupted(); };
   ssdvp::SsdPlatform platform_model(cfg, opt);
   nlohmann::json r = platform_model.run();
   const std::string path = ssdvp::write_outputs(dir, r, platform_model.driver());
@@ -86,6 +89,10 @@ int run_command(const std::string& platform, const std::string& workload, const 
   }
   // A run that failed says why on stderr, whatever --quiet says.
   for (const auto& e : r["errors"]) std::cerr << "ssdvp: " << e.get<std::string>() << "\n";
+  if (r.contains("interrupted")) {
+    std::cerr << "ssdvp: interrupted (SIGINT): the run's figures so far are in " << path << "\n";
+    return 130;
+  }
   return ssdvp::exit_status(r);
 }
 

@@ -207,7 +207,12 @@ class HostDriver : public sc_core::sc_module {
   uint32_t queue_of_cpu(uint32_t cpu) const { return cpu % p_.queues; }
   double wall_seconds() const;
   // Wall time of the measured phase (after preconditioning).
-  double measured_wall_seconds() const { return measured_wall_s_; }
+  // The measured run's wall time: its whole length once over, so far while it runs (a run
+  // stopped part-way: Ctrl-C).
+  double measured_wall_seconds() const {
+    if (measured_wall_s_ > 0 || !started_) return measured_wall_s_;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - measure_wall_start_).count();
+  }
   // Wall time from the start of the simulation to the start of the measured phase (boot and
   // preconditioning).
   double precondition_wall_seconds() const { return precondition_wall_s_; }

@@ -17,45 +17,11 @@
 #include "platforms/drive_snapshot.h"
 #include "platforms/run_report.h"
 #include "platforms/serve/served_drive.h"
+#include "platforms/signal_watch.h"
 #include "models/host/host_driver.h"
 #include "platforms/ssd_platform.h"
 
 namespace ssdvp {
-
-namespace {
-
-// SIGINT and SIGTERM end the run (the drive finishes what is in flight, flushes, run.json is
-// written): they are taken by a thread of their own, blocked everywhere else.
-class SignalWatch {
- public:
-  explicit SignalWatch(std::function<void(int)> on_signal) : on_(std::move(on_signal)) {
-    sigemptyset(&set_);
-    sigaddset(&set_, SIGINT);
-    sigaddset(&set_, SIGTERM);
-    sigaddset(&set_, SIGUSR1);
-    pthread_sigmask(SIG_BLOCK, &set_, &old_);
-    t_ = std::thread([this] {
-      while (!stop_) {
-        timespec ts{0, 100 * 1000 * 1000};
-        const int sig = sigtimedwait(&set_, nullptr, &ts);
-        if (sig > 0) on_(sig);
-      }
-    });
-  }
-  ~SignalWatch() {
-    stop_ = true;
-    t_.join();
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
-
- private:
-  std::function<void(int)> on_;
-  sigset_t set_, old_;
-  std::atomic<bool> stop_{false};
-  std::thread t_;
-};
-
-}  // namespace
 
 int serve_command(const ServeArgs& a) {
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
@@ -97,7 +63,9 @@ int serve_command(const ServeArgs& a) {
   };
 
   ServedDrive drive(so);
-  SignalWatch signals([&drive](int sig) {
+  // SIGINT and SIGTERM end the run (the drive finishes what is in flight, flushes, run.json is
+  // written); SIGUSR1 cuts the power (--power-cut signal).
+  SignalWatch signals({SIGINT, SIGTERM, SIGUSR1}, [&drive](int sig) {
     if (sig == SIGUSR1) drive.request_cut();
     else drive.end(sig == SIGINT ? "SIGINT" : "SIGTERM");
   });
