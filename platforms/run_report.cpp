@@ -12,6 +12,7 @@
 namespace ssdvp {
 
 int exit_status(const nlohmann::json& r) {
+  if (r.contains("input_errors") && !r["input_errors"].empty()) return 2;
   if (!r.value("completed", false)) return 3;
   if (r.contains("recovery") && r["recovery"].contains("check") && r["recovery"]["check"]["lost"].get<uint64_t>() != 0)
     return 4;

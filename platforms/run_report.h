@@ -11,7 +11,8 @@ namespace ssdvp {
 
 class HostDriver;
 
-// The run's exit status from its results: 3 the run did not complete, 4 integrity mismatches,
+// The run's exit status from its results: 2 bad input found at run time (input_errors: a
+// workload that does not fit the namespace), 3 the run did not complete, 4 integrity mismatches,
 // 5 requests that failed without a cause (HostDriver::Outcomes: an error status nothing
 // explains, or more media errors than the dies injected), else 0.
 int exit_status(const nlohmann::json& r);

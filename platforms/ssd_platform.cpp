@@ -499,6 +499,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   r["config"] = cfg;
   r["test_aids"] = cfg_.test_aids_on();
   r["errors"] = fatal_errors();
+  if (!input_errors().empty()) r["input_errors"] = input_errors();   // (exit 2: bad input)
   const bool interrupted = opt_.interrupted && opt_.interrupted() && !driver_->finished();
   if (interrupted)
     r["interrupted"] = {{"signal", "SIGINT"}, {"at_s", sc_core::sc_time_stamp().to_seconds()},

@@ -83,7 +83,7 @@ int run_command(const std::string& platform, const std::string& workload, const 
     out.write(reinterpret_cast<const char*>(map.data()), std::streamsize(map.size() * sizeof(uint32_t)));
     if (!out) throw std::runtime_error("cannot write the map to " + dump_map);
   }
-  if (!quiet) {
+  if (!quiet && !r.contains("input_errors")) {   // (bad input: no table of a run that did not run)
     ssdvp::print_summary(std::cout, r);
     std::cout << "  results: " << path << "\n";
   }

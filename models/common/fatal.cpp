@@ -18,4 +18,18 @@ void report_fatal(const std::string& message) {
 
 const std::vector<std::string>& fatal_errors() { return errors(); }
 
+namespace {
+std::vector<std::string>& bad_input() {
+  static std::vector<std::string> e;
+  return e;
+}
+}  // namespace
+
+void report_input_error(const std::string& message) {
+  bad_input().push_back(message);
+  report_fatal(message);
+}
+
+const std::vector<std::string>& input_errors() { return bad_input(); }
+
 }  // namespace ssdvp

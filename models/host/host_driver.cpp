@@ -81,8 +81,8 @@ void HostDriver::main_thread() {
   if (o_.zone_report && !read_zone_report()) return;
   try {
     wl_ = make_workload_(capacity_ * 4096);
-  } catch (const std::exception& e) {
-    report_fatal(e.what());
+  } catch (const std::exception& e) {   // the workload against the namespace the firmware reported
+    report_input_error(e.what());
     return;
   }
   const unsigned nthreads = wl_->streams();

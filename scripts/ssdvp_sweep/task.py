@@ -23,7 +23,7 @@ import subprocess
 import tempfile
 import time
 
-EXIT_STATUS = {0: "ok", 2: "bad-input", 3: "not-completed", 4: "integrity", 5: "failed-commands"}
+EXIT_STATUS = {0: "ok", 2: "bad-input", 3: "not-completed", 4: "integrity", 5: "failed-commands", 130: "interrupted"}
 BANNER = ("SystemC 2.", "Copyright (c) 1996-", "ALL RIGHTS RESERVED")
 STDERR_LINES = 12
 

@@ -154,3 +154,16 @@ TEST(BadWorkloads, FoldedRequestsAreSaidOnTheSummary) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("note: 2 requests addressed beyond the namespace were folded into it"), std::string::npos) << r.out;
 }
+
+// A generator range within the raw NAND but beyond the namespace the firmware reports is found
+// once the drive has booted: still bad input (exit 2, the line naming the key and the
+// namespace's bytes), no table of a run that did not run.  (It exited 3 with an empty summary.)
+TEST(BadWorkloads, ARangeBeyondTheNamespaceIsBadInput) {
+  const CliRun r = run_cli("beyond-namespace", "fio:rw=randread,bs=4k,size=230m,io=100", false);   // raw 256 MiB
+  EXPECT_EQ(r.status, 2) << r.err;
+  const std::string said = "size=230m: offset + size exceeds the capacity (";
+  const size_t at = r.err.find(said);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  EXPECT_LT(std::stoull(r.err.substr(at + said.size())), 256ull << 20) << "the namespace's bytes, not the raw NAND's";
+  EXPECT_EQ(r.out.find("requests"), std::string::npos) << r.out;
+}
