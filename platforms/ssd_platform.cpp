@@ -121,6 +121,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
   if (!opt.external_host && !opt.make_workload) {
     workload::WorkloadContext ctx;
     ctx.capacity_bytes = n.physical_bytes();
+    ctx.capacity_is_upper_bound = true;
     ctx.seed = uint64_t(cfg.get_int("sim.seed"));
     add_namespace(p_, ctx);
     workload::check_workload(workload_spec_, ctx);

@@ -16,6 +16,7 @@
 #include <functional>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@
 #include "platforms/run_report.h"
 #include "platforms/serve/serve_command.h"
 #include "platforms/shell_quote.h"
+#include "platforms/platform_catalog.h"
+#include "traces/nearest_name.h"
 #include "platforms/ssd_platform.h"
 
 namespace {
@@ -137,6 +140,24 @@ void parse_timeline_window(const std::string& text, ssdvp::TimelineOptions& t) {
   t.window_begin_ms = number(text.substr(0, colon), 0);
   t.window_end_ms = number(text.substr(colon + 1), -1);
   if (t.window_end_ms >= 0 && t.window_end_ms <= t.window_begin_ms) throw bad("T1 must be after T0");
+}
+
+// After CLI11's "The following argument(s) was not expected: A B": "did you mean" for each one
+// near an option of the command it was given to, or a command.
+void suggest_near_names(CLI::App& app, const std::string& message) {
+  CLI::App* command = &app;
+  for (CLI::App* sub : app.get_subcommands()) command = sub;
+  std::vector<std::string> options, commands;
+  for (const CLI::Option* o : command->get_options())
+    for (const std::string& name : o->get_lnames()) options.push_back("--" + name);
+  if (command == &app)
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) commands.push_back(sub->get_name());
+  std::istringstream words(message.substr(message.find(": ") + 2));
+  for (std::string word; words >> word;) {
+    const std::string flag = word.substr(0, word.find('='));
+    const std::string near = ssdvp::workload::did_you_mean(flag, flag.rfind("--", 0) == 0 ? options : commands);
+    if (!near.empty()) std::cerr << "ssdvp: " << flag << ": " << near.substr(2) << "\n";
+  }
 }
 
 // Runs `body`; an exception becomes its message on stderr and exit status 2 (bad input).
@@ -296,7 +317,7 @@ int sc_main(int argc, char* argv[]) {
   uint16_t gdb_port = 0;
   uint32_t gdb_core = 0;
   auto* run = app.add_subcommand("run", "run one simulation (the default when no subcommand is given)");
-  run->add_option("--platform,-p", platform, "platform TOML file (default: the built-in default platform)");
+  run->add_option("--platform,-p", platform, "platform: a TOML file or a shipped platform's name (ssdvp platforms lists them; default: the built-in default platform)");
   run->add_option("--workload,-w", workload, "workload spec or trace file (default: the configuration key workload.spec, on the default platform a fio randrw job)");
   run->add_option("--set,-s", sets, "override a configuration key: key=value")->take_all();
   run->add_option("--out,-o", out_dir, "output folder (default: sim.output_dir)");
@@ -355,7 +376,7 @@ int sc_main(int argc, char* argv[]) {
   auto* bench = app.add_subcommand("bench", "simulation speed: 4 KiB random read and random write at QD32");
   uint64_t bench_requests = 300000;
   bool bench_iss = false;
-  bench->add_option("--platform,-p", platform, "platform TOML file");
+  bench->add_option("--platform,-p", platform, "platform: a TOML file or a shipped platform's name (ssdvp platforms)");
   bench->add_option("--requests,-n", bench_requests, "requests per case");
   bench->add_flag("--iss", bench_iss, "also run the filled cases with firmware.mode = iss and report the ratio");
   std::vector<unsigned> bench_cores;
@@ -400,7 +421,7 @@ int sc_main(int argc, char* argv[]) {
   ssdvp::ServeArgs serve_args;
   auto* serve = app.add_subcommand("serve", "export the drive over NBD to real clients (fio, qemu, nbdsh ...): "
                                             "docs/serve.md");
-  serve->add_option("--platform,-p", serve_args.platform, "platform TOML file (default: the built-in default platform)");
+  serve->add_option("--platform,-p", serve_args.platform, "platform: a TOML file or a shipped platform's name (ssdvp platforms lists them; default: the built-in default platform)");
   serve->add_option("--set,-s", serve_args.sets, "override a configuration key: key=value")->take_all();
   serve->add_option("--out,-o", serve_args.out_dir, "output folder (default: sim.output_dir)");
   serve->add_flag("--quiet,-q", serve_args.quiet, "no summary on stdout");
@@ -437,12 +458,14 @@ int sc_main(int argc, char* argv[]) {
   serve->add_flag("--test-aids", serve_args.test_aids, "as run --test-aids: allow test aids (docs/config.md, Test aids)");
 
   auto* doc = app.add_subcommand("config-doc", "print the configuration reference (docs/config.md)");
+  auto* platforms = app.add_subcommand("platforms", "list the shipped platforms (platforms/*.toml), a name and what it is a line");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help and --version end here with 0; an unknown option, a missing or malformed argument
     // is bad input: exit 2 as every other (README: Exit status), not CLI11's own codes 104-114.
     const int rc = app.exit(e);
+    if (dynamic_cast<const CLI::ExtrasError*>(&e)) suggest_near_names(app, e.what());
     return rc == 0 ? 0 : 2;
   }
   if (quiet) g_progress = ssdvp::RunOptions::Progress::Never;
@@ -453,6 +476,13 @@ int sc_main(int argc, char* argv[]) {
       std::cout << ssdvp::config_reference_markdown();
       return 0;
     }
+    const std::string shipped = std::string(SSDVP_SOURCE_DIR) + "/platforms";
+    if (platforms->parsed()) {
+      std::cout << ssdvp::platform_listing(shipped);
+      return 0;
+    }
+    platform = ssdvp::resolve_platform(platform, shipped);
+    serve_args.platform = ssdvp::resolve_platform(serve_args.platform, shipped);
     if (report->parsed()) return report_command(report_dir, report_out);
     if (serve->parsed()) return ssdvp::serve_command(serve_args);
     if (bench->parsed() && bench_serve)

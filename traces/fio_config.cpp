@@ -5,6 +5,7 @@
 #include <limits>
 #include <string_view>
 
+#include "traces/nearest_name.h"
 #include "traces/request_extent.h"
 #include "traces/spec_options.h"
 #include "traces/text_fields.h"
@@ -50,9 +51,11 @@ FioPattern parse_pattern(const SpecOptions& options, uint64_t* skip) {
     }
     return entry.pattern;
   }
-  options.fail("rw",
-               "unknown pattern (read, write, trim, rw, readwrite, randread, randwrite, "
-               "randtrim, randrw; sequential ones may add :SKIP)");
+  std::vector<std::string> names;
+  for (const PatternName& entry : kPatterns) names.emplace_back(entry.name);
+  options.fail("rw", "unknown pattern" + did_you_mean(name, names) +
+                         " (read, write, trim, rw, readwrite, randread, randwrite, "
+                         "randtrim, randrw; sequential ones may add :SKIP)");
 }
 
 // zonemode=zbd (fio's): the range rounded to whole zones as fio rounds a write job's (offset up
@@ -181,7 +184,7 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
     bs_min = *lo;
     bs_max = *hi;
   }
-  const RequestExtent extent = parse_request_extent(options, capacity, bs_max ? bs_max : 4096);
+  const RequestExtent extent = parse_request_extent(options, capacity, bs_max ? bs_max : 4096, context.capacity_is_upper_bound);
   const uint64_t block_size = bs_max ? bs_max : extent.block_size;
   config.block_size = uint32_t(block_size);
   config.block_size_min = uint32_t(bs_min);

@@ -36,7 +36,7 @@ RrConfig parse_rr_config(const std::string& spec, const WorkloadContext& context
   config.requests = options.count("requests", 100000);
   if (config.requests == 0) options.fail("requests", "must be greater than 0");
 
-  const RequestExtent extent = parse_request_extent(options, capacity, 2 << 20);
+  const RequestExtent extent = parse_request_extent(options, capacity, 2 << 20, context.capacity_is_upper_bound);
   const uint64_t block_size = extent.block_size;
   config.block_size = extent.block_size;
   config.offset = extent.offset;

@@ -2,30 +2,28 @@
 #include "traces/spec_options.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
+#include "traces/nearest_name.h"
 #include "traces/text_fields.h"
 #include "traces/workload.h"
 
 namespace ssdvp::workload {
 
 std::optional<uint64_t> parse_byte_size(std::string_view text) {
+  // fio's suffixes: K, KB and KiB all 1024-based (fio's default kb_base=1024), any case.
   unsigned shift = 0;
-  if (!text.empty()) {
-    switch (text.back()) {
-      case 'k':
-      case 'K': shift = 10; break;
-      case 'm':
-      case 'M': shift = 20; break;
-      case 'g':
-      case 'G': shift = 30; break;
-      case 't':
-      case 'T': shift = 40; break;
-      default: break;
-    }
+  const std::string_view units = "kmgt";
+  for (const std::string_view tail : {"ib", "b", ""}) {
+    if (text.size() <= tail.size() + 1 || !equals_ignoring_case(text.substr(text.size() - tail.size()), tail)) continue;
+    const size_t unit = units.find(char(std::tolower(static_cast<unsigned char>(text[text.size() - tail.size() - 1]))));
+    if (unit == std::string_view::npos) continue;
+    shift = 10 * unsigned(unit + 1);
+    text.remove_suffix(tail.size() + 1);
+    break;
   }
-  if (shift != 0) text.remove_suffix(1);
   const std::optional<uint64_t> value = parse_unsigned(text);
   if (!value || *value > (std::numeric_limits<uint64_t>::max() >> shift)) return std::nullopt;
   return *value << shift;
@@ -45,9 +43,12 @@ SpecOptions::SpecOptions(std::string spec, size_t list_start,
     const std::string_view value = trim(part.substr(equals + 1));
     if (std::find(known_keys.begin(), known_keys.end(), key) == known_keys.end()) {
       std::string known;
-      for (const std::string_view k : known_keys)
+      std::vector<std::string> names;
+      for (const std::string_view k : known_keys) {
         known += (known.empty() ? "" : ", ") + std::string(k);
-      fail("unknown option '" + std::string(key) + "' (known: " + known + ")");
+        names.emplace_back(k);
+      }
+      fail("unknown option '" + std::string(key) + "'" + did_you_mean(key, names) + " (known: " + known + ")");
     }
     if (has(key)) fail("option '" + std::string(key) + "' given twice");
     items_.emplace_back(key, value);
@@ -77,7 +78,7 @@ uint64_t SpecOptions::bytes(std::string_view key, uint64_t fallback) const {
   const std::optional<std::string_view> value = text(key);
   if (!value) return fallback;
   const std::optional<uint64_t> number = parse_byte_size(*value);
-  if (!number) fail(key, "not a byte size (integer with optional k, m, g or t suffix)");
+  if (!number) fail(key, "not a byte size (an integer with an optional suffix k, m, g or t; KiB, KB and K all mean 1024)");
   return *number;
 }
 
@@ -105,9 +106,11 @@ double SpecOptions::real(std::string_view key, double fallback) const {
 bool SpecOptions::flag(std::string_view key, bool fallback) const {
   const std::optional<std::string_view> value = text(key);
   if (!value) return fallback;
-  if (*value == "0") return false;
-  if (*value == "1") return true;
-  fail(key, "must be 0 or 1");
+  for (const char* no : {"0", "false", "no", "off"})
+    if (equals_ignoring_case(*value, no)) return false;
+  for (const char* yes : {"1", "true", "yes", "on"})
+    if (equals_ignoring_case(*value, yes)) return true;
+  fail(key, "must be 1, true, yes or on (set), or 0, false, no or off (not set)");
 }
 
 void SpecOptions::fail(const std::string& what) const {

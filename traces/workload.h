@@ -73,6 +73,9 @@ struct WorkloadContext {
   // handles: the drive has none.  Placement identifier i of the device's list (fio's fdp_pli
   // indices) is group i / handles, handle i % handles (fdp_placement_id).
   uint32_t fdp_handles = 0, fdp_groups = 1;
+  // What capacity_bytes is, for messages: the namespace's, or (checks made before the firmware
+  // has reported its namespace) an upper bound of it.
+  bool capacity_is_upper_bound = false;
 };
 
 // The placement identifier of index i of the device's list (group in the upper RGIF bits).

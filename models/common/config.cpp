@@ -8,9 +8,19 @@
 #include <cmath>
 #include <sstream>
 
+#include "traces/nearest_name.h"
+
 namespace ssdvp {
 
 namespace {
+
+// "WHERE: unknown configuration key 'KEY'; did you mean 'K'?" (WHERE: may be empty).
+ConfigError unknown_key(const std::string& where, const std::string& key) {
+  std::vector<std::string> keys;
+  for (const auto& s : config_schema()) keys.push_back(s.key);
+  return ConfigError((where.empty() ? "" : where + ": ") + "unknown configuration key '" + key + "'" +
+                     workload::did_you_mean(key, keys));
+}
 
 std::string where_of(const toml::node& n, const std::string& path) {
   const auto& src = n.source();
@@ -110,7 +120,7 @@ Config::Config() {
 const KeySpec& Config::spec_of(const std::string& key) const {
   for (const auto& s : config_schema())
     if (key == s.key) return s;
-  throw ConfigError("unknown configuration key '" + key + "'");
+  throw unknown_key("", key);
 }
 
 void Config::assign(const KeySpec& spec, ConfigValue value, const std::string& where) {
@@ -134,16 +144,17 @@ void Config::assign(const KeySpec& spec, ConfigValue value, const std::string& w
   } else if (auto* str = std::get_if<std::string>(&value)) {
     if (spec.choices) {
       std::string choices = spec.choices;
-      bool ok = false;
+      std::vector<std::string> names;
       size_t start = 0;
       while (start <= choices.size()) {
         size_t bar = choices.find('|', start);
         if (bar == std::string::npos) bar = choices.size();
-        if (choices.substr(start, bar - start) == *str) ok = true;
+        names.push_back(choices.substr(start, bar - start));
         start = bar + 1;
       }
-      if (!ok)
-        throw ConfigError(where + ": " + spec.key + " = \"" + *str + "\" is not one of " + choices);
+      if (std::find(names.begin(), names.end(), *str) == names.end())
+        throw ConfigError(where + ": " + spec.key + " = \"" + *str + "\" is not one of " + choices +
+                          workload::did_you_mean(*str, names));
     }
   }
   values_[spec.key] = std::move(value);
@@ -154,7 +165,7 @@ void Config::set(const std::string& key, const std::string& text, const std::str
   const KeySpec* spec = nullptr;
   for (const auto& s : config_schema())
     if (key == s.key) spec = &s;
-  if (!spec) throw ConfigError(where + ": unknown configuration key '" + key + "'");
+  if (!spec) throw unknown_key(where, key);
   assign(*spec, parse_text(*spec, text, where), where);
 }
 
@@ -169,7 +180,7 @@ void apply(Config& c, const toml::table* t, const std::string& path, const std::
       const KeySpec* spec = nullptr;
       for (const auto& s : config_schema())
         if (key == s.key) spec = &s;
-      if (!spec) throw ConfigError(where + ": unknown configuration key '" + key + "'");
+      if (!spec) throw unknown_key(where, key);
       std::string text;
       if (spec->type != KeyType::String && node->is_string()) {
         const char* want = spec->type == KeyType::Bool ? "true or false"

@@ -88,7 +88,7 @@ TEST(BadWorkloads, MalformedLineDeepInABigTrace) {
   expect_named_before_elaboration("deep", path, path + ":20001:");
 }
 
-TEST(BadWorkloads, RandomBytesGiveAnErrorInPrintableText) {
+TEST(BadWorkloads, RandomBytesAreNamedAsABinaryFile) {
   const std::string path = std::string(::testing::TempDir()) + "random-bytes.trace";
   {
     std::mt19937 rng(7);
@@ -98,7 +98,7 @@ TEST(BadWorkloads, RandomBytesGiveAnErrorInPrintableText) {
   expect_named_before_elaboration("random", path, path + ":");
   const CliRun r = run_cli("random", path, true);
   EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("\\x"), std::string::npos) << "raw bytes are quoted as \\xNN: " << r.err;
+  EXPECT_NE(r.err.find(": a binary file, not a text trace"), std::string::npos) << "named as binary, not quoted: " << r.err;
   // the message is valid UTF-8: JSON takes it
   EXPECT_NO_THROW((void)nlohmann::json(r.err).dump());
 }
@@ -161,9 +161,20 @@ TEST(BadWorkloads, FoldedRequestsAreSaidOnTheSummary) {
 TEST(BadWorkloads, ARangeBeyondTheNamespaceIsBadInput) {
   const CliRun r = run_cli("beyond-namespace", "fio:rw=randread,bs=4k,size=230m,io=100", false);   // raw 256 MiB
   EXPECT_EQ(r.status, 2) << r.err;
-  const std::string said = "size=230m: offset + size exceeds the capacity (";
+  const std::string said = "size=230m: offset + size exceeds the namespace's capacity (";
   const size_t at = r.err.find(said);
   ASSERT_NE(at, std::string::npos) << r.err;
   EXPECT_LT(std::stoull(r.err.substr(at + said.size())), 256ull << 20) << "the namespace's bytes, not the raw NAND's";
   EXPECT_EQ(r.out.find("requests"), std::string::npos) << r.out;
+}
+
+// Beyond even the raw NAND, the range is refused before the platform is built: the line says the
+// bound it was checked against is the raw capacity, not the namespace's (it called it "the capacity").
+TEST(BadWorkloads, ARangeBeyondTheRawNandSaysItWasCheckedAgainstTheRawCapacity) {
+  const CliRun r = run_cli("beyond-raw", "fio:rw=randread,bs=4k,size=1g,io=100", false);   // raw 256 MiB
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("size=1g: offset + size exceeds the drive's raw capacity (268435456 bytes; the namespace, "
+                       "smaller, is known once the firmware reports it)"),
+            std::string::npos)
+      << r.err;
 }

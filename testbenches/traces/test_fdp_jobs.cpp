@@ -89,7 +89,9 @@ TEST(FdpJobs, SideBySideJobsKeepTheirStreamsOptionsAndSeeds) {
       } else {
         EXPECT_EQ(r->placement, 2);
         EXPECT_EQ(r->length, 65536u);
-        if (count[s] > 1) EXPECT_EQ(r->offset, last_seq + 65536);   // sequential
+        if (count[s] > 1) {
+          EXPECT_EQ(r->offset, last_seq + 65536);   // sequential
+        }
         last_seq = r->offset;
       }
     }

@@ -46,6 +46,18 @@ TEST(FormatDetection, UnrecognisedFileNamesFirstContentLine) {
             trace.path() + ":3: cannot detect the trace format; give format= (hello world)");
 }
 
+// A binary file (here an ELF header's bytes) is named as binary, not quoted as hundreds of
+// escaped bytes; text with a stray control character is still text.
+TEST(FormatDetection, ABinaryFileIsNamedAsBinary) {
+  static const char elf[] = "\x7f" "ELF\x02\x01\x01\x03\0\0\0\0\0\0\0\0\x02\0>\0\x01\0\0\0 \x85H";
+  TempTrace binary(std::string(elf, sizeof elf - 1) + "\n100 0 8 8 1\n");
+  EXPECT_EQ(workload_error([&] { detect_trace_format(binary.path()); }),
+            binary.path() + ":1: a binary file, not a text trace (a trace is text, a request a line, or such a file "
+                            "compressed with gzip, xz, zstd or bzip2: docs/traces.md)");
+  TempTrace text("odd \x01 line of text, but text\n100 0 8 8 1\n");
+  EXPECT_EQ(detect_trace_format(text.path()).name, "disksim");
+}
+
 // A file without line breaks (a binary file given as a trace) is refused at its first line,
 // not read whole into memory; lines up to the limit, and a last line without '\n', are read.
 TEST(FormatDetection, ALineLongerThanOneMebibyteIsAnError) {

@@ -133,7 +133,7 @@ TEST(RrGenerator, RejectsBadOptions) {
       {"rr:ratio=5,bs=4k,size=1m,pool=2m", "pool=2m: larger than the range (256 blocks of bs)"},
       {"rr:ratio=5,pool=0", "pool=0: must be greater than 0"},
       {"rr:ratio=5,iodepth=0", "iodepth=0: must be in 1..65535"},
-      {"rr:ratio=5,size=128g", "size=128g: offset + size exceeds the capacity (68719476736 bytes)"},
+      {"rr:ratio=5,size=128g", "size=128g: offset + size exceeds the namespace's capacity (68719476736 bytes)"},
       {"rr:ratio=5,mode=x",
        "unknown option 'mode' (known: ratio, requests, bs, pool, offset, size, iodepth, seed)"},
   };

@@ -1,6 +1,7 @@
 // Field helpers: exact decimal-to-integer conversion, splitting, byte sizes.
 #include <gtest/gtest.h>
 
+#include "traces/nearest_name.h"
 #include "traces/spec_options.h"
 #include "traces/text_fields.h"
 
@@ -41,10 +42,33 @@ TEST(TextFields, ByteSizes) {
   EXPECT_EQ(parse_byte_size("1g"), 1u << 30);
   EXPECT_EQ(parse_byte_size("3t"), 3ull << 40);
   EXPECT_EQ(parse_byte_size("512"), 512u);
+  // fio's suffixes: KiB, KB and K all 1024-based, any case.
+  EXPECT_EQ(parse_byte_size("4KiB"), 4096u);
+  EXPECT_EQ(parse_byte_size("4kb"), 4096u);
+  EXPECT_EQ(parse_byte_size("1MiB"), 1u << 20);
+  EXPECT_EQ(parse_byte_size("2GB"), 2ull << 30);
+  EXPECT_EQ(parse_byte_size("1tib"), 1ull << 40);
   EXPECT_FALSE(parse_byte_size("k"));
-  EXPECT_FALSE(parse_byte_size("4kb"));
+  EXPECT_FALSE(parse_byte_size("KiB"));
+  EXPECT_FALSE(parse_byte_size("4ib"));
+  EXPECT_FALSE(parse_byte_size("4b"));
+  EXPECT_FALSE(parse_byte_size("4kibb"));
+  EXPECT_FALSE(parse_byte_size("4xb"));
   EXPECT_FALSE(parse_byte_size("-4k"));
   EXPECT_FALSE(parse_byte_size("99999999999t"));
+}
+
+TEST(NearestName, FindsTheCloseOnesAndNothingElse) {
+  const std::vector<std::string> options = {"rw", "bs", "iodepth", "numjobs", "rwmixread", "io_size", "io"};
+  EXPECT_EQ(did_you_mean("iodeth", options), "; did you mean 'iodepth'?");
+  EXPECT_EQ(did_you_mean("numjbos", options), "; did you mean 'numjobs'?");   // a swap is one edit
+  EXPECT_EQ(did_you_mean("IODEPTH", options), "; did you mean 'iodepth'?");
+  EXPECT_EQ(did_you_mean("zonemode", options), "");
+  EXPECT_EQ(did_you_mean("x", options), "");
+  const std::vector<std::string> keys = {"ftl.gc_policy", "ftl.op", "host.queues", "host.cpus"};
+  EXPECT_EQ(did_you_mean("gc_policy", keys), "; did you mean 'ftl.gc_policy'?");   // its section left out
+  EXPECT_EQ(did_you_mean("host.cpu", keys), "; did you mean 'host.cpus'?");
+  EXPECT_EQ(nearest_names("ftl.gc_policyy", keys), std::vector<std::string>{"ftl.gc_policy"});
 }
 
 }  // namespace

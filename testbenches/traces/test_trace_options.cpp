@@ -25,7 +25,7 @@ TEST(TraceOptions, InvalidOptionsNameSpecAndKey) {
        "tencent)"},
       {base + ",scale=-1", "scale=-1: must be >= 0"},
       {base + ",scale=fast", "scale=fast: not a number"},
-      {base + ",skip_bad=yes", "skip_bad=yes: must be 0 or 1"},
+      {base + ",skip_bad=maybe", "skip_bad=maybe: must be 1, true, yes or on (set), or 0, false, no or off (not set)"},
       {base + ",max=0", "max=0: must be greater than 0"},
       {base + ",max=-3", "max=-3: not a non-negative integer"},
       {base + ",streams=by_cpu", "streams=by_cpu: must be single, by_device (by_volume) or by_pid"},
