@@ -1,10 +1,13 @@
 """`scripts/sweep.py`: the command line of the sweep engine. Reads the sweep (options and/or a
 TOML file), checks every run's keys and values against the ssdvp binary before anything is
 submitted (bad input: a message naming it, exit status 2), prints the runs (--dry-run) or runs
-them on the chosen Dask cluster into the store in --out. Exit status: 0 every run ok, 1 some
-run failed (each recorded in the store with its status and stderr tail), 2 bad input.
+them on the chosen Dask cluster into the store in --out, then draws the swept keys against the
+figures into OUT/plots (plots.py; --no-plots skips it). --plot-only --out OUT redraws OUT/plots
+from the store alone and runs nothing. Exit status: 0 every run ok (--plot-only: drawn, or
+nothing to draw), 1 some run failed (each recorded in the store with its status and stderr
+tail), 2 bad input (--plot-only: no store in OUT, or options that define runs).
 
-Leaves out plotting (plot helpers read OUT/results.parquet with pandas).
+Leaves out the drawing itself (plots.py) and working out what varied (varied.py).
 """
 import argparse
 import shlex
@@ -29,7 +32,11 @@ EPILOG = """examples:
   scripts/sweep.py --file my-sweep.toml --out sweep-x --dry-run
   scripts/sweep.py --file my-sweep.toml --out sweep-x --scheduler tcp://head:8786
   scripts/sweep.py --file my-sweep.toml --out sweep-x --slurm --slurm-partition debug --slurm-jobs 4
-The store: OUT/results.parquet and OUT/results.csv (one row per run); docs/sweeps.md."""
+  scripts/sweep.py --plot-only --out sweep-waf
+The store: OUT/results.parquet and OUT/results.csv (one row per run); the plots: OUT/plots/index.html
+(one PNG per figure, the swept key on the x axis); docs/sweeps.md."""
+# Options that define runs: --plot-only draws the store's rows, whatever defined them.
+DEFINING = ("file", "grid", "zip", "set", "platform", "workload", "repeats", "seed_key", "dry_run", "no_plots")
 
 
 def binary_path(text):
@@ -78,6 +85,9 @@ def parser():
     ap.add_argument("--binary", default=str(DEFAULT_BINARY), help="ssdvp binary (default build/platforms/ssdvp)")
     ap.add_argument("--timeout", type=float, default=None, help="seconds after which a run is killed")
     ap.add_argument("--dry-run", action="store_true", help="print the runs and their commands; run nothing")
+    ap.add_argument("--no-plots", action="store_true", help="do not draw OUT/plots after the sweep")
+    ap.add_argument("--plot-only", action="store_true",
+                    help="redraw OUT/plots from the store in --out; run nothing (no sweep options with it)")
     add_cluster_options(ap)
     return ap
 
@@ -86,13 +96,38 @@ def interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+def in_plan_order(frame, planned):
+    """The rows in the order of the planned runs (the sweep's order of values)."""
+    rank = {p.hash: i for i, p in enumerate(unique_runs(planned))}
+    order = frame["hash"].map(rank).fillna(len(rank))
+    return frame.loc[order.sort_values(kind="stable").index]
+
+
+def draw_plots(frame, out, definition=None):
+    """Draws OUT/plots and prints where (or why there is nothing to draw)."""
+    from .plots import plot_sweep      # matplotlib: only when drawing
+    print(plot_sweep(frame, Path(out) / "plots", definition).summary())
+
+
+def plot_only(args):
+    given = [f"--{name.replace('_', '-')}" for name in DEFINING if getattr(args, name)]
+    if given:
+        raise SweepInputError(f"--plot-only redraws the store in --out alone: drop {', '.join(given)} "
+                              "(the store's rows say what varied)")
+    from .plots import load_store
+    draw_plots(load_store(args.out), args.out)
+    return 0
+
+
 def main(argv=None):
     args = parser().parse_args(argv)
     signal.signal(signal.SIGTERM, interrupt)   # kill: the store is flushed and the cluster closed
     try:
+        if args.plot_only:
+            return plot_only(args)
         binary = binary_path(args.binary)
-        specs = definition_from_args(args).runs()
-        schema, planned = plan_all(specs, binary)
+        definition = definition_from_args(args)
+        schema, planned = plan_all(definition.runs(), binary)
         if args.dry_run:
             print_dry_run(planned, ResultsStore(args.out), binary)
             return 0
@@ -107,4 +142,11 @@ def main(argv=None):
     for _, row in failed.iterrows():
         sys.stderr.write(f"sweep: FAILED {row['label']}: {row['status']}: {row['error']}\n")
     print(Path(args.out) / "results.parquet")
+    if not args.no_plots:
+        try:
+            draw_plots(in_plan_order(frame, planned), args.out, definition)
+        except KeyboardInterrupt:
+            sys.stderr.write(f"sweep: interrupted while drawing; the store is complete "
+                             f"(scripts/sweep.py --plot-only --out {args.out} draws the plots)\n")
+            return 130
     return 1 if len(failed) else 0
