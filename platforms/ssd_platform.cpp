@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <chrono>
 #include <filesystem>
 #include <cstring>
@@ -324,6 +325,7 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
       workload::WorkloadContext ctx;
       ctx.capacity_bytes = capacity;
       ctx.seed = seed;
+      ctx.now_ns = [this] { return uint64_t(std::llround((sc_core::sc_time_stamp() - driver_->measure_start()).to_seconds() * 1e9)); };
       add_namespace(params, ctx);
       if (ctx.zones && !driver_->zone_report().empty()) {   // the zones as the device has them (a power-on's)
         // A zone partly written (closed after a power cut) is the generator's open zone: it holds an

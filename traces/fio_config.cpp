@@ -96,6 +96,48 @@ void parse_zoned(const SpecOptions& options, const WorkloadContext& context, Fio
   config.max_open_zones = unsigned(open);
 }
 
+// R[:W[:T]] per direction (fio's R,W,T: its ',' is ':' here); a single value is every direction's,
+// as fio's.
+void parse_per_direction(const SpecOptions& options, const char* key, bool bytes, uint64_t out[3]) {
+  const std::string_view list = options.text(key).value_or("");
+  std::vector<std::string_view> parts;
+  split_on(list, ':', parts);
+  if (parts.size() > 3) options.fail(key, "at most three values, read:write:trim");
+  for (size_t d = 0; d < 3; d++) {
+    const std::string_view part = parts[std::min(d, parts.size() - 1)];
+    if (parts.size() > 1 && d >= parts.size()) { out[d] = 0; continue; }
+    const auto value = part.empty() ? std::optional<uint64_t>(0) : bytes ? parse_byte_size(part) : parse_unsigned(part);
+    if (!value) options.fail(key, bytes ? "must be byte rates (bytes per second, k/m/g suffixes), read:write:trim"
+                                        : "must be request rates (per second), read:write:trim");
+    out[d] = *value;
+  }
+  if (!out[0] && !out[1] && !out[2]) options.fail(key, "every rate is 0 (no limit): leave the key out");
+}
+
+// runtime, time_based, rate_iops, rate, thinktime, thinktime_blocks (fio's; fio_workload.h).
+void parse_pace(const SpecOptions& options, FioConfig& config) {
+  config.runtime_ns = options.duration_ns("runtime", 0, 1000000000);   // fio: seconds by default
+  if (options.has("runtime") && config.runtime_ns == 0) options.fail("runtime", "must be greater than 0");
+  config.time_based = options.flag("time_based", false);
+  if (config.time_based) {
+    if (!config.runtime_ns) options.fail("time_based", "needs runtime= (how long the jobs run)");
+    if (options.has("io") || options.has("io_size"))
+      options.fail("time_based", "runs as long as runtime= and repeats its I/O: give io= or time_based, not both");
+    config.requests_per_job = UINT64_MAX;
+  }
+  if (options.has("rate_iops")) parse_per_direction(options, "rate_iops", false, config.rate_iops);
+  if (options.has("rate")) parse_per_direction(options, "rate", true, config.rate_bytes);
+  config.thinktime_ns = options.duration_ns("thinktime", 0, 1000);     // fio: microseconds by default
+  const uint64_t blocks = options.count("thinktime_blocks", 1);
+  if (options.has("thinktime_blocks") && !config.thinktime_ns) options.fail("thinktime_blocks", "is for thinktime=");
+  if (blocks == 0 || blocks > 1000000) options.fail("thinktime_blocks", "must be in 1..1000000");
+  config.thinktime_blocks = unsigned(blocks);
+  const bool paced = config.runtime_ns || options.has("rate_iops") || options.has("rate") || config.thinktime_ns;
+  if (paced && config.zoned)
+    options.fail(config.runtime_ns ? "runtime" : config.thinktime_ns ? "thinktime" : options.has("rate") ? "rate" : "rate_iops",
+                 "not with zonemode=zbd (time and pace are for the block generator only)");
+}
+
 // fdp=1 (fio's): writes carry placement identifiers of the drive's FDP configuration.
 void parse_fdp(const SpecOptions& options, const WorkloadContext& context, FioConfig& config) {
   config.fdp = options.flag("fdp", false);
@@ -166,7 +208,9 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
   const SpecOptions options(spec, spec.find(':') + 1,
                             {"rw", "bs", "bsrange", "iodepth", "numjobs", "size", "offset", "rwmixread", "io",
                              "io_size", "random_distribution", "seed", "align", "scramble", "fsync", "fua_percent",
-                             "trim_percent", "zonemode", "max_open_zones", "fdp", "fdp_pli", "fdp_pli_select", "run_length"});
+                             "trim_percent", "zonemode", "max_open_zones", "fdp", "fdp_pli", "fdp_pli_select", "run_length",
+                             "runtime", "time_based", "rate_iops", "rate", "thinktime", "thinktime_blocks"},
+                            {"time_based"});
   if (options.has("bs") && options.has("bsrange")) options.fail("give bs= or bsrange=, not both");
   const uint64_t capacity = context.capacity_bytes;
   FioConfig config;
@@ -253,6 +297,7 @@ FioConfig parse_fio_config(const std::string& spec, const WorkloadContext& conte
       options.fail("run_length", "runs start uniformly: not with random_distribution or bsrange");
   }
   parse_zoned(options, context, config);
+  parse_pace(options, config);
   parse_fdp(options, context, config);
   return config;
 }

@@ -6,7 +6,10 @@
 // seed).  `size` is the whole range shared by the jobs (fio's offset_increment layout), not
 // a per-job size as in fio.
 // Zoned namespaces: zonemode=zbd and max_open_zones (traces/zoned_fio_workload.h).
-// Leaves out: time-based runs, rate limits, think time, bssplit, verify, files and engines.
+// Time and pace (fio's): runtime and time_based, rate_iops and rate per direction (read:write:trim,
+// ':' for fio's ','), thinktime with thinktime_blocks (traces/fio_workload.h says how each runs).
+// Leaves out: bssplit, verify, files and engines, ramp_time, rate_process=poisson,
+// thinktime_spin; time and pace with zonemode=zbd.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +60,13 @@ struct FioConfig {
   uint64_t run_length = 0;        // random patterns (ssdvp): sequential runs of this many bytes,
                                   // each from offset + a uniformly drawn multiple of it (a cache's
                                   // regions rewritten in no particular order); 0: off
+  // Time and pace: each job on its own clock, from its first request.
+  uint64_t runtime_ns = 0;        // runtime: a job issues no request after this long (0: none)
+  bool time_based = false;        // time_based: the job repeats its I/O until runtime
+  uint64_t rate_iops[3] = {};     // rate_iops=R[:W[:T]]: requests per second of each direction (0: any)
+  uint64_t rate_bytes[3] = {};    // rate=R[:W[:T]]: bytes per second of each direction (0: any)
+  uint64_t thinktime_ns = 0;      // thinktime: after thinktime_blocks requests, wait for them all to
+  unsigned thinktime_blocks = 1;  // complete, then this long, before the next
   // Zoned (fio's zonemode=zbd, traces/zoned_fio_workload.h): writes at the write pointers of
   // whole zones of the range, zones reset when full.
   bool zoned = false;

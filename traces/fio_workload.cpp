@@ -1,6 +1,7 @@
 // fio-like closed-loop generator: see fio_workload.h.
 #include "traces/fio_workload.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace ssdvp::workload {
@@ -13,10 +14,11 @@ uint64_t random_positions(const FioConfig& config) {
 
 }  // namespace
 
-FioWorkload::FioWorkload(const FioConfig& config, uint64_t context_seed)
+FioWorkload::FioWorkload(const FioConfig& config, uint64_t context_seed, std::function<uint64_t()> now_ns)
     : config_(config),
       distribution_(config.distribution, random_positions(config), config.scramble,
-                    mix_seeds(context_seed, config.seed, 0x5C4A3B1EULL)) {
+                    mix_seeds(context_seed, config.seed, 0x5C4A3B1EULL)),
+      now_ns_(std::move(now_ns)) {
   const uint64_t job_share =
       config_.size / config_.numjobs / config_.block_size * config_.block_size;
   jobs_.reserve(config_.numjobs);
@@ -41,8 +43,49 @@ Op FioWorkload::next_op(Rng& rng) const {
   return Op::Read;  // unreachable: every pattern returns above
 }
 
+uint64_t FioWorkload::now(const char* why) const {
+  if (!now_ns_) throw WorkloadError(std::string("fio: ") + why + " needs the simulation's clock, which this source of requests does not give");
+  return now_ns_();
+}
+
+namespace {
+
+int direction(Op op) { return op == Op::Read ? 0 : op == Op::Write ? 1 : op == Op::Trim ? 2 : -1; }
+
+// n units at `per_second` from `start`, ns (0 per second: no limit).
+uint64_t slot(uint64_t start, uint64_t n, uint64_t per_second) {
+  return per_second ? start + uint64_t((unsigned __int128)n * 1000000000u / per_second) : 0;
+}
+
+}  // namespace
+
+void FioWorkload::pace(Job& job, Request& request) const {
+  const int d = direction(request.op);
+  if (d >= 0 && (config_.rate_iops[d] || config_.rate_bytes[d])) {
+    request.not_before_ns = std::max(slot(*job.start_ns, job.sent[d], config_.rate_iops[d]),
+                                     slot(*job.start_ns, job.sent_bytes[d], config_.rate_bytes[d]));
+  }
+  if (d >= 0) {
+    job.sent[d]++;
+    job.sent_bytes[d] += request.length;
+  }
+  if (config_.thinktime_ns && job.since_think == config_.thinktime_blocks) {
+    request.barrier = true;
+    request.think_ns = config_.thinktime_ns;
+    job.since_think = 0;
+  }
+  job.since_think++;
+}
+
 std::optional<Request> FioWorkload::next(unsigned stream) {
   Job& job = jobs_.at(stream);
+  const bool paced = config_.runtime_ns || config_.thinktime_ns || config_.rate_iops[0] || config_.rate_iops[1] ||
+                     config_.rate_iops[2] || config_.rate_bytes[0] || config_.rate_bytes[1] || config_.rate_bytes[2];
+  if (paced) {
+    const uint64_t t = now("runtime, rate and thinktime");
+    if (!job.start_ns) job.start_ns = t;
+    if (config_.runtime_ns && t - *job.start_ns >= config_.runtime_ns) return std::nullopt;
+  }
   if (config_.fsync && job.writes_since_flush == config_.fsync) {
     job.writes_since_flush = 0;
     Request flush;
@@ -51,7 +94,7 @@ std::optional<Request> FioWorkload::next(unsigned stream) {
     return flush;
   }
   if (job.remaining == 0) return std::nullopt;
-  --job.remaining;
+  if (!config_.time_based) --job.remaining;
   Request request;
   request.op = next_op(job.rng);
   if (request.op == Op::Write) {
@@ -90,6 +133,7 @@ std::optional<Request> FioWorkload::next(unsigned stream) {
       case S::HotCold: request.placement = pids[hot ? 0 : 1]; break;
     }
   }
+  if (paced) pace(job, request);
   return request;
 }
 
@@ -102,7 +146,17 @@ std::string FioWorkload::describe() const {
   text
        << " iodepth=" << config_.iodepth << " numjobs=" << config_.numjobs
        << " offset=" << config_.offset << " size=" << config_.size
-       << " io=" << config_.requests_per_job << "/job";
+       ;
+  if (config_.time_based) text << " time_based";
+  else text << " io=" << config_.requests_per_job << "/job";
+  if (config_.runtime_ns) text << " runtime=" << config_.runtime_ns / 1e6 << "ms";
+  static const char* dirs[] = {"read", "write", "trim"};
+  for (int d = 0; d < 3; d++) {
+    if (config_.rate_iops[d]) text << " rate_iops(" << dirs[d] << ")=" << config_.rate_iops[d];
+    if (config_.rate_bytes[d]) text << " rate(" << dirs[d] << ")=" << config_.rate_bytes[d] << "B/s";
+  }
+  if (config_.thinktime_ns)
+    text << " thinktime=" << config_.thinktime_ns / 1e3 << "us thinktime_blocks=" << config_.thinktime_blocks;
   if (is_mixed(config_.pattern)) text << " rwmixread=" << config_.read_percent;
   if (is_random(config_.pattern)) {
     text << " random_distribution=" << distribution_name(config_.distribution);

@@ -6,12 +6,20 @@
 // fixed number of requests per job.  Each job has its own random stream derived from
 // (context seed, seed=, job number), so runs are reproducible and jobs independent; all jobs
 // share one scramble key, so they agree on which blocks are hot.
+// Time and pace, each job on its own clock from its first request (in a phased workload, from
+// the start of its phase): runtime ends a job's requests (in-flight ones complete), time_based
+// repeats its I/O until then; rate_iops and rate issue a direction's n-th request no earlier
+// than n / rate after the start, as fio's linear rate_process (a direction is chosen first by
+// rwmixread, then waits for its slot); thinktime, as fio, waits for every outstanding request of
+// the job after each thinktime_blocks requests, then thinks, then goes on (iodepth beyond
+// thinktime_blocks is never reached).  The wait is a sleep: no host CPU time is charged for it.
 // Leaves out: per-direction sequential cursors of fio's rw=rw (one cursor is shared), random
-// maps (random jobs may repeat blocks), time-based runs.  Durability mix: fsync=N (a flush
+// maps (random jobs may repeat blocks).  Durability mix: fsync=N (a flush
 // after every N writes of a job, not counted in io=), fua_percent, trim_percent (that share
 // of write requests trims its range instead).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,7 +33,8 @@ namespace ssdvp::workload {
 
 class FioWorkload : public Workload {
  public:
-  FioWorkload(const FioConfig& config, uint64_t context_seed);
+  // now_ns: the simulation's clock (WorkloadContext::now_ns); needed by runtime, rate and thinktime.
+  FioWorkload(const FioConfig& config, uint64_t context_seed, std::function<uint64_t()> now_ns = {});
 
   unsigned streams() const override { return config_.numjobs; }
   std::optional<Request> next(unsigned stream) override;
@@ -42,13 +51,22 @@ class FioWorkload : public Workload {
     size_t next_pid = 0;               // fdp_pli_select=roundrobin
     uint64_t run_left = 0;             // run_length: bytes left of the current run ...
     uint64_t run_cursor = 0;           // ... and its next offset
+    std::optional<uint64_t> start_ns = std::nullopt;   // time and pace: the job's first request
+    uint64_t sent[3] = {};             // requests of each direction (read, write, trim) so far ...
+    uint64_t sent_bytes[3] = {};       // ... and their bytes
+    uint64_t since_think = 0;          // requests since the last think
   };
+
+  // Sets the request's pacing (rate, thinktime) and counts it.
+  void pace(Job& job, Request& request) const;
+  uint64_t now(const char* why) const;
 
   Op next_op(Rng& rng) const;
 
   FioConfig config_;
   BlockDistribution distribution_;
   std::vector<Job> jobs_;
+  std::function<uint64_t()> now_ns_;
 };
 
 }  // namespace ssdvp::workload

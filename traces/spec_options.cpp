@@ -30,7 +30,8 @@ std::optional<uint64_t> parse_byte_size(std::string_view text) {
 }
 
 SpecOptions::SpecOptions(std::string spec, size_t list_start,
-                         std::initializer_list<std::string_view> known_keys)
+                         std::initializer_list<std::string_view> known_keys,
+                         std::initializer_list<std::string_view> bare_flags)
     : spec_(std::move(spec)) {
   const std::string_view list = std::string_view(spec_).substr(std::min(list_start, spec_.size()));
   if (trim(list).empty()) return;
@@ -38,9 +39,11 @@ SpecOptions::SpecOptions(std::string spec, size_t list_start,
   split_on(list, ',', parts);
   for (const std::string_view part : parts) {
     const size_t equals = part.find('=');
-    if (equals == std::string_view::npos) fail("'" + std::string(part) + "' is not key=value");
-    const std::string_view key = trim(part.substr(0, equals));
-    const std::string_view value = trim(part.substr(equals + 1));
+    const bool bare = equals == std::string_view::npos &&
+                      std::find(bare_flags.begin(), bare_flags.end(), part) != bare_flags.end();
+    if (equals == std::string_view::npos && !bare) fail("'" + std::string(part) + "' is not key=value");
+    const std::string_view key = bare ? part : trim(part.substr(0, equals));
+    const std::string_view value = bare ? std::string_view("1") : trim(part.substr(equals + 1));
     if (std::find(known_keys.begin(), known_keys.end(), key) == known_keys.end()) {
       std::string known;
       std::vector<std::string> names;
@@ -101,6 +104,31 @@ double SpecOptions::real(std::string_view key, double fallback) const {
   const std::optional<double> number = parse_real(*value);
   if (!number) fail(key, "not a number");
   return *number;
+}
+
+uint64_t SpecOptions::duration_ns(std::string_view key, uint64_t fallback, uint64_t default_unit_ns) const {
+  const std::optional<std::string_view> value = text(key);
+  if (!value) return fallback;
+  struct Unit {
+    std::string_view name;
+    double ns;
+  };
+  static constexpr Unit kUnits[] = {{"ns", 1},      {"us", 1e3},     {"usec", 1e3}, {"ms", 1e6},   {"msec", 1e6},
+                                    {"s", 1e9},     {"sec", 1e9},    {"m", 60e9},   {"min", 60e9}, {"h", 3600e9},
+                                    {"hr", 3600e9}};
+  const size_t digits = value->find_first_not_of("0123456789.");
+  const std::string_view number = value->substr(0, digits);
+  const std::string_view unit = digits == std::string_view::npos ? std::string_view() : value->substr(digits);
+  double scale = double(default_unit_ns);
+  if (!unit.empty()) {
+    scale = 0;
+    for (const Unit& u : kUnits)
+      if (equals_ignoring_case(unit, u.name)) scale = u.ns;
+  }
+  const std::optional<double> amount = parse_real(number);
+  if (!amount || scale == 0 || *amount * scale >= 1.8e19)
+    fail(key, "not a duration (a number with an optional unit ns, us, ms, s, m or h)");
+  return uint64_t(*amount * scale + 0.5);
 }
 
 bool SpecOptions::flag(std::string_view key, bool fallback) const {

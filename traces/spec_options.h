@@ -19,9 +19,11 @@ class SpecOptions {
  public:
   // `spec` is the full spec (for messages); its comma-separated key=value list starts at
   // `list_start` and runs to the end.  Keys not in `known_keys`, repeated keys and items
-  // without '=' are errors.
+  // without '=' are errors, but for the keys of `bare_flags`, which alone mean KEY=1 (fio's
+  // time_based).
   SpecOptions(std::string spec, size_t list_start,
-              std::initializer_list<std::string_view> known_keys);
+              std::initializer_list<std::string_view> known_keys,
+              std::initializer_list<std::string_view> bare_flags = {});
 
   const std::string& spec() const { return spec_; }
   bool has(std::string_view key) const;
@@ -37,6 +39,9 @@ class SpecOptions {
   uint64_t bytes_or_percent(std::string_view key, uint64_t fallback, uint64_t whole,
                             uint64_t unit) const;
   double real(std::string_view key, double fallback) const;
+  // A duration as fio writes one, in ns: a number with an optional unit ns, us, ms, s, m, h (also
+  // usec, msec, sec, min); without one, in `default_unit_ns` (fio: runtime in s, thinktime in us).
+  uint64_t duration_ns(std::string_view key, uint64_t fallback, uint64_t default_unit_ns) const;
   // 0 or 1.
   bool flag(std::string_view key, bool fallback) const;
 

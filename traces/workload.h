@@ -38,6 +38,12 @@ struct Request {
                              // for a zone's writes before it resets the zone)
   uint16_t placement = kNoPlacement;   // Write: FDP's placement identifier (the data placement
                                        // directive), or none
+  // Closed loop, paced sources (fio's rate_iops, rate): not issued before this time, ns from the
+  // start of the measured run (0: as soon as the queue depth allows).
+  uint64_t not_before_ns = 0;
+  // Closed loop with barrier (fio's thinktime): issued this long after the stream's last
+  // outstanding request completed.
+  uint64_t think_ns = 0;
   // A live source's request (ssdvp serve): the host's own bytes, length of them (writes: the
   // data; reads: where it goes), and the source's id for it.  nullptr: the driver makes the
   // data (tags, and with sim.payload a pattern derived from them).
@@ -73,6 +79,10 @@ struct WorkloadContext {
   // handles: the drive has none.  Placement identifier i of the device's list (fio's fdp_pli
   // indices) is group i / handles, handle i % handles (fdp_placement_id).
   uint32_t fdp_handles = 0, fdp_groups = 1;
+  // The simulated time, ns from the start of the measured run: what time-based and paced
+  // generators (fio's runtime, rate_iops, thinktime) read.  Empty when no simulation runs (a
+  // check before elaboration): such a generator then fails at its first request.
+  std::function<uint64_t()> now_ns = nullptr;
   // What capacity_bytes is, for messages: the namespace's, or (checks made before the firmware
   // has reported its namespace) an upper bound of it.
   bool capacity_is_upper_bound = false;

@@ -306,6 +306,24 @@ void HostDriver::pump(unsigned s) {
                                              : t_start_ + sc_time(double(st.pending->arrival_ns), sc_core::SC_NS);
     if (!closed && arrival > sc_core::sc_time_stamp() + delay) break;
     if (st.pending->barrier && st.outstanding > 0) break;   // its completions pump again
+    if (closed && (st.pending->not_before_ns || st.pending->think_ns)) {   // paced: not before its time
+      sc_time due = t_start_ + sc_time(double(st.pending->not_before_ns), sc_core::SC_NS);
+      if (st.pending->think_ns) {   // nothing outstanding now (a barrier): the think starts
+        if (!st.think_until) st.think_until = sc_core::sc_time_stamp() + delay + sc_time(double(st.pending->think_ns), sc_core::SC_NS);
+        due = std::max(due, *st.think_until);
+      }
+      if (due > sc_core::sc_time_stamp() + delay) {
+        // The stream's thread sleeps until then: woken to do so when a completion found it (it
+        // may be waiting for completions that will not come, or for another time).
+        if (!st.in_thread && st.wait_until != due) {
+          st.woken = true;
+          st.wake.notify(sc_core::SC_ZERO_TIME);
+        }
+        st.wait_until = due;
+        break;
+      }
+      st.think_until.reset();
+    }
     const uint64_t nsect_est =
         st.pending->op == Op::Flush || st.pending->op == Op::ZoneReset ? 1 : (st.pending->length + 8191) / 4096;
     const uint32_t cmds = uint32_t((nsect_est + p_.max_transfer_sectors - 1) / p_.max_transfer_sectors);
@@ -334,10 +352,15 @@ void HostDriver::stream_thread(unsigned s) {
   const bool closed = wl_->closed_loop();
   for (;;) {
     st.woken = false;
+    st.wait_until = sc_core::SC_ZERO_TIME;
+    st.in_thread = true;
     pump(s);
+    st.in_thread = false;
     if (st.finished) return;
     if (st.woken) continue;   // completions came while it submitted
-    if (!closed && st.pending && !st.exhausted) {
+    if (closed && st.wait_until > sc_core::sc_time_stamp()) {   // paced: asleep until its next request's time
+      wait(st.wait_until - sc_core::sc_time_stamp(), st.wake);
+    } else if (!closed && st.pending && !st.exhausted) {
       const sc_time arrival = wl_->live() ? sc_time(double(st.pending->arrival_ns), sc_core::SC_NS)
                                           : t_start_ + sc_time(double(st.pending->arrival_ns), sc_core::SC_NS);
       const sc_time now = sc_core::sc_time_stamp();

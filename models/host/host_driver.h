@@ -228,6 +228,11 @@ class HostDriver : public sc_core::sc_module {
     sc_core::sc_event wake;
     bool woken = false;                         // wake was notified (while the thread may not
                                                 // have been waiting: it was submitting)
+    // A paced closed-loop stream (Request::not_before_ns, think_ns): when pump stopped for the
+    // pending request's time, that time; the think of a pending request, once it began.
+    sc_core::sc_time wait_until = sc_core::SC_ZERO_TIME;
+    std::optional<sc_core::sc_time> think_until;
+    bool in_thread = false;                     // pump runs in the stream's own thread
   };
 
   void main_thread();

@@ -18,7 +18,7 @@ TEST(FioValidation, RejectsEveryBadOption) {
       {"fio:rw=randread,foo=1",
        "unknown option 'foo' (known: rw, bs, bsrange, iodepth, numjobs, size, offset, rwmixread, io, "
        "io_size, random_distribution, seed, align, scramble, fsync, fua_percent, trim_percent, zonemode, max_open_zones, fdp, "
-       "fdp_pli, fdp_pli_select, run_length)"},
+       "fdp_pli, fdp_pli_select, run_length, runtime, time_based, rate_iops, rate, thinktime, thinktime_blocks)"},
       {"fio:rw=randomread",
        "rw=randomread: unknown pattern; did you mean 'randread'? (read, write, trim, rw, readwrite, randread, randwrite, "
        "randtrim, randrw; sequential ones may add :SKIP)"},
