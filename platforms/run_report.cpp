@@ -94,6 +94,11 @@ void print_summary(std::ostream& out, const nlohmann::json& r) {
     out << fmt::format("  note: {} requests addressed beyond the namespace were folded into it (workload.address = "
                        "\"fold\"; \"strict\" sends them as they are, to be rejected)\n",
                        r["host"]["folded_requests"].get<uint64_t>());
+  if (r.contains("workload_job_file_left_out")) {   // fio options of the job file with no effect here
+    std::string list;
+    for (const auto& o : r["workload_job_file_left_out"]) list += (list.empty() ? "" : ", ") + o.get<std::string>();
+    out << "  note: the job file's options with no effect on a simulated host were left out: " << list << "\n";
+  }
   if (r.contains("integrity")) {
     const auto& i = r["integrity"];
     out << fmt::format("  integrity: {} reads checked ({} sectors), {} mismatches, {} failed with media errors",

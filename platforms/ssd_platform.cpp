@@ -7,6 +7,7 @@
 #include "platforms/sections/firmware_sections.h"
 #include "platforms/sections/ftl_section.h"
 #include "platforms/sections/host_sections.h"
+#include "traces/fio_job_file.h"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -126,6 +127,8 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     ctx.seed = uint64_t(cfg.get_int("sim.seed"));
     add_namespace(p_, ctx);
     workload::check_workload(workload_spec_, ctx);
+    if (workload::is_fio_job_file(workload_spec_))
+      job_file_left_out_ = workload::read_fio_job_file(workload_spec_, ctx).ignored;
   }
 
   // The assembly list: the blocks built from the configuration and bound together, each
@@ -517,6 +520,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   const auto* wl = driver_->workload();
   r["workload"] = wl ? wl->describe() : std::string();
   if (wl) r["workload_skipped_lines"] = wl->skipped_lines();
+  if (!job_file_left_out_.empty()) r["workload_job_file_left_out"] = job_file_left_out_;
 
   const PlatformSnapshot end = ended_ ? end_ : snapshot();
   const PlatformSnapshot& st = start_;

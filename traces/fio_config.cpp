@@ -96,8 +96,8 @@ void parse_zoned(const SpecOptions& options, const WorkloadContext& context, Fio
   config.max_open_zones = unsigned(open);
 }
 
-// R[:W[:T]] per direction (fio's R,W,T: its ',' is ':' here); a single value is every direction's,
-// as fio's.
+// R[:W[:T]] per direction (fio's R,W,T: its ',' is ':' here); as fio's, the last value given
+// holds for the directions after it (500:200 is 200 for trims too), an empty one is 0 (no limit).
 void parse_per_direction(const SpecOptions& options, const char* key, bool bytes, uint64_t out[3]) {
   const std::string_view list = options.text(key).value_or("");
   std::vector<std::string_view> parts;
@@ -105,7 +105,6 @@ void parse_per_direction(const SpecOptions& options, const char* key, bool bytes
   if (parts.size() > 3) options.fail(key, "at most three values, read:write:trim");
   for (size_t d = 0; d < 3; d++) {
     const std::string_view part = parts[std::min(d, parts.size() - 1)];
-    if (parts.size() > 1 && d >= parts.size()) { out[d] = 0; continue; }
     const auto value = part.empty() ? std::optional<uint64_t>(0) : bytes ? parse_byte_size(part) : parse_unsigned(part);
     if (!value) options.fail(key, bytes ? "must be byte rates (bytes per second, k/m/g suffixes), read:write:trim"
                                         : "must be request rates (per second), read:write:trim");

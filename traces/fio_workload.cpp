@@ -150,11 +150,15 @@ std::string FioWorkload::describe() const {
   if (config_.time_based) text << " time_based";
   else text << " io=" << config_.requests_per_job << "/job";
   if (config_.runtime_ns) text << " runtime=" << config_.runtime_ns / 1e6 << "ms";
-  static const char* dirs[] = {"read", "write", "trim"};
-  for (int d = 0; d < 3; d++) {
-    if (config_.rate_iops[d]) text << " rate_iops(" << dirs[d] << ")=" << config_.rate_iops[d];
-    if (config_.rate_bytes[d]) text << " rate(" << dirs[d] << ")=" << config_.rate_bytes[d] << "B/s";
-  }
+  // Per direction as given (read:write:trim), one value when they are all one.
+  const auto rates = [&text](const char* name, const uint64_t r[3], const char* unit) {
+    if (!r[0] && !r[1] && !r[2]) return;
+    text << " " << name << "=" << r[0];
+    if (r[1] != r[0] || r[2] != r[0]) text << ":" << r[1] << ":" << r[2];
+    text << unit;
+  };
+  rates("rate_iops", config_.rate_iops, "/s");
+  rates("rate", config_.rate_bytes, "B/s");
   if (config_.thinktime_ns)
     text << " thinktime=" << config_.thinktime_ns / 1e3 << "us thinktime_blocks=" << config_.thinktime_blocks;
   if (is_mixed(config_.pattern)) text << " rwmixread=" << config_.read_percent;

@@ -7,6 +7,7 @@
 
 #include "traces/concurrent_workload.h"
 #include "traces/fio_config.h"
+#include "traces/fio_job_file.h"
 #include "traces/fio_workload.h"
 #include "traces/phased_workload.h"
 #include "traces/rr_workload.h"
@@ -68,6 +69,8 @@ std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadC
   if (starts_with(spec, "rr:")) {
     return std::make_unique<RrWorkload>(parse_rr_config(spec, ctx), ctx.seed);
   }
+  if (spec.find(',') == std::string::npos && names_existing_file(spec) && is_fio_job_file(spec))   // fio's job file
+    return make_workload(read_fio_job_file(spec, ctx).spec, ctx);
   if (starts_with(spec, "trace:") || names_existing_file(spec)) {
     TraceOptions options = parse_trace_options(spec, starts_with(spec, "trace:") ? 6 : 0);
     attach_fdp(options, ctx, spec);
