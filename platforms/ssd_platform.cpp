@@ -126,7 +126,7 @@ SsdPlatform::SsdPlatform(const Config& cfg, const RunOptions& opt)
     ctx.capacity_is_upper_bound = true;
     ctx.seed = uint64_t(cfg.get_int("sim.seed"));
     add_namespace(p_, ctx);
-    workload::check_workload(workload_spec_, ctx);
+    workload_extent_ = workload::check_workload(workload_spec_, ctx);
     if (workload::is_fio_job_file(workload_spec_))
       job_file_left_out_ = workload::read_fio_job_file(workload_spec_, ctx).ignored;
   }
@@ -261,6 +261,7 @@ void SsdPlatform::build_host(const Config& cfg, const RunOptions& opt) {
   o.precond = p_.precondition;
   o.fold = cfg.get_string("workload.address") == "fold";
   o.max_requests = uint64_t(cfg.get_int("workload.max_requests"));
+  o.extent = workload_extent_;
   const double max_ms = cfg.get_double("sim.max_sim_ms");
   o.max_sim_time = max_ms > 0 ? sc_core::sc_time(max_ms, sc_core::SC_MS) : sc_core::SC_ZERO_TIME;
   const double stall_ms = cfg.get_double("sim.stall_limit_ms");

@@ -132,6 +132,7 @@ class SsdPlatform {
   PlatformParams p_;
   std::string workload_spec_;      // checked before elaboration
   std::vector<std::string> job_file_left_out_;   // a fio job file's options with no effect here
+  workload::WorkloadExtent workload_extent_;     // what it will issue (progress lines)
   std::unique_ptr<EventQueue> events_;
   std::unique_ptr<Dram> dram_;
   std::vector<std::unique_ptr<nand::Die>> dies_;

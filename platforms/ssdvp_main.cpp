@@ -36,6 +36,7 @@
 #include "platforms/run_report.h"
 #include "platforms/serve/serve_command.h"
 #include "platforms/shell_quote.h"
+#include "models/host/host_driver.h"
 #include "platforms/platform_catalog.h"
 #include "traces/nearest_name.h"
 #include "platforms/ssd_platform.h"
@@ -76,6 +77,7 @@ int run_command(const std::string& platform, const std::string& workload, const 
   ssdvp::RunInterrupt interrupt;   // Ctrl-C: stop, write what the run has so far, exit 130
   opt.interrupted = [&interrupt] { return interrupt.interrupted(); };
   ssdvp::SsdPlatform platform_model(cfg, opt);
+  interrupt.set_measuring([&platform_model] { return platform_model.driver().measuring(); });
   nlohmann::json r = platform_model.run();
   const std::string path = ssdvp::write_outputs(dir, r, platform_model.driver());
   if (!dump_map.empty()) {

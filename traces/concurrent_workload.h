@@ -28,6 +28,11 @@ class ConcurrentWorkload : public Workload {
   void validate() const override {
     for (const auto& job : jobs_) job->validate();
   }
+  WorkloadExtent extent() const override {
+    std::vector<WorkloadExtent> parts;
+    for (const auto& job : jobs_) parts.push_back(job->extent());
+    return combined_extent(parts, false);
+  }
   bool zoned() const override {
     for (const auto& job : jobs_)
       if (!job->zoned()) return false;

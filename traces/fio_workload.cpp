@@ -137,6 +137,17 @@ std::optional<Request> FioWorkload::next(unsigned stream) {
   return request;
 }
 
+WorkloadExtent FioWorkload::extent() const {
+  if (config_.time_based) return {0, config_.runtime_ns};
+  uint64_t per_job = config_.requests_per_job;
+  const bool writes = config_.pattern == FioPattern::Write || config_.pattern == FioPattern::RandWrite || is_mixed(config_.pattern);
+  if (config_.fsync && writes) {   // flushes after every fsync writes (a mixed job's share of them)
+    const uint64_t write_share = is_mixed(config_.pattern) ? 100 - config_.read_percent : 100;
+    per_job += per_job * write_share / 100 / config_.fsync;
+  }
+  return {per_job * config_.numjobs, 0};
+}
+
 std::string FioWorkload::describe() const {
   std::ostringstream text;
   text << "fio " << fio_pattern_name(config_.pattern);

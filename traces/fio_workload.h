@@ -41,6 +41,8 @@ class FioWorkload : public Workload {
   bool closed_loop() const override { return true; }
   unsigned queue_depth() const override { return config_.iodepth; }
   std::string describe() const override;
+  // time_based: its runtime; else its requests (and flushes), which runtime may cut short.
+  WorkloadExtent extent() const override;
 
  private:
   struct Job {

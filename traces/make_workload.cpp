@@ -103,8 +103,10 @@ std::vector<std::unique_ptr<Workload>> make_closed_loop_parts(const std::vector<
   return parts;
 }
 
-void check_workload(const std::string& spec, const WorkloadContext& ctx) {
-  make_workload(spec, ctx)->validate();
+WorkloadExtent check_workload(const std::string& spec, const WorkloadContext& ctx) {
+  const auto w = make_workload(spec, ctx);
+  w->validate();
+  return w->extent();
 }
 
 }  // namespace ssdvp::workload

@@ -27,6 +27,11 @@ class PhasedWorkload : public Workload {
   void validate() const override {
     for (const auto& phase : phases_) phase->validate();
   }
+  WorkloadExtent extent() const override {
+    std::vector<WorkloadExtent> parts;
+    for (const auto& phase : phases_) parts.push_back(phase->extent());
+    return combined_extent(parts, true);
+  }
   bool zoned() const override {
     for (const auto& phase : phases_)
       if (!phase->zoned()) return false;

@@ -42,6 +42,7 @@ class RrWorkload : public Workload {
   bool closed_loop() const override { return true; }
   unsigned queue_depth() const override { return config_.iodepth; }
   std::string describe() const override;
+  WorkloadExtent extent() const override { return {config_.requests, 0}; }
 
  private:
   RrConfig config_;

@@ -187,6 +187,7 @@ void TraceWorkload::validate() const {
     for (records = 0; options_.max_requests == 0 || records < options_.max_requests; records++)
       if (!reader.next()) break;
   }
+  validated_records_ = records;
   if (records == 0) {
     const std::string& device = options_.parser.device;
     throw WorkloadError(options_.path + ": no request " +

@@ -71,6 +71,7 @@ class TraceWorkload : public Workload {
   uint64_t clamped_arrivals() const override { return clamped_arrivals_; }
   // Reads every record (up to max=) with a reader of its own.
   void validate() const override;
+  WorkloadExtent extent() const override { return {validated_records_, 0}; }
 
   const TraceFormat& format() const { return format_; }
 
@@ -87,6 +88,7 @@ class TraceWorkload : public Workload {
   TraceRecordReader records_;
   std::unordered_map<std::string, uint16_t> stream_numbers_;
   uint64_t prescanned_records_ = 0;   // requests number_streams() found
+  mutable uint64_t validated_records_ = 0;   // requests validate() read (0: not yet)
   std::vector<std::deque<Request>> pending_;
   uint64_t requests_read_ = 0;
   std::optional<uint64_t> first_time_ns_;

@@ -1,7 +1,23 @@
-// Names of the request operations: see workload.h.
+// Names of the request operations and the extents of composite workloads: see workload.h.
 #include "traces/workload.h"
 
+#include <algorithm>
+
 namespace ssdvp::workload {
+
+WorkloadExtent combined_extent(const std::vector<WorkloadExtent>& parts, bool sequential) {
+  WorkloadExtent sum;
+  bool requests = true, durations = true;
+  for (const WorkloadExtent& p : parts) {
+    requests = requests && p.requests && !p.duration_ns;
+    durations = durations && p.duration_ns;
+    sum.requests += p.requests;
+    sum.duration_ns = sequential ? sum.duration_ns + p.duration_ns : std::max(sum.duration_ns, p.duration_ns);
+  }
+  if (requests) return {sum.requests, 0};
+  if (durations) return {0, sum.duration_ns};
+  return {};
+}
 
 const char* op_name(Op op) {
   switch (op) {

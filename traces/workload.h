@@ -91,6 +91,17 @@ struct WorkloadContext {
 // The placement identifier of index i of the device's list (group in the upper RGIF bits).
 uint16_t fdp_placement_id(const WorkloadContext& context, uint32_t index);
 
+// What a source will issue, for progress lines: requests in all, or for a time-based source the
+// simulated time it runs; 0: not known.
+struct WorkloadExtent {
+  uint64_t requests = 0;
+  uint64_t duration_ns = 0;
+};
+
+// The extent of parts run one after the other (sequential) or side by side: known when every
+// part's is known in the same unit.
+WorkloadExtent combined_extent(const std::vector<WorkloadExtent>& parts, bool sequential);
+
 class Workload {
  public:
   virtual ~Workload() = default;
@@ -116,6 +127,8 @@ class Workload {
   // malformed line, so that a bad trace is named before a platform is built.  Generators
   // check everything when they are made: the default does nothing.
   virtual void validate() const {}
+  // What it will issue (for progress; traces know their requests once validate() has read them).
+  virtual WorkloadExtent extent() const { return {}; }
 
   // A live source: requests arrive while the simulation runs (ssdvp serve's clients).  Its
   // next(s) returning nullopt means "nothing now" until ended(); it calls on_arrival(s) from
@@ -141,7 +154,8 @@ std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadC
 // Makes the workload and validates all of its input (Workload::validate); throws WorkloadError
 // naming the spec or the file and line.  Run before elaboration, with ctx.capacity_bytes an
 // upper bound of the namespace (the real one is known once the firmware has booted).
-void check_workload(const std::string& spec, const WorkloadContext& ctx);
+// Returns the checked workload's extent (a trace's request count costs no second read).
+WorkloadExtent check_workload(const std::string& spec, const WorkloadContext& ctx);
 
 // The parts of a composite workload (phases, jobs side by side), each made from its spec: every
 // one closed-loop with the first one's queue depth (the driver keeps one depth); `kind` names a

@@ -40,6 +40,8 @@ class ZonedFioWorkload : public Workload {
   unsigned queue_depth() const override { return config_.iodepth; }
   std::string describe() const override;
   bool zoned() const override { return true; }
+  // Its writes and reads (the zone resets it sends on the way are not counted).
+  WorkloadExtent extent() const override { return {config_.requests_per_job * config_.numjobs, 0}; }
 
   uint64_t resets() const { return resets_; }
 

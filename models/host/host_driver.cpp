@@ -165,6 +165,7 @@ void HostDriver::main_thread() {
   if (on_measure_start) on_measure_start();
   if (sched_) sched_->start();
   measure_wall_start_ = last_progress_ = std::chrono::steady_clock::now();
+  measuring_ = true;
   precondition_wall_s_ = wall_seconds();
   streams_running_ = unsigned(streams_.size());
   started_ = true;
@@ -607,9 +608,25 @@ void HostDriver::progress() {
   if (std::chrono::duration<double>(now - last_progress_).count() < 2.0) return;
   last_progress_ = now;
   const double wall = std::chrono::duration<double>(now - measure_wall_start_).count();
-  std::fprintf(stderr, "%s  %llu requests, %.3f ms simulated, %.1f s wall, %.0f req/s%s", o_.progress_in_place ? "\r" : "",
-               static_cast<unsigned long long>(done_),
-               (sc_core::sc_time_stamp() - t_start_).to_seconds() * 1e3, wall, double(done_) / wall,
+  const double sim_ms = (sc_core::sc_time_stamp() - t_start_).to_seconds() * 1e3;
+  // The share done, by requests or by simulated time (whichever the workload's extent gives, the
+  // tighter of it and workload.max_requests / sim.max_time_ms), and the wall time left at this pace.
+  uint64_t requests = o_.extent.requests;
+  if (o_.max_requests && (!requests || o_.max_requests < requests)) requests = o_.max_requests;
+  double duration_ms = double(o_.extent.duration_ns) / 1e6;
+  const double limit_ms = o_.max_sim_time.to_seconds() * 1e3;
+  if (limit_ms > 0 && (duration_ms == 0 || limit_ms < duration_ms)) duration_ms = limit_ms;
+  double share = 0;
+  if (requests && !o_.extent.duration_ns) share = double(done_) / double(requests);
+  if (duration_ms > 0) share = std::max(share, sim_ms / duration_ms);
+  share = std::min(share, 0.999);
+  char done_part[96] = "";
+  if (share > 0) {
+    const double left = wall * (1 - share) / share;
+    std::snprintf(done_part, sizeof done_part, "%3.0f%%, about %.0f s left; ", share * 100, left);
+  }
+  std::fprintf(stderr, "%s  %s%llu requests, %.3f ms simulated, %.1f s wall, %.0f req/s%s", o_.progress_in_place ? "\r" : "",
+               done_part, static_cast<unsigned long long>(done_), sim_ms, wall, double(done_) / wall,
                o_.progress_in_place ? "   " : "\n");
   std::fflush(stderr);
 }

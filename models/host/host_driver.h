@@ -20,6 +20,7 @@
 
 #include <systemc>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -61,6 +62,7 @@ struct DriverOptions {
   bool write_cache = true;          // device.volatile_write_cache: off, every write is durable
   bool fdp_logs = false;            // read the FDP logs at the end (ftl.fdp.handles > 0)
   bool zone_report = false;         // read a zoned device's zones before the workload is made
+  workload::WorkloadExtent extent;  // what the workload will issue (progress: percentage, time left)
 };
 
 // The drive's FDP logs as the host read them at the end of the run (Get Log Page of each, and
@@ -149,6 +151,8 @@ class HostDriver : public sc_core::sc_module {
 
   bool finished() const { return finished_; }
   sc_core::sc_time measure_start() const { return t_start_; }
+  // Preconditioning is over and the measured run began; safe to ask from another thread.
+  bool measuring() const { return measuring_.load(); }
   sc_core::sc_time measure_end() const { return t_end_; }
   const OpStats& stats(workload::Op op) const { return stats_[size_t(op)]; }
   // Reads by the extra device work they waited for (SSD_CPLI_* in their completions): class 0
@@ -305,6 +309,7 @@ class HostDriver : public sc_core::sc_module {
   bool finished_ = false, stop_issuing_ = false, started_ = false;
   sc_core::sc_time t_start_, t_end_;
   std::chrono::steady_clock::time_point wall_start_, last_progress_, measure_wall_start_;
+  std::atomic<bool> measuring_{false};   // the measured run began (read by a signal watcher)
   double measured_wall_s_ = 0, precondition_wall_s_ = 0;
 };
 

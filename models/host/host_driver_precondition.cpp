@@ -17,6 +17,7 @@
 #include "models/host/host_driver.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "models/common/fatal.h"
 #include "models/host/host_request.h"
@@ -41,6 +42,13 @@ bool HostDriver::is_precondition_command(const HostCommand* c) { return (c->user
 bool HostDriver::precondition() {
   const uint32_t fill_permille = uint32_t(o_.precond.fill * 1000 + 0.5);
   const uint32_t over_permille = uint32_t(o_.precond.overwrite * 1000 + 0.5);
+  if (o_.progress) {   // a long silence otherwise: the functional fill is one firmware call
+    std::fprintf(stderr, "  preconditioning: %.1f GiB written %s, %.0f%% of it overwritten at random%s\n",
+                 double(capacity_) * fill_permille / 1000 * 4096 / double(1ull << 30),
+                 o_.precond.timed ? "by the host (timed)" : "by the firmware (functional: no progress until it is done)",
+                 over_permille / 10.0, o_.precond.timed ? "" : "; Ctrl-C ends the run at once");
+    std::fflush(stderr);
+  }
   if (o_.precond.timed) {
     if (!precondition_timed(capacity_ * fill_permille / 1000, capacity_ * over_permille / 1000)) return false;
   } else {

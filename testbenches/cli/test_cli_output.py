@@ -58,6 +58,23 @@ def main():
             failures.append(f"--progress printed no progress line (the run took too little wall time?): {asked.stderr!r}")
         if "\r" in asked.stderr:
             failures.append(f"--progress to a file rewrote its line with carriage returns: {asked.stderr[:200]!r}")
+        # Each line says how far the run is (600,000 requests known in advance) and how long is left,
+        # and the share grows.
+        shares = []
+        for line in lines:
+            head = line.strip().split("%, about ")
+            if len(head) != 2 or not head[0].isdigit() or " s left; " not in head[1]:
+                failures.append(f"a progress line without its percentage and time left: {line!r}")
+            else:
+                shares.append(int(head[0]))
+                done = int(head[1].split(" s left; ")[1].split()[0])
+                if abs(done / 600000 * 100 - shares[-1]) > 1:
+                    failures.append(f"{line!r}: {shares[-1]}% is not {done} of 600000 requests")
+        if shares != sorted(shares):
+            failures.append(f"the percentages do not grow: {shares}")
+        pre = run(["run", "--progress", "-o", tmp + "/pre", "-w", "fio:rw=randread,io=100"])
+        if "preconditioning: " not in pre.stderr or "by the firmware (functional" not in pre.stderr:
+            failures.append(f"--progress said nothing of the preconditioning: {pre.stderr[:300]!r}")
 
         zns = ["-s", "device.interface=zns", "-s", "nand.blocks_per_plane=16"]
         z = run(["run", "-o", tmp + "/zns"] + zns + ["-w", "fio:rw=randrw,zonemode=zbd,bs=64k,iodepth=4,io=24000"])

@@ -129,5 +129,23 @@ TEST(FioPace, DurationsTakeFiosUnits) {
   }
 }
 
+// What a workload will issue, for progress lines: requests, or a time-based run's duration, or
+// nothing when its parts mix the two.
+TEST(WorkloadExtent, RequestsOrDurationOrNotKnown) {
+  Clock clock;
+  const WorkloadContext ctx = with_clock(clock);
+  auto extent = [&](const std::string& spec) { return make_workload(spec, ctx)->extent(); };
+  EXPECT_EQ(extent("fio:rw=randread,io=10,numjobs=2").requests, 20u);
+  EXPECT_EQ(extent("fio:rw=randwrite,io=10,fsync=5").requests, 12u) << "its flushes too";
+  EXPECT_EQ(extent("fio:rw=randread,runtime=2ms,time_based").duration_ns, 2000000u);
+  EXPECT_EQ(extent("fio:rw=randread,io=10;fio:rw=randwrite,io=5").requests, 15u);
+  EXPECT_EQ(extent("fio:rw=randread,runtime=2ms,time_based;fio:rw=read,runtime=3ms,time_based").duration_ns, 5000000u);
+  EXPECT_EQ(extent("fio:rw=randread,runtime=2ms,time_based&fio:rw=read,runtime=3ms,time_based").duration_ns, 3000000u);
+  const WorkloadExtent mixed = extent("fio:rw=randread,io=10;fio:rw=read,runtime=3ms,time_based");
+  EXPECT_EQ(mixed.requests + mixed.duration_ns, 0u) << "requests then a time: not known";
+  TempTrace trace("0 0 8 8 1\n1 0 16 8 0\n2 0 24 8 1\n");
+  EXPECT_EQ(check_workload(trace.path(), ctx).requests, 3u) << "a trace's, once checked";
+}
+
 }  // namespace
 }  // namespace ssdvp::workload::test
