@@ -24,6 +24,11 @@ int exit_status(const nlohmann::json& r) {
 
 void print_summary(std::ostream& out, const nlohmann::json& r) {
   out << fmt::format("ssdvp run — platform '{}', workload: {}\n", r.value("platform", ""), r.value("workload", ""));
+  if (r.contains("config_implied")) {   // values the choices made gave keys left at their defaults
+    std::string list;
+    for (const auto& i : r["config_implied"]) list += (list.empty() ? "" : "; ") + i.get<std::string>();
+    out << "  implied: " << list << "\n";
+  }
   if (r.contains("interrupted"))
     out << fmt::format("  INTERRUPTED ({}) at {:.3f} s simulated, {} host requests done: the figures below cover the run "
                        "until then\n",

@@ -504,6 +504,7 @@ nlohmann::json SsdPlatform::results(double wall_s) {
   json cfg = json::object();
   for (const auto& [k, v] : cfg_.echo()) cfg[k] = v;
   r["config"] = cfg;
+  if (!cfg_.implied().empty()) r["config_implied"] = cfg_.implied();
   r["test_aids"] = cfg_.test_aids_on();
   r["errors"] = fatal_errors();
   if (!input_errors().empty()) r["input_errors"] = input_errors();   // (exit 2: bad input)

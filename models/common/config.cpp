@@ -228,7 +228,7 @@ Config Config::load(const std::string& path, const std::vector<std::string>& ove
     }
   }
   apply(c, path.empty() ? nullptr : &t, path, overrides);
-  c.check_effective();
+  c.settle();
   return c;
 }
 
@@ -242,7 +242,7 @@ Config Config::load_text(std::string_view toml, const std::string& source,
     throw parse_error(source, e);
   }
   apply(c, &t, source, overrides);
-  c.check_effective();
+  c.settle();
   return c;
 }
 
@@ -259,7 +259,19 @@ const std::string& Config::origin(const std::string& key) const { return origins
 
 std::string Config::text(const std::string& key) const { return value_text(values_.at(spec_of(key).key)); }
 
+void Config::settle() {
+  std::string errors = apply_needs();
+  const std::string ineffective = ineffective_keys();
+  if (!ineffective.empty()) errors += (errors.empty() ? "" : "\n  ") + ineffective;
+  if (!errors.empty()) throw ConfigError(errors);
+}
+
 void Config::check_effective() const {
+  const std::string errors = ineffective_keys();
+  if (!errors.empty()) throw ConfigError(errors);
+}
+
+std::string Config::ineffective_keys() const {
   std::string errors;
   for (const auto& spec : config_schema()) {
     if (!spec.only_with || origin(spec.key) == "default") continue;
@@ -280,7 +292,7 @@ void Config::check_effective() const {
     errors += std::string(errors.empty() ? "" : "\n  ") + origin(spec.key) + ": " + spec.key + " has no effect with " +
               other + " = " + value + " (" + origin(other) + "); it applies only with " + other + " = " + choices;
   }
-  if (!errors.empty()) throw ConfigError(errors);
+  return errors;
 }
 
 std::vector<std::string> Config::test_aids_on() const {

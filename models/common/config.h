@@ -44,6 +44,8 @@ struct KeySpec {
 const std::vector<KeySpec>& config_schema();
 // docs/config.md's text, generated from the schema.
 std::string config_reference_markdown();
+// Its section on what choices need of other keys (models/common/config_implied.cpp).
+std::string config_needs_markdown();
 
 using ConfigValue = std::variant<bool, int64_t, double, std::string, std::vector<double>>;
 
@@ -75,6 +77,9 @@ class Config {
   // (KeySpec::only_with), all in one error naming each key, its origin and that setting.
   // load() and load_text() call it once the file and the overrides are in.
   void check_effective() const;
+  // The values choices implied for keys left at their defaults (models/common/config_implied.cpp),
+  // "key = value (the choice = its value (its origin))" each.
+  const std::vector<std::string>& implied() const { return implied_; }
   // The test aids (KeyRole::TestAid) not at their default, "key = value" each.
   std::vector<std::string> test_aids_on() const;
   // Every key with its value, for the run's JSON (config echo), as TOML-like text values.
@@ -83,6 +88,12 @@ class Config {
  private:
   const KeySpec& spec_of(const std::string& key) const;
   void assign(const KeySpec& spec, ConfigValue value, const std::string& where);
+  // Sets what the choices made need (config_implied.cpp); returns the conflicts, a line each.
+  std::string apply_needs();
+  // apply_needs, then every key without effect: one error with every problem.
+  void settle();
+  std::string ineffective_keys() const;
+  std::vector<std::string> implied_;
 
   std::map<std::string, ConfigValue> values_;
   std::map<std::string, std::string> origins_;

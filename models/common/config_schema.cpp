@@ -303,6 +303,7 @@ std::string config_reference_markdown() {
          "| key | type | default | range | meaning |\n|---|---|---|---|---|\n";
   for (const auto& k : config_schema())
     if (k.role == KeyRole::TestAid) row(k);
+  out << config_needs_markdown();
   return out.str();
 }
 

@@ -2,7 +2,8 @@
 """Names a user types: `ssdvp platforms` lists the shipped platforms, `-p NAME` takes a bare name,
 and a mistyped key, option, command, platform or fio option gets a "did you mean" (exit 2); fio's
 size suffixes (4KiB, 4KB) and yes/no flags are taken; a binary file given as a trace is named as
-binary. Exits non-zero naming every failed check."""
+binary; what a choice needs of other keys becomes their default (said on the summary's implied:
+line) and every conflict comes in one error. Exits non-zero naming every failed check."""
 import os
 import subprocess
 import sys
@@ -50,6 +51,14 @@ check("a flag value neither set nor unset", ["run", "-w", "fio:rw=randread,scram
 # fio's suffixes and yes/no: a run that takes them (its summary echoes the bytes).
 out = check("bs=4KiB and scramble=yes", ["run", "-w", "fio:rw=randread,bs=8KiB,size=16MiB,io=64,scramble=yes"] + TINY
             + ["-o", tempfile.mkdtemp(prefix="near-names-")], 0, [])
+# A choice's needs become defaults, said on the summary; conflicts all in one error.
+check("a choice's needs as defaults", ["run", "--set", "device.interface=ocssd", "--no-precondition",
+                                       "-w", "fio:rw=randwrite,io=500", "-o", tempfile.mkdtemp(prefix="implied-")], 0,
+      ["implied: host.ftl = pblk (device.interface = ocssd (--set device.interface)); ftl.write_buffer = ring"])
+check("every conflict in one error", ["run", "--set", "device.interface=ocssd", "--set", "precondition.mode=functional",
+                                      "--set", "ftl.write_buffer=slots"], 2,
+      ["--set ftl.write_buffer: ftl.write_buffer = slots conflicts with host.ftl = pblk (implied)",
+       "--set precondition.mode: precondition.mode = functional conflicts with host.ftl = pblk (implied)"])
 with tempfile.TemporaryDirectory() as tmp:
     binary = Path(tmp) / "a.trace"
     binary.write_bytes(Path(BINARY).read_bytes()[:4096])

@@ -174,14 +174,17 @@ TEST(HostFtl, ConfigurationsAHostFtlCannotRunNameTheirKeys) {
     }
     return std::string("(accepted)");
   };
-  EXPECT_NE(error_of({"host.ftl=pblk"}).find("device.interface"), std::string::npos);   // on a conventional device
+  // On a device set conventional (left at its default, a host FTL makes it Open-Channel).
+  EXPECT_NE(error_of({"host.ftl=pblk", "device.interface=conventional"}).find("device.interface"), std::string::npos);
   EXPECT_NE(error_of(host_ftl_sets({"host.ftl=mtftl", "host.cpus=16", "host.queues=16"})).find("host.ftl"), std::string::npos);
   EXPECT_NE(error_of(host_ftl_sets({"host.cpus=4", "host.ftl.writeback_cpu=4"})).find("host.ftl.writeback_cpu"),
             std::string::npos);
   EXPECT_NE(error_of(host_ftl_sets({"host.cpus=4", "host.cpu.sockets=3"})).find("host.cpu.sockets"), std::string::npos);
   EXPECT_NE(error_of(host_ftl_sets({"ftl.write_buffer=slots"})).find("ftl.write_buffer"), std::string::npos);
   EXPECT_NE(error_of(host_ftl_sets({"ftl.mapping=dftl"})).find("ftl.mapping"), std::string::npos);
-  EXPECT_NE(error_of(host_ftl_sets({"precondition.fill=0.5"})).find("precondition.mode"), std::string::npos);
+  EXPECT_NE(error_of(host_ftl_sets({"precondition.fill=0.5", "precondition.mode=\"functional\""})).find("precondition.mode"),
+            std::string::npos);
+  EXPECT_EQ(error_of(host_ftl_sets({"precondition.fill=0.5"})), "(accepted)") << "timed preconditioning, implied";
   EXPECT_EQ(error_of(host_ftl_sets({"precondition.fill=0.5", "precondition.mode=\"timed\""})), "(accepted)");
   EXPECT_NE(error_of(host_ftl_sets({"host.ftl.memory_mib=16"})).find("host.ftl.memory_mib"), std::string::npos);
   EXPECT_NE(error_of(host_ftl_sets({"host.cpus=2", "host.thread_cpus=0,5"})).find("host.thread_cpus"), std::string::npos);

@@ -210,6 +210,37 @@ TEST(Config, KeyThatTheChosenSettingIgnoresIsRefusedNamingBoth) {
   EXPECT_EQ(error_of("", {"host.stack=\"none\""}), "");
 }
 
+// A choice that needs other keys gives them their values when left at their defaults, in a chain
+// (an Open-Channel device: a host FTL, which needs pblk's ring and timed preconditioning), and
+// says so; keys set otherwise are conflicts, every one in one error.  (It was one error at a time:
+// host.ftl, then precondition.mode, then ftl.write_buffer.)
+TEST(Config, ChoicesGiveWhatTheyNeedAndEveryConflictIsOneError) {
+  const Config c = Config::load("", {"device.interface=ocssd"});
+  EXPECT_EQ(c.get_string("host.ftl"), "pblk");
+  EXPECT_EQ(c.get_string("ftl.write_buffer"), "ring");
+  EXPECT_EQ(c.get_string("precondition.mode"), "timed");
+  EXPECT_EQ(c.origin("host.ftl"), "implied by device.interface = ocssd (--set device.interface)");
+  ASSERT_EQ(c.implied().size(), 3u);
+  EXPECT_EQ(c.implied()[0], "host.ftl = pblk (device.interface = ocssd (--set device.interface))");
+  EXPECT_EQ(c.implied()[1], "ftl.write_buffer = ring (host.ftl = pblk (implied))");
+  // A value the need allows is kept: mtftl is a host FTL too.
+  EXPECT_EQ(Config::load("", {"device.interface=ocssd", "host.ftl=mtftl"}).get_string("host.ftl"), "mtftl");
+  // ... and a host FTL an Open-Channel device, unless it runs over zones.
+  EXPECT_EQ(Config::load("", {"host.ftl=pblk"}).get_string("device.interface"), "ocssd");
+  EXPECT_EQ(Config::load("", {"host.ftl=pblk", "device.interface=zns"}).get_string("device.interface"), "zns");
+  // Nothing implied on a platform that chose nothing.
+  EXPECT_TRUE(Config::load("", {}).implied().empty());
+  // Functional preconditioning of nothing needs nothing.
+  EXPECT_EQ(error_of("", {"host.ftl=pblk", "precondition.mode=\"functional\"", "precondition.fill=0",
+                          "precondition.overwrite=0"}), "");
+  const std::string e = error_of("[ftl]\nwrite_buffer = \"slots\"\n",
+                                 {"host.ftl=pblk", "precondition.mode=\"functional\"", "host.submit_ns=2000"});
+  EXPECT_NE(e.find("t.toml:2: ftl.write_buffer = slots conflicts with host.ftl = pblk (--set host.ftl): a host FTL buffers "
+                   "writes in pblk's ring: ftl.write_buffer = ring"), std::string::npos) << e;
+  EXPECT_NE(e.find("--set precondition.mode: precondition.mode = functional conflicts with host.ftl = pblk"), std::string::npos) << e;
+  EXPECT_NE(e.find("--set host.submit_ns: host.submit_ns has no effect"), std::string::npos) << "and a key without effect, in the same error: " << e;
+}
+
 // Test aids are listed apart: the keys on (not at their default) as "key = value".
 TEST(Config, TestAidsOnAreNamed) {
   EXPECT_TRUE(Config::load("", {}).test_aids_on().empty());
