@@ -22,6 +22,27 @@ int exit_status(const nlohmann::json& r) {
   return 0;
 }
 
+// WAF where it means something: none without host writes; below 1 or without GC, a note saying
+// what the figure leaves out (a short run's WAF is the buffer's and the padding's, not the drive's).
+void print_waf(std::ostream& out, double waf, const nlohmann::json& f) {
+  const uint64_t host = f.value("host_write_sectors", 0ull), programmed = f.value("flash_program_sectors", 0ull);
+  const uint64_t gc_runs = f.value("gc_runs", 0ull);
+  if (host == 0) {
+    out << fmt::format("  WAF: none, no host writes  (programmed {}, GC copied {}, GC runs {}, erases {})\n", programmed,
+                       f.value("gc_copied_sectors", 0ull), gc_runs, f.value("erases", 0ull));
+    return;
+  }
+  out << fmt::format("  WAF {:.3f}  (host {} sectors, programmed {}, GC copied {}, GC runs {}, erases {})\n", waf, host,
+                     programmed, f.value("gc_copied_sectors", 0ull), gc_runs, f.value("erases", 0ull));
+  const uint64_t spare = f.value("physical_sectors", 0ull) - std::min(f.value("physical_sectors", 0ull), f.value("logical_sectors", 0ull));
+  if (programmed < host)
+    out << "  note: WAF below 1: writes overwritten while in the write buffer never reached flash, and what it holds at the "
+           "end is not counted\n";
+  if (gc_runs == 0)
+    out << fmt::format("  note: no GC ran in the measured run: the WAF holds no garbage-collection cost (steady state needs "
+                       "the spare space, {} sectors, written over: precondition.overwrite or a longer run)\n", spare);
+}
+
 void print_summary(std::ostream& out, const nlohmann::json& r) {
   out << fmt::format("ssdvp run — platform '{}', workload: {}\n", r.value("platform", ""), r.value("workload", ""));
   if (r.contains("config_implied")) {   // values the choices made gave keys left at their defaults
@@ -41,17 +62,29 @@ void print_summary(std::ostream& out, const nlohmann::json& r) {
   for (const auto& [name, o] : r["ops"].items()) w = std::max(w, name.size());
   out << fmt::format("  {:<{}} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10}\n", "op", w, "requests", "IOPS",
                      "MB/s", "mean us", "p50 us", "p99 us", "p99.9 us", "p99.99 us", "max us");
-  for (const auto& [name, o] : r["ops"].items()) {
-    const auto& l = o["latency_us"];
-    out << fmt::format("  {:<{}} {:>9} {:>10.0f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>10.1f} {:>10.1f}\n", name, w,
-                       o["requests"].get<uint64_t>(), o["iops"].get<double>(), o["mbps"].get<double>(),
-                       l["mean"].get<double>(), l["p50"].get<double>(), l["p99"].get<double>(),
-                       l["p99.9"].get<double>(), l["p99.99"].get<double>(), l["max"].get<double>());
+  // A row an operation; MB/s only for data (a flush moves none, a zone reset's bytes are the zone
+  // it clears).
+  const auto rows = [&out, w](const nlohmann::json& ops, const char* indent) {
+    for (const auto& [name, o] : ops.items()) {
+      const auto& l = o["latency_us"];
+      const bool data = name == "read" || name == "write" || name == "trim";
+      out << fmt::format("  {}{:<{}} {:>9} {:>10.0f} {:>9} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>10.1f} {:>10.1f}\n", indent,
+                         name, w - std::string(indent).size(), o["requests"].get<uint64_t>(), o["iops"].get<double>(),
+                         data ? fmt::format("{:.1f}", o["mbps"].get<double>()) : std::string("-"), l["mean"].get<double>(),
+                         l["p50"].get<double>(), l["p99"].get<double>(), l["p99.9"].get<double>(), l["p99.99"].get<double>(),
+                         l["max"].get<double>());
+    }
+  };
+  rows(r["ops"], "");
+  if (r.contains("parts")) {   // each phase / job over its own time, as fio reports job groups
+    for (const auto& p : r["parts"]) {
+      out << fmt::format("  {} — {:.3f} ms from {:.3f} ms\n", p["name"].get<std::string>(), p["time_s"].get<double>() * 1e3,
+                         p["start_s"].get<double>() * 1e3);
+      rows(p["ops"], "  ");
+    }
   }
   const auto& f = r["ftl"];
-  out << fmt::format("  WAF {:.3f}  (host {} sectors, programmed {}, GC copied {}, GC runs {}, erases {})\n",
-                     r.value("waf", 0.0), f.value("host_write_sectors", 0ull), f.value("flash_program_sectors", 0ull),
-                     f.value("gc_copied_sectors", 0ull), f.value("gc_runs", 0ull), f.value("erases", 0ull));
+  print_waf(out, r.value("waf", 0.0), f);
   double die_sum = 0, ch_sum = 0;
   for (const auto& d : r["utilisation"]["dies"]) die_sum += d.get<double>();
   for (const auto& c : r["utilisation"]["channels"]) ch_sum += c.get<double>();

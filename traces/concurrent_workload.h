@@ -33,6 +33,7 @@ class ConcurrentWorkload : public Workload {
     for (const auto& job : jobs_) parts.push_back(job->extent());
     return combined_extent(parts, false);
   }
+  std::vector<std::string> part_names() const override;
   bool zoned() const override {
     for (const auto& job : jobs_)
       if (!job->zoned()) return false;
@@ -42,7 +43,13 @@ class ConcurrentWorkload : public Workload {
  private:
   std::vector<std::unique_ptr<Workload>> jobs_;
   std::vector<unsigned> job_of_, first_of_;   // per stream: its job; per job: its first stream
+  std::vector<uint16_t> first_part_;          // per job: its first part (part_names)
   unsigned depth_ = 1;
 };
+
+// The part names of `parts` (phases or jobs, `kind`), each part's own parts flattened into the
+// list ("phase 1, job 2: ..."); `first` gets the index of each part's first one.
+std::vector<std::string> flattened_part_names(const std::vector<std::unique_ptr<Workload>>& parts, const char* kind,
+                                              std::vector<uint16_t>* first);
 
 }  // namespace ssdvp::workload

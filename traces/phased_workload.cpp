@@ -1,5 +1,7 @@
 #include "traces/phased_workload.h"
 
+#include "traces/concurrent_workload.h"
+
 #include <algorithm>
 
 namespace ssdvp::workload {
@@ -11,12 +13,18 @@ PhasedWorkload::PhasedWorkload(const std::vector<std::string>& specs, const Work
   depth_ = phases_[0]->queue_depth();
   for (const auto& w : phases_) streams_ = std::max(streams_, w->streams());
   phase_of_.assign(streams_, 0);
+  flattened_part_names(phases_, "phase", &first_part_);
 }
+
+std::vector<std::string> PhasedWorkload::part_names() const { return flattened_part_names(phases_, "phase", nullptr); }
 
 std::optional<Request> PhasedWorkload::next(unsigned stream) {
   for (size_t& p = phase_of_.at(stream); p < phases_.size(); p++) {
     if (stream >= phases_[p]->streams()) continue;
-    if (auto r = phases_[p]->next(stream)) return r;
+    if (auto r = phases_[p]->next(stream)) {
+      r->part = uint16_t(first_part_[p] + r->part);
+      return r;
+    }
   }
   return std::nullopt;
 }

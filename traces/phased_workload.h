@@ -32,6 +32,7 @@ class PhasedWorkload : public Workload {
     for (const auto& phase : phases_) parts.push_back(phase->extent());
     return combined_extent(parts, true);
   }
+  std::vector<std::string> part_names() const override;
   bool zoned() const override {
     for (const auto& phase : phases_)
       if (!phase->zoned()) return false;
@@ -41,6 +42,7 @@ class PhasedWorkload : public Workload {
  private:
   std::vector<std::unique_ptr<Workload>> phases_;
   std::vector<size_t> phase_of_;   // per stream: the phase it is in
+  std::vector<uint16_t> first_part_;   // per phase: its first part (part_names)
   unsigned streams_ = 0, depth_ = 1;
 };
 

@@ -44,6 +44,9 @@ struct Request {
   // Closed loop with barrier (fio's thinktime): issued this long after the stream's last
   // outstanding request completed.
   uint64_t think_ns = 0;
+  // Which part of a composite workload it belongs to (Workload::part_names: a phase, a job side
+  // by side with others); 0 for a plain one.
+  uint16_t part = 0;
   // A live source's request (ssdvp serve): the host's own bytes, length of them (writes: the
   // data; reads: where it goes), and the source's id for it.  nullptr: the driver makes the
   // data (tags, and with sim.payload a pattern derived from them).
@@ -129,6 +132,9 @@ class Workload {
   virtual void validate() const {}
   // What it will issue (for progress; traces know their requests once validate() has read them).
   virtual WorkloadExtent extent() const { return {}; }
+  // The parts its requests come from, named as a report would ("phase 2: fio randread ..."),
+  // each request's Request::part an index into them; empty: one part, the whole.
+  virtual std::vector<std::string> part_names() const { return {}; }
 
   // A live source: requests arrive while the simulation runs (ssdvp serve's clients).  Its
   // next(s) returning nullopt means "nothing now" until ended(); it calls on_arrival(s) from

@@ -85,6 +85,7 @@ void HostDriver::main_thread() {
     report_input_error(e.what());
     return;
   }
+  parts_.resize(wl_->part_names().size());
   const unsigned nthreads = wl_->streams();
   if (nthreads > kMaxThreads) {
     report_fatal("workload '" + wl_->describe() + "' has " + std::to_string(nthreads) +
@@ -525,6 +526,17 @@ void HostDriver::request_done(Request* rq) {
                  ns_of(sc_core::sc_time_stamp() - rq->t_start));
   const uint64_t latency_ns = ns_of(sc_core::sc_time_stamp() - rq->t_start);
   st.latency.record(latency_ns);
+  if (rq->req.part < parts_.size()) {
+    PartStats& part = parts_[rq->req.part];
+    OpStats& ps = part.ops[size_t(rq->req.op)];
+    ps.requests++;
+    ps.bytes += uint64_t(rq->nsect) * 4096;
+    if (!ok) ps.errors++;
+    ps.latency.record(latency_ns);
+    if (!part.started || rq->t_start < part.first_issue) part.first_issue = rq->t_start;
+    part.started = true;
+    part.last_done = sc_core::sc_time_stamp();
+  }
   if (on_request_done)
     on_request_done({rq->id, rq->req.op, rq->cmds.empty() ? uint16_t(0) : rq->cmds.front().queue, rq->lba, rq->nsect,
                      rq->t_start, sc_core::sc_time_stamp(), ok});

@@ -94,6 +94,15 @@ struct OpStats {
   uint64_t requests = 0, bytes = 0, errors = 0;
 };
 
+// One part of a composite workload (a phase, a job beside others: Workload::part_names): its
+// requests by operation and the span from its first issue to its last completion, over which its
+// rates are figured (as fio reports each job group over its own time).
+struct PartStats {
+  OpStats ops[workload::kOps];
+  sc_core::sc_time first_issue, last_done;
+  bool started = false;
+};
+
 class HostDriver : public sc_core::sc_module {
  public:
   // The workload is built once the firmware has told the host interface the capacity.
@@ -155,6 +164,8 @@ class HostDriver : public sc_core::sc_module {
   bool measuring() const { return measuring_.load(); }
   sc_core::sc_time measure_end() const { return t_end_; }
   const OpStats& stats(workload::Op op) const { return stats_[size_t(op)]; }
+  // Per part of a composite workload (empty for a plain one), in Workload::part_names' order.
+  const std::vector<PartStats>& part_stats() const { return parts_; }
   // Reads by the extra device work they waited for (SSD_CPLI_* in their completions): class 0
   // none, then one per bit (map read, map write, GC, queued behind writes); a read with two
   // bits counts in both.
@@ -297,6 +308,7 @@ class HostDriver : public sc_core::sc_module {
   std::vector<uint32_t> queue_outstanding_;
   std::vector<std::vector<unsigned>> queue_threads_;   // threads whose CPU submits on the queue
   OpStats stats_[workload::kOps];
+  std::vector<PartStats> parts_;
   OpStats read_waits_[kReadWaitClasses];
   std::vector<std::pair<uint16_t, uint64_t>> status_counts_;
   Outcomes outcomes_;

@@ -57,6 +57,32 @@ SectionReporter host_ops_section(const HostDriver& driver) {
       }
     }
     r["ops"] = ops;
+    // Each part of a composite workload over its own span (fio's job groups): a phase's IOPS
+    // divided over the whole run would mislead.
+    const std::vector<std::string> names = driver.workload() ? driver.workload()->part_names() : std::vector<std::string>{};
+    if (!names.empty()) {
+      json parts = json::array();
+      for (size_t i = 0; i < names.size() && i < driver.part_stats().size(); i++) {
+        const PartStats& p = driver.part_stats()[i];
+        const double span = p.started ? (p.last_done - p.first_issue).to_seconds() : 0.0;
+        json part_ops = json::object();
+        for (size_t op = 0; op < workload::kOps; op++) {
+          const OpStats& s = p.ops[op];
+          if (!s.requests) continue;
+          part_ops[workload::op_name(workload::Op(op))] = {{"requests", s.requests},
+                                                          {"bytes", s.bytes},
+                                                          {"errors", s.errors},
+                                                          {"iops", span > 0 ? double(s.requests) / span : 0.0},
+                                                          {"mbps", span > 0 ? double(s.bytes) / span / 1e6 : 0.0},
+                                                          {"latency_us", latency(s.latency, true)}};
+        }
+        parts.push_back({{"name", names[i]},
+                         {"start_s", p.started ? (p.first_issue - driver.measure_start()).to_seconds() : 0.0},
+                         {"time_s", span},
+                         {"ops", part_ops}});
+      }
+      r["parts"] = parts;
+    }
     r["total"] = {{"requests", total_req},
                   {"iops", sim > 0 ? double(total_req) / sim : 0.0},
                   {"mbps", sim > 0 ? double(total_bytes) / sim / 1e6 : 0.0}};
