@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -41,6 +42,12 @@ void print_waf(std::ostream& out, double waf, const nlohmann::json& f) {
   if (gc_runs == 0)
     out << fmt::format("  note: no GC ran in the measured run: the WAF holds no garbage-collection cost (steady state needs "
                        "the spare space, {} sectors, written over: precondition.overwrite or a longer run)\n", spare);
+}
+
+nlohmann::json read_results(const std::string& dir) {
+  std::ifstream in(dir + "/run.json");
+  if (!in) throw std::runtime_error("no results in " + dir);
+  return nlohmann::json::parse(in);
 }
 
 void print_summary(std::ostream& out, const nlohmann::json& r) {

@@ -18,6 +18,9 @@ class HostDriver;
 int exit_status(const nlohmann::json& r);
 
 void print_summary(std::ostream& out, const nlohmann::json& r);
+
+// DIR/run.json, parsed; throws "no results in DIR" when there is none.
+nlohmann::json read_results(const std::string& dir);
 // The output folder, made (or found) before anything is simulated, so that a path that cannot
 // be one (a file is there, a parent cannot be made) is an error at once, not after the run:
 // throws ConfigError naming `where` (the option or the key's origin) and the path.

@@ -22,8 +22,8 @@ and wall time), then the failed runs with their error.
 Exit status 2 with a message naming the file for bad input: no such folder, neither run.json nor
 a store, unreadable JSON or CSV, a malformed series.
 Leaves out: the configuration echo (run.json "config"; only channels and ways are read from it),
-firmware, host and per-thread figures, and plots of a sweep (scripts/plot_waf.py and the
-experiments' pages draw those).
+firmware, host and per-thread figures, and plots of a sweep (sweep.py draws them into OUT/plots/;
+scripts/plot_waf.py and the experiments' pages draw their own).
 """
 import argparse
 import csv

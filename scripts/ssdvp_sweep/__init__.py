@@ -5,6 +5,7 @@ a content hash of each run's resolved configuration, workload and build.
 Modules, one idea each: interpreter (the venv), errors, schema (config keys from
 `ssdvp config-doc`), runspec (one run: resolve, hash), sweepfile (grid/zip/repeats/workloads
 from the command line or TOML), identity (build id), task (what a worker runs), flatten
-(run.json to one row), store, clusters, progress, engine, cli, experiments/ (reproduce.py's
+(run.json to one row), store, clusters, progress, engine, varied (which keys a sweep varied),
+plots (each swept key against each figure, OUT/plots/), cli, experiments/ (reproduce.py's
 registry). docs/sweeps.md is the user's guide.
 """
