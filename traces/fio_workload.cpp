@@ -14,11 +14,13 @@ uint64_t random_positions(const FioConfig& config) {
 
 }  // namespace
 
-FioWorkload::FioWorkload(const FioConfig& config, uint64_t context_seed, std::function<uint64_t()> now_ns)
+FioWorkload::FioWorkload(const FioConfig& config, uint64_t context_seed, std::function<uint64_t()> now_ns,
+                         std::string spec)
     : config_(config),
       distribution_(config.distribution, random_positions(config), config.scramble,
                     mix_seeds(context_seed, config.seed, 0x5C4A3B1EULL)),
-      now_ns_(std::move(now_ns)) {
+      now_ns_(std::move(now_ns)),
+      spec_(std::move(spec)) {
   const uint64_t job_share =
       config_.size / config_.numjobs / config_.block_size * config_.block_size;
   jobs_.reserve(config_.numjobs);
@@ -44,7 +46,9 @@ Op FioWorkload::next_op(Rng& rng) const {
 }
 
 uint64_t FioWorkload::now(const char* why) const {
-  if (!now_ns_) throw WorkloadError(std::string("fio: ") + why + " needs the simulation's clock, which this source of requests does not give");
+  if (!now_ns_)
+    throw WorkloadError("workload '" + spec_ + "': " + why +
+                        " need the simulation's clock, which this source of requests does not give");
   return now_ns_();
 }
 

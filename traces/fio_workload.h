@@ -34,7 +34,9 @@ namespace ssdvp::workload {
 class FioWorkload : public Workload {
  public:
   // now_ns: the simulation's clock (WorkloadContext::now_ns); needed by runtime, rate and thinktime.
-  FioWorkload(const FioConfig& config, uint64_t context_seed, std::function<uint64_t()> now_ns = {});
+  // spec: for messages.
+  FioWorkload(const FioConfig& config, uint64_t context_seed, std::function<uint64_t()> now_ns = {},
+              std::string spec = "fio:");
 
   unsigned streams() const override { return config_.numjobs; }
   std::optional<Request> next(unsigned stream) override;
@@ -69,6 +71,7 @@ class FioWorkload : public Workload {
   BlockDistribution distribution_;
   std::vector<Job> jobs_;
   std::function<uint64_t()> now_ns_;
+  std::string spec_;
 };
 
 }  // namespace ssdvp::workload

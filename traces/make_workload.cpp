@@ -59,7 +59,7 @@ std::unique_ptr<Workload> make_workload(const std::string& spec, const WorkloadC
   if (starts_with(spec, "fio:")) {
     const FioConfig config = parse_fio_config(spec, ctx);
     if (config.zoned) return std::make_unique<ZonedFioWorkload>(config, ctx);
-    return std::make_unique<FioWorkload>(config, ctx.seed, ctx.now_ns);
+    return std::make_unique<FioWorkload>(config, ctx.seed, ctx.now_ns, spec);
   }
   if (ctx.zones && !starts_with(spec, "fio:"))   // traces and rr: know nothing of zones
     throw WorkloadError("workload '" + spec +

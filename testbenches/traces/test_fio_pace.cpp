@@ -111,7 +111,8 @@ TEST(FioPace, ThinktimeEveryBlocksRequests) {
 TEST(FioPace, WithoutAClockItSaysSo) {
   auto w = make_workload("fio:rw=randread,rate_iops=10", WorkloadContext{kGiB, 1});
   EXPECT_EQ(workload_error([&] { w->next(0); }),
-            "fio: runtime, rate and thinktime needs the simulation's clock, which this source of requests does not give");
+            "workload 'fio:rw=randread,rate_iops=10': runtime, rate and thinktime need the simulation's clock, which this "
+            "source of requests does not give");
 }
 
 TEST(FioPace, DurationsTakeFiosUnits) {
